@@ -1,0 +1,3 @@
+module github.com/gamerules/gamerules
+
+go 1.26

@@ -1,0 +1,79 @@
+// Package game holds the few things every rules engine in gamerules shares:
+// the error kinds that the service maps to API error reasons, the parse
+// error type, and the Outcome of a position.
+//
+// Every engine (rules/backgammon, rules/abalone, rules/labyrinth,
+// rules/gravitytrap) offers the same surface (see ../../README.md and
+// design.md): a value-type State, New(Options), Validate, LegalMoves (complete,
+// deduplicated, in a documented stable order), Apply (never mutates its
+// receiver), Outcome, ParseMove / Move.String and ParseState / State.String
+// (round-trip exact).
+//
+// Invariants every engine keeps, checked by the shared random-playout tests:
+//   - LegalMoves is empty exactly when Outcome().Finished is true;
+//   - Apply(m) succeeds for every m in LegalMoves, and the result Validates;
+//   - ParseMove(s, m.String()) == m and ParseState(s.String()) == s;
+//   - Apply never changes the State it is called on.
+//
+// This package has no dependencies outside the standard library.
+package game
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error kinds. Engines wrap them (fmt.Errorf("backgammon: %w: ...", game.ErrIllegalMove))
+// so callers can test with errors.Is, and the service maps them to the ErrorInfo
+// reasons INVALID_STATE, ILLEGAL_MOVE and GAME_OVER.
+var (
+	// ErrInvalidState: a state that is malformed or could not arise in the game
+	// (wrong piece counts, two pieces on one cell, an unparseable text form, ...).
+	ErrInvalidState = errors.New("invalid state")
+	// ErrIllegalMove: a move that is malformed or not legal in the given state.
+	ErrIllegalMove = errors.New("illegal move")
+	// ErrGameOver: a move was given for a finished game.
+	ErrGameOver = errors.New("game over")
+	// ErrInvalidOptions: options for New that are out of range or inconsistent.
+	ErrInvalidOptions = errors.New("invalid options")
+)
+
+// ParseError reports text (a move or a state) that could not be parsed.
+// It wraps Kind (ErrIllegalMove for moves, ErrInvalidState for states), so
+// errors.Is(err, game.ErrIllegalMove) holds for a malformed move.
+type ParseError struct {
+	Game   string // engine name, e.g. "abalone"; used as the message prefix
+	What   string // what was being parsed: "move", "state", ...
+	Input  string // the whole input
+	Offset int    // byte offset of the problem in Input, or -1 when unknown
+	Reason string // human-readable reason
+	Kind   error  // ErrIllegalMove or ErrInvalidState
+}
+
+func (e *ParseError) Error() string {
+	if e.Offset >= 0 {
+		return fmt.Sprintf("%s: cannot parse %s %q at offset %d: %s", e.Game, e.What, e.Input, e.Offset, e.Reason)
+	}
+	return fmt.Sprintf("%s: cannot parse %s %q: %s", e.Game, e.What, e.Input, e.Reason)
+}
+
+// Unwrap returns the error kind, so errors.Is works.
+func (e *ParseError) Unwrap() error { return e.Kind }
+
+// NoWinner is the Winner of an unfinished game or a draw.
+const NoWinner = -1
+
+// Outcome is the result (so far) of a position, as the Score RPC reports it.
+type Outcome struct {
+	// Finished is true when the game is over; LegalMoves is then empty.
+	Finished bool
+	// Winner is the player index (0-based) of the winner, or NoWinner while
+	// the game goes on or when it ended in a draw.
+	Winner int
+	// Points has one entry per player; its meaning is per game (backgammon:
+	// stake won; Abalone: marbles pushed off; Labyrinth: targets found;
+	// Gravity Trap: the winner's score).
+	Points []int
+	// Detail is a short word or phrase, e.g. "gammon", "draw", "" when none.
+	Detail string
+}
