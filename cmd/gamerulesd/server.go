@@ -1,0 +1,313 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/reflection"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/gen/openapiv2"
+	"github.com/gamerules/gamerules/service"
+)
+
+// Config is everything the server can be told. DefaultConfig gives the
+// defaults; the flags and GAMERULES_* environment variables override them.
+type Config struct {
+	// GRPCAddr is the gRPC listen address, default ":50051".
+	GRPCAddr string
+	// HTTPAddr is the HTTP listen address (REST gateway, /healthz, /readyz,
+	// /metrics, /openapi.json), default ":8080".
+	HTTPAddr string
+	// LogLevel is debug, info, warn or error; default info.
+	LogLevel string
+	// LogFormat is json (default) or console.
+	LogFormat string
+	// MaxRecvBytes is the largest request accepted, in bytes, on both
+	// ports (default 4 MiB). A larger gRPC request is RESOURCE_EXHAUSTED; a
+	// larger REST body is refused with HTTP 413.
+	MaxRecvBytes int
+	// ShutdownTimeout bounds how long shutdown waits for requests in flight
+	// (default 15 s); after it, remaining connections are closed.
+	ShutdownTimeout time.Duration
+}
+
+// DefaultConfig returns the configuration used when nothing is set.
+func DefaultConfig() Config {
+	return Config{
+		GRPCAddr:        ":50051",
+		HTTPAddr:        ":8080",
+		LogLevel:        "info",
+		LogFormat:       "json",
+		MaxRecvBytes:    4 << 20,
+		ShutdownTimeout: 15 * time.Second,
+	}
+}
+
+// Addrs are the addresses the server actually listens on (useful with port 0).
+type Addrs struct {
+	GRPC, HTTP string
+}
+
+// run serves until ctx is cancelled, then shuts down gracefully: the health
+// status turns NOT_SERVING, /readyz answers 503, and both servers finish the
+// requests in flight (bounded by cfg.ShutdownTimeout). When ready is not nil,
+// the listening addresses are sent on it once both ports are open.
+func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
+	logger, err := newLogger(cfg)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = logger.Sync() }()
+
+	grpcLis, err := net.Listen("tcp", cfg.GRPCAddr)
+	if err != nil {
+		return fmt.Errorf("gRPC listener: %w", err)
+	}
+	httpLis, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		grpcLis.Close()
+		return fmt.Errorf("HTTP listener: %w", err)
+	}
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	metrics := grpcprom.NewServerMetrics(grpcprom.WithServerHandlingTimeHistogram(
+		grpcprom.WithHistogramBuckets([]float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1}),
+	))
+	reg.MustRegister(metrics)
+
+	srv := service.New()
+	grpcServer := newGRPCServer(cfg, logger, metrics, srv)
+	metrics.InitializeMetrics(grpcServer)
+	healthSrv := health.NewServer()
+	healthpb.RegisterHealthServer(grpcServer, healthSrv)
+	reflection.Register(grpcServer)
+
+	// The gateway dials our own gRPC port, so REST calls pass the same
+	// interceptors (logs, metrics, recovery, size limit) as gRPC calls.
+	conn, err := grpc.NewClient(dialTarget(grpcLis.Addr()),
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20)),
+	)
+	if err != nil {
+		grpcLis.Close()
+		httpLis.Close()
+		return fmt.Errorf("gateway connection: %w", err)
+	}
+	defer conn.Close()
+	gw := newGateway()
+	if err := gamerulesv1.RegisterGameRulesHandler(ctx, gw, conn); err != nil {
+		return fmt.Errorf("gateway: %w", err)
+	}
+	httpServer := &http.Server{
+		Handler:           newHTTPHandler(cfg, gw, reg, healthSrv),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          zap.NewStdLog(logger.Named("http")),
+	}
+
+	var wg sync.WaitGroup
+	errc := make(chan error, 2)
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		if err := grpcServer.Serve(grpcLis); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
+			errc <- fmt.Errorf("gRPC server: %w", err)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		if err := httpServer.Serve(httpLis); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			errc <- fmt.Errorf("HTTP server: %w", err)
+		}
+	}()
+	healthSrv.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
+	healthSrv.SetServingStatus(gamerulesv1.GameRules_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
+	logger.Info("gamerulesd serving",
+		zap.String("version", buildVersion()),
+		zap.String("grpc_addr", grpcLis.Addr().String()),
+		zap.String("http_addr", httpLis.Addr().String()),
+		zap.Strings("games", srv.Games()))
+	if ready != nil {
+		ready <- Addrs{GRPC: grpcLis.Addr().String(), HTTP: httpLis.Addr().String()}
+	}
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+		logger.Info("shutting down", zap.Duration("timeout", cfg.ShutdownTimeout))
+	case runErr = <-errc:
+		logger.Error("server failed; shutting down", zap.Error(runErr))
+	}
+	healthSrv.Shutdown() // NOT_SERVING for every service; /readyz answers 503
+
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	// HTTP first: its requests are still waiting on gRPC calls to finish.
+	if err := httpServer.Shutdown(sctx); err != nil {
+		logger.Warn("HTTP shutdown timed out; closing connections", zap.Error(err))
+		httpServer.Close()
+	}
+	stopped := make(chan struct{})
+	go func() { grpcServer.GracefulStop(); close(stopped) }()
+	select {
+	case <-stopped:
+	case <-sctx.Done():
+		logger.Warn("gRPC graceful stop timed out; stopping")
+		grpcServer.Stop()
+	}
+	wg.Wait()
+	logger.Info("stopped")
+	return runErr
+}
+
+// newGRPCServer builds the gRPC server with its interceptors. Order (the first
+// is the outermost): logging, then metrics, then recovery, then the game-field
+// tagger. Recovery sits inside logging and metrics so that a panic, turned
+// into INTERNAL, is still logged and counted.
+func newGRPCServer(cfg Config, logger *zap.Logger, metrics *grpcprom.ServerMetrics, srv gamerulesv1.GameRulesServer) *grpc.Server {
+	recoverPanic := func(ctx context.Context, p any) error {
+		logger.Error("panic in handler", zap.Any("panic", p), zap.Stack("stack"))
+		return status.Error(codes.Internal, "internal error")
+	}
+	s := grpc.NewServer(
+		grpc.MaxRecvMsgSize(cfg.MaxRecvBytes),
+		grpc.ChainUnaryInterceptor(
+			logging.UnaryServerInterceptor(zapLogger(logger.Named("rpc")), logging.WithLogOnEvents(logging.FinishCall)),
+			metrics.UnaryServerInterceptor(),
+			recovery.UnaryServerInterceptor(recovery.WithRecoveryHandlerContext(recoverPanic)),
+			gameField,
+		),
+		grpc.ChainStreamInterceptor(
+			logging.StreamServerInterceptor(zapLogger(logger.Named("rpc")), logging.WithLogOnEvents(logging.FinishCall)),
+			metrics.StreamServerInterceptor(),
+			recovery.StreamServerInterceptor(recovery.WithRecoveryHandlerContext(recoverPanic)),
+		),
+	)
+	gamerulesv1.RegisterGameRulesServer(s, srv)
+	return s
+}
+
+// gameField adds the request's game id to the RPC's log line.
+func gameField(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	if g, ok := req.(interface{ GetGame() string }); ok {
+		logging.AddFields(ctx, logging.Fields{"game", g.GetGame()})
+	}
+	return handler(ctx, req)
+}
+
+// newGateway returns the REST mux. JSON output uses protojson's lowerCamelCase
+// names and includes zero values (so `"finished": false` and `"moves": []` are
+// there to read); input accepts lowerCamelCase and proto names and refuses
+// unknown fields, so a typo is an error rather than silently ignored.
+func newGateway() *runtime.ServeMux {
+	return runtime.NewServeMux(
+		runtime.WithMarshalerOption(runtime.MIMEWildcard, &runtime.JSONPb{
+			MarshalOptions:   protojson.MarshalOptions{EmitDefaultValues: true},
+			UnmarshalOptions: protojson.UnmarshalOptions{DiscardUnknown: false},
+		}),
+	)
+}
+
+// newHTTPHandler routes the HTTP port: probes, metrics, the OpenAPI document,
+// and everything else to the REST gateway.
+func newHTTPHandler(cfg Config, gw http.Handler, reg *prometheus.Registry, hs *health.Server) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintln(w, "ok")
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		resp, err := hs.Check(r.Context(), &healthpb.HealthCheckRequest{})
+		if err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprintln(w, "not ready")
+			return
+		}
+		fmt.Fprintln(w, "ready")
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(openapiv2.GameRules)
+	})
+	mux.Handle("/", http.MaxBytesHandler(gw, int64(cfg.MaxRecvBytes)))
+	return mux
+}
+
+// dialTarget turns a listener address into one the gateway can dial: an
+// unspecified host (":50051", "[::]:50051") becomes loopback.
+func dialTarget(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok || tcp.IP == nil || tcp.IP.IsUnspecified() {
+		_, port, _ := net.SplitHostPort(a.String())
+		return net.JoinHostPort("127.0.0.1", port)
+	}
+	return tcp.String()
+}
+
+// newLogger builds the zap logger from the config.
+func newLogger(cfg Config) (*zap.Logger, error) {
+	level, err := zapcore.ParseLevel(cfg.LogLevel)
+	if err != nil {
+		return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", cfg.LogLevel)
+	}
+	var zc zap.Config
+	switch cfg.LogFormat {
+	case "json":
+		zc = zap.NewProductionConfig()
+	case "console":
+		zc = zap.NewDevelopmentConfig()
+	default:
+		return nil, fmt.Errorf("--log-format %q: want json or console", cfg.LogFormat)
+	}
+	zc.Level = zap.NewAtomicLevelAt(level)
+	zc.Sampling = nil
+	zc.EncoderConfig.TimeKey = "time"
+	zc.EncoderConfig.EncodeTime = zapcore.ISO8601TimeEncoder
+	return zc.Build()
+}
+
+// zapLogger adapts zap to go-grpc-middleware's logging.Logger.
+func zapLogger(l *zap.Logger) logging.Logger {
+	return logging.LoggerFunc(func(_ context.Context, lvl logging.Level, msg string, fields ...any) {
+		f := make([]zap.Field, 0, len(fields)/2)
+		for i := 0; i+1 < len(fields); i += 2 {
+			key, _ := fields[i].(string)
+			f = append(f, zap.Any(key, fields[i+1]))
+		}
+		l := l.WithOptions(zap.WithCaller(false)).With(f...)
+		switch lvl {
+		case logging.LevelDebug:
+			l.Debug(msg)
+		case logging.LevelInfo:
+			l.Info(msg)
+		case logging.LevelWarn:
+			l.Warn(msg)
+		default:
+			l.Error(msg)
+		}
+	})
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Regenerates gen/ from proto/: Go messages, gRPC stubs, the grpc-gateway
+# handlers and the OpenAPI document. The generators are built from the pinned
+# versions in tools/ into .bin/ (first run: a minute or two; later runs: cached).
+set -euo pipefail
+top="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$top"
+export GOBIN="$top/.bin"
+export PATH="$GOBIN:$PATH"
+(cd tools && go install \
+  google.golang.org/protobuf/cmd/protoc-gen-go \
+  google.golang.org/grpc/cmd/protoc-gen-go-grpc \
+  github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-grpc-gateway \
+  github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2)
+(cd tools/buf && go install github.com/bufbuild/buf/cmd/buf)
+buf lint
+rm -rf gen/go
+rm -f gen/openapiv2/*.json
+buf generate
+echo "gen/ regenerated"

@@ -1,0 +1,146 @@
+package service
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/rules/game"
+)
+
+// Engine adapts one rules package (rules/<game>) to the API. One value per
+// game, registered with register from an init function in service/<game>.go.
+// Implementations must be safe for concurrent use (they hold no mutable state).
+type Engine interface {
+	// Info describes the game for ListGames; Info().Id is the game id used in
+	// paths and in the oneof cases of GameState, Move and NewGameRequest.
+	Info() *gamerulesv1.GameInfo
+
+	// NewGame returns the starting state. opts is the request's options for
+	// this game, or nil when the request gave none (use the defaults); the
+	// service has already checked that the options case matches the game.
+	// seed is the seed to use for a random set-up. Errors wrap
+	// game.ErrInvalidOptions (or game.ErrInvalidState for an explicit set-up).
+	NewGame(req *gamerulesv1.NewGameRequest, seed uint64) (Position, error)
+
+	// Decode reads and validates a request state given as text, typed, or
+	// both (then both must describe the same state); decodeState does the
+	// common part. The service has already checked that st is non-empty and
+	// that its typed case, if any, is this game's. Errors wrap
+	// game.ErrInvalidState.
+	Decode(st *gamerulesv1.GameState) (Position, error)
+}
+
+// Position is one decoded, valid game state of some Engine.
+type Position interface {
+	// Encode returns the state with both text and the typed case filled.
+	Encode() *gamerulesv1.GameState
+
+	// LegalMoves lists the legal moves in the engine's documented order, each
+	// with notation and the typed move filled; chance outcomes also have
+	// Probability. With includeResults, each move's Result is the state after
+	// it. The bool is true when the moves are chance outcomes. A finished
+	// game has none.
+	LegalMoves(includeResults bool) ([]*gamerulesv1.Move, bool, error)
+
+	// Apply applies mv (notation, typed, or both: then they must agree; the
+	// service has checked the typed case). rng serves a chance outcome the
+	// server must draw (backgammon "roll"); drew reports whether it was used.
+	// applied is the move in canonical form (notation and typed). Errors wrap
+	// game.ErrIllegalMove or game.ErrGameOver.
+	Apply(mv *gamerulesv1.Move, rng *rand.Rand) (next Position, applied *gamerulesv1.Move, drew bool, err error)
+
+	// Outcome is the result so far, for Score.
+	Outcome() game.Outcome
+}
+
+// Observer is implemented by the Positions of games with hidden information:
+// Observe returns what the given player (0-based) may see. Errors wrap
+// game.ErrInvalidState (e.g. no such player).
+type Observer interface {
+	Observe(player int) (*gamerulesv1.GameState, error)
+}
+
+// engines holds the registered games by id. It is filled by init functions
+// and only read afterwards.
+var engines = map[string]Engine{}
+
+// register adds e to the games the service serves. It panics on a duplicate
+// id: that is a programming error found at start-up.
+func register(e Engine) {
+	id := e.Info().GetId()
+	if _, dup := engines[id]; dup {
+		panic("service: game registered twice: " + id)
+	}
+	engines[id] = e
+}
+
+// gameIDs returns the registered ids, sorted.
+func gameIDs() []string {
+	ids := make([]string, 0, len(engines))
+	for id := range engines {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// textual is what decodeState and decodeMove need of a rules value: its
+// canonical text form.
+type textual interface{ String() string }
+
+// decodeState implements Engine.Decode's common part for a rules State type S:
+// it parses st.Text with parseText when given, converts the typed state with
+// fromTyped when given (hasTyped), and when both are given checks that they
+// agree by comparing canonical text forms. The result still needs Validate
+// when the parsers do not validate.
+func decodeState[S textual](st *gamerulesv1.GameState, hasTyped bool, parseText func(string) (S, error), fromTyped func() (S, error)) (S, error) {
+	var zero S
+	var fromText, typed S
+	var err error
+	if st.GetText() != "" {
+		if fromText, err = parseText(st.GetText()); err != nil {
+			return zero, err
+		}
+		if !hasTyped {
+			return fromText, nil
+		}
+	}
+	if !hasTyped {
+		return zero, fmt.Errorf("%w: state has neither text nor typed fields", game.ErrInvalidState)
+	}
+	if typed, err = fromTyped(); err != nil {
+		return zero, err
+	}
+	if st.GetText() != "" && fromText.String() != typed.String() {
+		return zero, fmt.Errorf("%w: text %q and typed fields (%q) describe different states", game.ErrInvalidState, st.GetText(), typed.String())
+	}
+	return typed, nil
+}
+
+// decodeMove is decodeState for moves: notation through parseNotation, the
+// typed move through fromTyped (when hasTyped), and both must agree.
+func decodeMove[M textual](mv *gamerulesv1.Move, hasTyped bool, parseNotation func(string) (M, error), fromTyped func() (M, error)) (M, error) {
+	var zero M
+	var fromText, typed M
+	var err error
+	if mv.GetNotation() != "" {
+		if fromText, err = parseNotation(mv.GetNotation()); err != nil {
+			return zero, err
+		}
+		if !hasTyped {
+			return fromText, nil
+		}
+	}
+	if !hasTyped {
+		return zero, fmt.Errorf("%w: move has neither notation nor typed fields", game.ErrIllegalMove)
+	}
+	if typed, err = fromTyped(); err != nil {
+		return zero, err
+	}
+	if mv.GetNotation() != "" && fromText.String() != typed.String() {
+		return zero, fmt.Errorf("%w: notation %q and typed fields (%q) are different moves", game.ErrIllegalMove, mv.GetNotation(), typed.String())
+	}
+	return typed, nil
+}

@@ -1,0 +1,184 @@
+// Package service implements the gamerules.v1.GameRules gRPC API on top of
+// the rules engines. It converts protobuf messages to rules states and back
+// and maps rule errors to gRPC statuses; it holds no game logic and keeps no
+// state between calls, so a Server is safe for concurrent use and any number
+// of copies can serve behind a load balancer.
+package service
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/rules/game"
+)
+
+// Server implements gamerulesv1.GameRulesServer for every registered game.
+// The zero value is not usable; use New.
+type Server struct {
+	gamerulesv1.UnimplementedGameRulesServer
+	engines map[string]Engine
+}
+
+// New returns a Server for every game registered in this package.
+func New() *Server {
+	return &Server{engines: engines}
+}
+
+var _ gamerulesv1.GameRulesServer = (*Server)(nil)
+
+// Games returns the ids of the games the server serves, sorted.
+func (s *Server) Games() []string { return gameIDs() }
+
+// ListGames lists the registered games, sorted by id.
+func (s *Server) ListGames(context.Context, *gamerulesv1.ListGamesRequest) (*gamerulesv1.ListGamesResponse, error) {
+	resp := &gamerulesv1.ListGamesResponse{}
+	for _, id := range gameIDs() {
+		resp.Games = append(resp.Games, s.engines[id].Info())
+	}
+	return resp, nil
+}
+
+// NewGame returns a game's starting state and the seed it was made from.
+func (s *Server) NewGame(_ context.Context, req *gamerulesv1.NewGameRequest) (*gamerulesv1.NewGameResponse, error) {
+	eng, err := s.engine(req.GetGame())
+	if err != nil {
+		return nil, err
+	}
+	if c := oneofCase(req, "options"); c != "" && c != req.GetGame() {
+		return nil, toStatus("options", fmt.Errorf("%w: options are for game %q, not %q", game.ErrInvalidOptions, c, req.GetGame()))
+	}
+	seed := seedOrRandom(req.Seed)
+	pos, err := eng.NewGame(req, seed)
+	if err != nil {
+		return nil, toStatus("options", err)
+	}
+	return &gamerulesv1.NewGameResponse{State: pos.Encode(), Seed: seed}, nil
+}
+
+// LegalMoves lists the legal moves of the request's state.
+func (s *Server) LegalMoves(_ context.Context, req *gamerulesv1.LegalMovesRequest) (*gamerulesv1.LegalMovesResponse, error) {
+	pos, err := s.decode(req.GetGame(), req.GetState())
+	if err != nil {
+		return nil, err
+	}
+	moves, chance, err := pos.LegalMoves(req.GetIncludeResults())
+	if err != nil {
+		return nil, toStatus("state", err)
+	}
+	return &gamerulesv1.LegalMovesResponse{Moves: moves, Chance: chance}, nil
+}
+
+// ApplyMove applies the request's move to its state.
+func (s *Server) ApplyMove(_ context.Context, req *gamerulesv1.ApplyMoveRequest) (*gamerulesv1.ApplyMoveResponse, error) {
+	pos, err := s.decode(req.GetGame(), req.GetState())
+	if err != nil {
+		return nil, err
+	}
+	mv := req.GetMove()
+	if mv == nil || (mv.GetNotation() == "" && oneofCase(mv, "move") == "") {
+		return nil, toStatus("move", fmt.Errorf("%w: move is required (notation or typed)", game.ErrIllegalMove))
+	}
+	if c := oneofCase(mv, "move"); c != "" && c != req.GetGame() {
+		return nil, toStatus("move", fmt.Errorf("%w: typed move is for game %q, not %q", game.ErrIllegalMove, c, req.GetGame()))
+	}
+	seed := seedOrRandom(req.Seed)
+	next, applied, drew, err := pos.Apply(mv, rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d)))
+	if err != nil {
+		field := "move"
+		if mv.GetNotation() != "" {
+			field = "move.notation"
+		}
+		return nil, toStatus(field, err)
+	}
+	resp := &gamerulesv1.ApplyMoveResponse{State: next.Encode(), Move: applied}
+	if drew {
+		resp.Seed = &seed
+	}
+	return resp, nil
+}
+
+// Score reports the outcome so far of the request's state.
+func (s *Server) Score(_ context.Context, req *gamerulesv1.ScoreRequest) (*gamerulesv1.ScoreResponse, error) {
+	pos, err := s.decode(req.GetGame(), req.GetState())
+	if err != nil {
+		return nil, err
+	}
+	out := pos.Outcome()
+	resp := &gamerulesv1.ScoreResponse{Finished: out.Finished, Detail: out.Detail}
+	for _, p := range out.Points {
+		resp.Points = append(resp.Points, int32(p))
+	}
+	if out.Finished && out.Winner != game.NoWinner {
+		w := int32(out.Winner)
+		resp.Winner = &w
+	}
+	return resp, nil
+}
+
+// ObserveState returns one player's view of the request's state.
+func (s *Server) ObserveState(_ context.Context, req *gamerulesv1.ObserveStateRequest) (*gamerulesv1.ObserveStateResponse, error) {
+	pos, err := s.decode(req.GetGame(), req.GetState())
+	if err != nil {
+		return nil, err
+	}
+	obs, ok := pos.(Observer)
+	if !ok {
+		return &gamerulesv1.ObserveStateResponse{State: pos.Encode()}, nil
+	}
+	view, err := obs.Observe(int(req.GetPlayer()))
+	if err != nil {
+		return nil, toStatus("player", err)
+	}
+	return &gamerulesv1.ObserveStateResponse{State: view}, nil
+}
+
+// engine looks up a game by id.
+func (s *Server) engine(id string) (Engine, error) {
+	eng, ok := s.engines[id]
+	if !ok {
+		if id == "" {
+			return nil, toStatus("game", fmt.Errorf("%w: game is required; one of %v", errUnknownGame, gameIDs()))
+		}
+		return nil, toStatus("game", fmt.Errorf("%w: %q; the games are %v", errUnknownGame, id, gameIDs()))
+	}
+	return eng, nil
+}
+
+// decode finds the engine and decodes the state, checking that the state is
+// present and that its typed case (if any) is the game's.
+func (s *Server) decode(id string, st *gamerulesv1.GameState) (Position, error) {
+	eng, err := s.engine(id)
+	if err != nil {
+		return nil, err
+	}
+	c := oneofCase(st, "state")
+	if st == nil || (st.GetText() == "" && c == "") {
+		return nil, toStatus("state", fmt.Errorf("%w: state is required (text or typed)", game.ErrInvalidState))
+	}
+	if c != "" && c != id {
+		return nil, toStatus("state", fmt.Errorf("%w: typed state is for game %q, not %q", game.ErrInvalidState, c, id))
+	}
+	pos, err := eng.Decode(st)
+	if err != nil {
+		field := "state"
+		if c == "" {
+			field = "state.text"
+		}
+		return nil, toStatus(field, err)
+	}
+	return pos, nil
+}
+
+// seedOrRandom returns *seed, or a fresh random seed when seed is nil.
+func seedOrRandom(seed *uint64) uint64 {
+	if seed != nil {
+		return *seed
+	}
+	var b [8]byte
+	_, _ = crand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
+	return binary.LittleEndian.Uint64(b[:])
+}

@@ -1,0 +1,13 @@
+//go:build tools
+
+// Package tools pins the protoc plugins that scripts/gen.sh runs, at the
+// protobuf and grpc-gateway versions the main module uses. The buf CLI is
+// pinned separately in tools/buf.
+package tools
+
+import (
+	_ "github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-grpc-gateway"
+	_ "github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2"
+	_ "google.golang.org/grpc/cmd/protoc-gen-go-grpc"
+	_ "google.golang.org/protobuf/cmd/protoc-gen-go"
+)
