@@ -173,9 +173,12 @@ func NewBoard(def BoardDef) (*Board, error) {
 			return nil, boardErr("the opposite map has %d entries for %d stations", len(def.Opposite), n)
 		}
 		for i, o := range def.Opposite {
-			switch {
-			case o < 0 || o >= n:
+			if o < 0 || o >= n {
 				return nil, boardErr("opposite of station %d is unknown station %d", i, o)
+			}
+		}
+		for i, o := range def.Opposite {
+			switch {
 			case o == i:
 				return nil, boardErr("station %d is its own opposite", i)
 			case def.Opposite[o] != i:
