@@ -15,10 +15,10 @@ import (
 
 // hexDef is a caller's 6-station board, as a request would send it:
 //
-//	    0
-//	  1   5
-//	  2   4
-//	    3
+//	  0
+//	1   5
+//	2   4
+//	  3
 //
 // with the lines 0-1-2-3 and 3-4-5-0 (the two halves of a ring) and the
 // chord 1-4; opposite(i) = (i+3) mod 6.
