@@ -1,0 +1,149 @@
+package backgammon
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/gamerules/gamerules/rules/game"
+)
+
+// Apply returns the state after m; s itself never changes. It validates s
+// (Validate) and m, then makes the transition (spec "How the API represents
+// a turn"):
+//
+//   - an opening roll "roll w-b" (PhaseOpening): the player with the higher
+//     die is on turn in PhaseMove with the dice (w, b);
+//   - a roll (PhaseRoll): the player on turn is in PhaseMove with the dice;
+//   - a play or "pass" (PhaseMove): the opponent is to roll (PhaseRoll), or,
+//     if the mover has borne off his last checker, PhaseOver with the loser
+//     on turn. The next State's text form is written from the opponent's side.
+//
+// A play need not be canonical: any order of its steps that is a legal
+// sequence is accepted and gives the same State as the canonical move.
+// Errors: game.ErrInvalidState if s is invalid; game.ErrGameOver in
+// PhaseOver; game.ErrIllegalMove when m is not legal now, with the reason
+// (wrong phase, a blocked point, a die not available, a must-play rule).
+func (s State) Apply(m Move) (State, error) {
+	if err := s.Validate(); err != nil {
+		return State{}, err
+	}
+	if s.phase == PhaseOver {
+		return State{}, fmt.Errorf("backgammon: %w: the game is over; no move %q", game.ErrGameOver, m)
+	}
+	switch m.kind {
+	case KindOpeningRoll:
+		if s.phase != PhaseOpening {
+			return State{}, fmt.Errorf("backgammon: %w: %s is an opening roll, but the game is in the %s phase", game.ErrIllegalMove, m, s.phase)
+		}
+		w, b := m.dice[0], m.dice[1]
+		if w < 1 || w > 6 || b < 1 || b > 6 || w == b {
+			return State{}, fmt.Errorf("backgammon: %w: opening roll %d-%d: each die 1..6 and different (a tie is rolled again)", game.ErrIllegalMove, w, b)
+		}
+		next := s
+		next.phase = PhaseMove
+		next.turn = White
+		if b > w {
+			next.turn = Black
+		}
+		next.dice = [2]uint8{w, b}
+		return next, nil
+	case KindRoll:
+		if s.phase != PhaseRoll {
+			return State{}, fmt.Errorf("backgammon: %w: %s: the game is in the %s phase, not waiting for a roll", game.ErrIllegalMove, m, s.phase)
+		}
+		a, b := m.dice[0], m.dice[1]
+		if a < 1 || a > 6 || b < 1 || b > 6 {
+			return State{}, fmt.Errorf("backgammon: %w: roll %d-%d: each die is 1..6", game.ErrIllegalMove, a, b)
+		}
+		next := s
+		next.phase = PhaseMove
+		next.dice = [2]uint8{a, b}
+		return next, nil
+	case KindPass, KindPlay:
+		if s.phase != PhaseMove {
+			return State{}, fmt.Errorf("backgammon: %w: %s: the dice have not been rolled (phase %s)", game.ErrIllegalMove, m, s.phase)
+		}
+	default:
+		return State{}, fmt.Errorf("backgammon: %w: not a move (kind %s)", game.ErrIllegalMove, m.kind)
+	}
+
+	g := genPool.Get().(*gen)
+	defer genPool.Put(g)
+	g.generate(&s)
+	if m.kind == KindPass {
+		if len(g.ents) > 0 {
+			return State{}, fmt.Errorf("backgammon: %w: pass with %d-%d: a play is possible (%d legal, e.g. %s)", game.ErrIllegalMove, s.dice[0], s.dice[1], len(g.ents), g.ents[0].m)
+		}
+		return s.endTurn(s), nil
+	}
+	for i := range g.ents {
+		if g.ents[i].m == m {
+			return s.play(m), nil
+		}
+	}
+	// Not canonical: search for a legal play made of these steps.
+	var q search
+	q.init(g, &s)
+	for i := 0; i < int(m.n); i++ {
+		q.addHop(int(m.steps[i][0]), int(m.steps[i][1]), false)
+	}
+	j, err := q.run(m.String())
+	if err != nil {
+		return State{}, err
+	}
+	return s.play(g.ents[j].m), nil
+}
+
+// play applies the steps of a legal play and ends the turn.
+func (s State) play(m Move) State {
+	next := s
+	me, op := &next.board[s.turn], &next.board[1-s.turn]
+	for i := 0; i < int(m.n); i++ {
+		from, to := m.steps[i][0], m.steps[i][1]
+		me[from-1]--
+		if to == Off {
+			continue
+		}
+		if o := &op[24-to]; *o == 1 { // the mover's point t is the opponent's 25-t
+			*o = 0
+			op[24]++
+		}
+		me[to-1]++
+	}
+	return s.endTurn(next)
+}
+
+// endTurn hands next (s after the mover's play) to the opponent.
+func (s State) endTurn(next State) State {
+	next.dice = [2]uint8{}
+	next.turn = 1 - s.turn
+	next.phase = PhaseRoll
+	if next.off(int(s.turn)) == Checkers {
+		next.phase = PhaseOver
+	}
+	return next
+}
+
+// RollDice draws the chance outcome of s with r: in PhaseOpening each player
+// rolls one die until they differ (each of the 30 opening rolls has
+// probability 1/30); in PhaseRoll two dice (each of the 21 rolls with its
+// Probability). It draws exactly the numbers it needs from r, so a seeded r
+// gives reproducible games. The engine keeps no generator: the caller owns r,
+// which is not safe for concurrent use. Errors: game.ErrGameOver in
+// PhaseOver, game.ErrIllegalMove in PhaseMove (the dice are already rolled).
+func RollDice(s State, r *rand.Rand) (Move, error) {
+	switch s.phase {
+	case PhaseOpening:
+		for {
+			w, b := 1+r.IntN(6), 1+r.IntN(6)
+			if w != b {
+				return OpeningRollMove(w, b), nil
+			}
+		}
+	case PhaseRoll:
+		return RollMove(1+r.IntN(6), 1+r.IntN(6)), nil
+	case PhaseOver:
+		return Move{}, fmt.Errorf("backgammon: %w: the game is over; nothing to roll", game.ErrGameOver)
+	}
+	return Move{}, fmt.Errorf("backgammon: %w: the dice are already rolled (%d-%d); play or pass", game.ErrIllegalMove, s.dice[0], s.dice[1])
+}

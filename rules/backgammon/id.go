@@ -1,0 +1,332 @@
+package backgammon
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gamerules/gamerules/rules/game"
+)
+
+// gnubg Position ID and Match ID (spec "Interchange formats"; bit layouts in
+// testdata/README.md).
+
+const b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+var b64val = func() (t [256]int8) {
+	for i := range t {
+		t[i] = -1
+	}
+	for i := 0; i < len(b64); i++ {
+		t[b64[i]] = int8(i)
+	}
+	return t
+}()
+
+// encode64 writes the low nbits of bits (LSB-first bytes) as base64 without
+// padding: 6 bits per character, most significant bit of each byte first,
+// exactly as the standard encoding does.
+func encode64(data []byte) string {
+	out := make([]byte, 0, (len(data)*8+5)/6)
+	var acc uint32
+	nacc := 0
+	for _, b := range data {
+		acc = acc<<8 | uint32(b)
+		nacc += 8
+		for nacc >= 6 {
+			nacc -= 6
+			out = append(out, b64[(acc>>nacc)&63])
+		}
+	}
+	if nacc > 0 {
+		out = append(out, b64[(acc<<(6-nacc))&63])
+	}
+	return string(out)
+}
+
+// decode64 decodes exactly len(dst) bytes from s (standard alphabet, no
+// padding, len(s) = ceil(8*len(dst)/6)). It returns the offset of the first
+// bad character, or -1 when s is fine. The unused low bits of the last
+// character must be zero.
+func decode64(s string, dst []byte) int {
+	var acc uint32
+	nacc, j := 0, 0
+	for i := 0; i < len(s); i++ {
+		v := b64val[s[i]]
+		if v < 0 {
+			return i
+		}
+		acc = acc<<6 | uint32(v)
+		nacc += 6
+		if nacc >= 8 {
+			nacc -= 8
+			if j == len(dst) {
+				return i
+			}
+			dst[j] = byte(acc >> nacc)
+			j++
+		}
+	}
+	if j != len(dst) || acc&(1<<nacc-1) != 0 {
+		return len(s) - 1
+	}
+	return -1
+}
+
+// PositionID returns the gnubg Position ID of s (14 characters), written from
+// the side of the player whose turn it is: the other player's 25 slots first,
+// then the player on turn's (testdata/README.md).
+func (s State) PositionID() string {
+	var key [10]byte
+	bit := 0
+	for _, p := range [2]uint8{1 - s.turn, s.turn} {
+		for _, c := range s.board[p] {
+			for k := uint8(0); k < c && bit < 80; k++ {
+				key[bit>>3] |= 1 << (bit & 7)
+				bit++
+			}
+			bit++ // the 0 separator
+		}
+	}
+	return encode64(key[:])
+}
+
+// decodePositionID reads a Position ID into two rows: rows[0] is the player
+// NOT on roll, rows[1] the player on roll, each from his own side.
+func decodePositionID(id string) (rows [2][25]uint8, pe *game.ParseError) {
+	bad := func(off int, why string) *game.ParseError {
+		return &game.ParseError{Game: "backgammon", What: "Position ID", Input: id, Offset: off, Reason: why, Kind: game.ErrInvalidState}
+	}
+	if len(id) != 14 {
+		return rows, bad(-1, fmt.Sprintf("has %d characters; a Position ID has 14", len(id)))
+	}
+	var key [10]byte
+	if off := decode64(id, key[:]); off >= 0 {
+		return rows, bad(off, "not base64 (A-Z a-z 0-9 + /) or stray bits in the last character")
+	}
+	p, slot := 0, 0
+	bit := 0
+	for ; bit < 80 && p < 2; bit++ {
+		if key[bit>>3]&(1<<(bit&7)) != 0 {
+			if rows[p][slot] == Checkers {
+				return rows, bad(-1, fmt.Sprintf("more than 15 checkers on one slot (bit %d)", bit))
+			}
+			rows[p][slot]++
+			continue
+		}
+		slot++
+		if slot == 25 {
+			p, slot = p+1, 0
+		}
+	}
+	if p < 2 {
+		return rows, bad(-1, "fewer than 50 slot separators in 80 bits")
+	}
+	for ; bit < 80; bit++ {
+		if key[bit>>3]&(1<<(bit&7)) != 0 {
+			return rows, bad(-1, fmt.Sprintf("padding bit %d is set", bit))
+		}
+	}
+	return rows, nil
+}
+
+// Match ID fields (bit offsets, widths), testdata/README.md.
+const (
+	midCube      = 0  // 4: log2 of the cube value
+	midCubeOwner = 4  // 2: 0, 1, or 3 = centred
+	midDiceOwner = 6  // 1: player on roll
+	midCrawford  = 7  // 1
+	midGameState = 8  // 3: 0 no game, 1 playing, 2 over, 3 resigned, 4 dropped
+	midTurn      = 11 // 1: player to act
+	midDouble    = 12 // 1: double offered
+	midResign    = 13 // 2
+	midDie1      = 15 // 3
+	midDie2      = 18 // 3
+	midMatchLen  = 21 // 15
+	midScore0    = 36 // 15
+	midScore1    = 51 // 15
+	midNoJacoby  = 66 // 1: gnubg 1.07 sets it when the Jacoby rule is off
+)
+
+type matchKey [9]byte
+
+func (k *matchKey) put(off, width int, v uint32) {
+	for i := 0; i < width; i++ {
+		if v&(1<<i) != 0 {
+			k[(off+i)>>3] |= 1 << ((off + i) & 7)
+		}
+	}
+}
+
+func (k *matchKey) get(off, width int) uint32 {
+	var v uint32
+	for i := 0; i < width; i++ {
+		if k[(off+i)>>3]&(1<<((off+i)&7)) != 0 {
+			v |= 1 << i
+		}
+	}
+	return v
+}
+
+// MatchID returns the gnubg Match ID of s (12 characters): a money game
+// (match length 0) with the cube at 1 and centred, the player on turn as both
+// dice owner and turn, the game state (0 in PhaseOpening, 1 in PhaseRoll and
+// PhaseMove, 2 in PhaseOver), the dice in PhaseMove, the score, and bit 66
+// set (no Jacoby rule), as gnubg 1.07 writes it.
+func (s State) MatchID() string {
+	var k matchKey
+	k.put(midCube, 4, 0)
+	k.put(midCubeOwner, 2, 3)
+	k.put(midDiceOwner, 1, uint32(s.turn))
+	var gs uint32
+	switch s.phase {
+	case PhaseRoll, PhaseMove:
+		gs = 1
+	case PhaseOver:
+		gs = 2
+	}
+	k.put(midGameState, 3, gs)
+	k.put(midTurn, 1, uint32(s.turn))
+	k.put(midDie1, 3, uint32(s.dice[0]))
+	k.put(midDie2, 3, uint32(s.dice[1]))
+	k.put(midScore0, 15, uint32(s.score[0]))
+	k.put(midScore1, 15, uint32(s.score[1]))
+	k.put(midNoJacoby, 1, 1)
+	return encode64(k[:])
+}
+
+// String returns the canonical text form of s, gnubg's ID
+// "<PositionID>:<MatchID>" (spec "How the API represents a turn"), e.g.
+// "4HPwATDgc/ABMA:MIEFAAAAAAAE" for the start position with white to play 3-1.
+// ParseState(s.String()) == s for every valid s.
+func (s State) String() string {
+	return s.PositionID() + ":" + s.MatchID()
+}
+
+// ParseState reads a state from gnubg's ID "<PositionID>:<MatchID>" (as
+// gnubg's "set gnubgid" takes it; surrounding spaces are ignored). The Match
+// ID gives the player on turn, the game state and the dice:
+//
+//   - game state 0 without dice: PhaseOpening; with dice: PhaseMove (some
+//     tools write the first play that way);
+//   - game state 1: PhaseRoll without dice, PhaseMove with dice;
+//   - game state 2: PhaseOver (dice, if any, are ignored).
+//
+// Only a money game with the cube at 1 and centred and no double or
+// resignation pending is supported; anything else, a malformed ID, or a
+// position Validate rejects is an error wrapping game.ErrInvalidState
+// (a *game.ParseError for syntax). Bit 66 (Jacoby off) may be set or not.
+//
+// A bare Position ID (no ":") is read as white (player 0) to roll, or
+// PhaseOver if a player has no checkers left.
+func ParseState(text string) (State, error) {
+	text = strings.TrimSpace(text)
+	pid, mid, hasMid := strings.Cut(text, ":")
+	if !hasMid {
+		return FromPositionID(pid, White, PhaseRoll, 0, 0)
+	}
+	var s State
+	if len(mid) != 12 {
+		return State{}, &game.ParseError{Game: "backgammon", What: "state", Input: text, Offset: len(pid) + 1,
+			Reason: fmt.Sprintf("Match ID has %d characters; it has 12", len(mid)), Kind: game.ErrInvalidState}
+	}
+	var k matchKey
+	if off := decode64(mid, k[:]); off >= 0 {
+		return State{}, &game.ParseError{Game: "backgammon", What: "state", Input: text, Offset: len(pid) + 1 + off,
+			Reason: "Match ID is not base64 (A-Z a-z 0-9 + /)", Kind: game.ErrInvalidState}
+	}
+	unsupported := func(why string, args ...any) (State, error) {
+		return State{}, fmt.Errorf("backgammon: %w: Match ID %s: %s", game.ErrInvalidState, mid, fmt.Sprintf(why, args...))
+	}
+	if v := k.get(midCube, 4); v != 0 {
+		return unsupported("cube at %d; only a money game with the cube at 1 is supported", 1<<v)
+	}
+	if v := k.get(midCubeOwner, 2); v != 3 {
+		return unsupported("cube owned by player %d; only a centred cube is supported", v)
+	}
+	if k.get(midCrawford, 1) != 0 {
+		return unsupported("Crawford game; match play is not supported")
+	}
+	if k.get(midDouble, 1) != 0 {
+		return unsupported("a double is offered; the cube is not supported")
+	}
+	if v := k.get(midResign, 2); v != 0 {
+		return unsupported("a resignation is pending; resignations are not supported")
+	}
+	if v := k.get(midMatchLen, 15); v != 0 {
+		return unsupported("match to %d points; only money games are supported", v)
+	}
+	if k[8]>>3 != 0 {
+		return unsupported("bits 67..71 are set; gnubg does not use them")
+	}
+	turn := k.get(midTurn, 1)
+	if owner := k.get(midDiceOwner, 1); owner != turn {
+		return unsupported("player on roll %d differs from player on turn %d (a pending decision); not supported", owner, turn)
+	}
+	d1, d2 := k.get(midDie1, 3), k.get(midDie2, 3)
+	if d1 > 6 || d2 > 6 || (d1 == 0) != (d2 == 0) {
+		return unsupported("dice %d-%d; each die is 1..6, or both 0 before the roll", d1, d2)
+	}
+	s.score = [2]uint16{uint16(k.get(midScore0, 15)), uint16(k.get(midScore1, 15))}
+	var phase Phase
+	switch gs := k.get(midGameState, 3); gs {
+	case 0:
+		phase = PhaseOpening
+		if d1 != 0 {
+			phase = PhaseMove
+		}
+	case 1:
+		phase = PhaseRoll
+		if d1 != 0 {
+			phase = PhaseMove
+		}
+	case 2:
+		phase = PhaseOver
+		d1, d2 = 0, 0 // the last roll may still be shown; it no longer matters
+	default:
+		return unsupported("game state %d (resigned or dropped); not supported", gs)
+	}
+	rows, pe := decodePositionID(pid)
+	if pe != nil {
+		pe.Input = text
+		return State{}, pe
+	}
+	s.board[1-turn] = rows[0]
+	s.board[turn] = rows[1]
+	s.turn = uint8(turn)
+	s.phase = phase
+	s.dice = [2]uint8{uint8(d1), uint8(d2)}
+	if err := s.Validate(); err != nil {
+		return State{}, err
+	}
+	return s, nil
+}
+
+// FromPositionID builds a State from a bare gnubg Position ID, read from the
+// side of turn (the player on roll), with the phase and, for PhaseMove, the
+// dice (1..6; 0 otherwise). If the position has a player with no checkers
+// left, the phase becomes PhaseOver whatever was asked. Errors wrap
+// game.ErrInvalidState.
+func FromPositionID(id string, turn int, phase Phase, d1, d2 int) (State, error) {
+	rows, pe := decodePositionID(strings.TrimSpace(id))
+	if pe != nil {
+		return State{}, pe
+	}
+	if turn != 0 && turn != 1 {
+		return State{}, fmt.Errorf("backgammon: %w: turn %d is not a player (0 or 1)", game.ErrInvalidState, turn)
+	}
+	var b Board
+	for i := 0; i < 25; i++ {
+		b[1-turn][i] = int(rows[0][i])
+		b[turn][i] = int(rows[1][i])
+	}
+	sum := [2]int{}
+	for p := 0; p < 2; p++ {
+		for _, c := range b[p] {
+			sum[p] += c
+		}
+	}
+	if (sum[0] == 0) != (sum[1] == 0) {
+		phase, d1, d2 = PhaseOver, 0, 0
+	}
+	return FromBoard(b, turn, phase, d1, d2)
+}

@@ -1,0 +1,268 @@
+package backgammon
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gamerules/gamerules/rules/game"
+)
+
+// Kind says what a Move is.
+type Kind uint8
+
+const (
+	// KindNone is the zero Move's kind: not a move; Apply refuses it.
+	KindNone Kind = iota
+	// KindPlay moves checkers: one to four single-die steps.
+	KindPlay
+	// KindPass forfeits the turn; legal only when no number can be played.
+	KindPass
+	// KindRoll is a chance outcome of PhaseRoll: the two dice, higher first.
+	KindRoll
+	// KindOpeningRoll is a chance outcome of PhaseOpening: white's die, then
+	// black's, never equal.
+	KindOpeningRoll
+)
+
+var kindNames = [...]string{"none", "play", "pass", "roll", "opening roll"}
+
+// String returns "none", "play", "pass", "roll" or "opening roll".
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// Step is one checker moved by one die: From and To are points from the
+// mover's side, From in 1..25 (25 = Bar), To in 0..24 (0 = Off). Hit is true
+// when the step lands on a lone opposing checker and sends it to the bar.
+type Step struct {
+	From, To int
+	Hit      bool
+}
+
+// String returns "from/to", with "bar", "off" and a trailing "*" for a hit.
+func (st Step) String() string {
+	s := pointName(st.From) + "/" + pointName(st.To)
+	if st.Hit {
+		s += "*"
+	}
+	return s
+}
+
+// Move is one move of the game: a checker play, a pass, or a chance outcome
+// (a roll). It is a small comparable value (use ==, or as a map key). The
+// moves LegalMoves returns are canonical: a play's steps are in execution
+// order sorted by descending (From, To), one play per resulting position, and
+// ParseMove returns exactly these values. The zero Move is KindNone.
+type Move struct {
+	kind  Kind
+	n     uint8    // number of steps (KindPlay)
+	hits  uint8    // bit i: step i hits
+	dice  [2]uint8 // KindRoll: high, low; KindOpeningRoll: white's, black's
+	steps [4][2]uint8
+}
+
+// Kind returns what m is.
+func (m Move) Kind() Kind { return m.kind }
+
+// Dice returns the dice of a roll: (high, low) for KindRoll, (white's,
+// black's) for KindOpeningRoll, and 0, 0 for other kinds.
+func (m Move) Dice() (int, int) { return int(m.dice[0]), int(m.dice[1]) }
+
+// Len returns the number of single-die steps of a play (1..4), 0 for other kinds.
+func (m Move) Len() int { return int(m.n) }
+
+// Step returns step i (0 <= i < m.Len()) of a play. It panics if i is out of
+// range (a programmer error).
+func (m Move) Step(i int) Step {
+	if i < 0 || i >= int(m.n) {
+		panic(fmt.Sprintf("backgammon: Move.Step(%d) of a move with %d steps", i, m.n))
+	}
+	return Step{From: int(m.steps[i][0]), To: int(m.steps[i][1]), Hit: m.hits&(1<<i) != 0}
+}
+
+// Steps returns a play's steps in order (nil for other kinds).
+func (m Move) Steps() []Step {
+	if m.n == 0 {
+		return nil
+	}
+	out := make([]Step, m.n)
+	for i := range out {
+		out[i] = m.Step(i)
+	}
+	return out
+}
+
+// Probability returns the chance of a chance outcome: 1/30 for an opening
+// roll, 1/36 for a double and 2/36 for any other roll of PhaseRoll; 0 for
+// moves that are not chance outcomes.
+func (m Move) Probability() float64 {
+	switch m.kind {
+	case KindOpeningRoll:
+		return 1.0 / 30
+	case KindRoll:
+		if m.dice[0] == m.dice[1] {
+			return 1.0 / 36
+		}
+		return 2.0 / 36
+	}
+	return 0
+}
+
+// PassMove returns the pass move ("pass"), legal when no number can be played.
+func PassMove() Move { return Move{kind: KindPass} }
+
+// RollMove returns the PhaseRoll outcome with dice a and b (1..6, any order);
+// its String is "roll <high>-<low>".
+func RollMove(a, b int) Move {
+	if a < b {
+		a, b = b, a
+	}
+	return Move{kind: KindRoll, dice: [2]uint8{uint8(a), uint8(b)}}
+}
+
+// OpeningRollMove returns the PhaseOpening outcome where white rolled w and
+// black rolled b (1..6, different); its String is "roll <w>-<b>".
+func OpeningRollMove(w, b int) Move {
+	return Move{kind: KindOpeningRoll, dice: [2]uint8{uint8(w), uint8(b)}}
+}
+
+// PlayMove returns a play made of the given steps, executed in the order
+// given (each one die; From 1..25, To 0..24). Hit flags are ignored: Apply
+// works them out. It is the typed way to give a play; the result need not be
+// canonical (Apply accepts any order of steps that is a legal play, and
+// returns the same State as for the canonical move). Errors wrap
+// game.ErrIllegalMove: no steps, more than 4, or a point out of range.
+func PlayMove(steps ...Step) (Move, error) {
+	if len(steps) == 0 || len(steps) > 4 {
+		return Move{}, fmt.Errorf("backgammon: %w: a play has 1 to 4 steps, not %d", game.ErrIllegalMove, len(steps))
+	}
+	m := Move{kind: KindPlay, n: uint8(len(steps))}
+	for i, st := range steps {
+		if st.From < 1 || st.From > Bar || st.To < Off || st.To > 24 || st.To >= st.From {
+			return Move{}, fmt.Errorf("backgammon: %w: step %d %d/%d: from must be 1..25 (25 = bar), to 0..24 (0 = off) and below from", game.ErrIllegalMove, i+1, st.From, st.To)
+		}
+		m.steps[i] = [2]uint8{uint8(st.From), uint8(st.To)}
+	}
+	return m, nil
+}
+
+func pointName(p int) string {
+	switch p {
+	case Bar:
+		return "bar"
+	case Off:
+		return "off"
+	}
+	return strconv.Itoa(p)
+}
+
+// String returns m in gnubg's notation (spec "Move notation"): "pass";
+// "roll 6-5" (PhaseRoll, high first; an opening roll is "roll <white>-<black>");
+// or a play such as "24/18 13/11", "bar/22", "6/off", "13/9(4)", "24/23*/20":
+// each checker's path from its start to its end, naming a point passed on
+// the way only where it hits, identical paths grouped with "(n)". The zero
+// Move is "none".
+func (m Move) String() string {
+	switch m.kind {
+	case KindPass:
+		return "pass"
+	case KindRoll, KindOpeningRoll:
+		return fmt.Sprintf("roll %d-%d", m.dice[0], m.dice[1])
+	case KindPlay:
+		return m.playString()
+	}
+	return "none"
+}
+
+// playString renders a play as gnubg does: steps are chained into checker
+// paths (a step from the point where a path ends continues that path);
+// waypoints are shown only when hit; equal paths are counted.
+func (m Move) playString() string {
+	type path struct {
+		pts  [5]uint8
+		hit  [5]bool
+		n    int
+		text string
+	}
+	var paths [4]path
+	np := 0
+	for i := 0; i < int(m.n); i++ {
+		from, to := m.steps[i][0], m.steps[i][1]
+		hit := m.hits&(1<<i) != 0
+		j := 0
+		for ; j < np; j++ {
+			p := &paths[j]
+			if last := p.pts[p.n-1]; last == from && last != Off {
+				break
+			}
+		}
+		if j == np {
+			paths[np].pts[0] = from
+			paths[np].n = 1
+			np++
+		}
+		p := &paths[j]
+		p.pts[p.n], p.hit[p.n] = to, hit
+		p.n++
+	}
+	for j := 0; j < np; j++ {
+		p := &paths[j]
+		var b strings.Builder
+		b.WriteString(pointName(int(p.pts[0])))
+		for k := 1; k < p.n; k++ {
+			if k < p.n-1 && !p.hit[k] {
+				continue // a waypoint without a hit is implied
+			}
+			b.WriteByte('/')
+			b.WriteString(pointName(int(p.pts[k])))
+			if p.hit[k] {
+				b.WriteByte('*')
+			}
+		}
+		p.text = b.String()
+	}
+	ps := paths[:np]
+	sort.SliceStable(ps, func(a, b int) bool {
+		pa, pb := &ps[a], &ps[b]
+		if pa.pts[0] != pb.pts[0] {
+			return pa.pts[0] > pb.pts[0]
+		}
+		return pa.pts[pa.n-1] > pb.pts[pb.n-1]
+	})
+	var b strings.Builder
+	for j := 0; j < np; j++ {
+		if ps[j].text == "" {
+			continue
+		}
+		count := 1
+		for k := j + 1; k < np; k++ {
+			if ps[k].text != "" && sameWay(ps[k].text, ps[j].text) {
+				count++
+				if strings.Count(ps[k].text, "*") > strings.Count(ps[j].text, "*") {
+					ps[j].text = ps[k].text
+				}
+				ps[k].text = ""
+			}
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(ps[j].text)
+		if count > 1 {
+			fmt.Fprintf(&b, "(%d)", count)
+		}
+	}
+	return b.String()
+}
+
+// sameWay reports whether two paths print alike apart from hit marks, so they
+// may be grouped as "(n)": gnubg writes two checkers 13/7 of which the first
+// hits as "13/7*(2)".
+func sameWay(ta, tb string) bool {
+	return strings.ReplaceAll(ta, "*", "") == strings.ReplaceAll(tb, "*", "")
+}

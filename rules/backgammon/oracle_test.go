@@ -1,0 +1,166 @@
+package backgammon
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// oracleRow is one line of testdata/backgammon/gnubg-*.jsonl.gz: gnubg 1.07's
+// complete list of legal plays for a position and roll (testdata/README.md).
+type oracleRow struct {
+	ID           int      `json:"id"`
+	PositionID   string   `json:"position_id"`
+	Board        *Board   `json:"board"`
+	PlayerOnRoll int      `json:"player_on_roll"`
+	Dice         [2]int   `json:"dice"`
+	Tags         []string `json:"tags"`
+	Count        int      `json:"count"`
+	MaxDiceUsed  int      `json:"max_dice_used"`
+	Moves        []string `json:"moves"`
+	Details      []struct {
+		Move     string `json:"move"`
+		Gnubg    string `json:"gnubg"`
+		ResultID string `json:"result_id"`
+		NextID   string `json:"next_id"`
+	} `json:"details"`
+}
+
+func loadOracle(t testing.TB, name string) []oracleRow {
+	t.Helper()
+	f, err := os.Open("../../testdata/backgammon/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []oracleRow
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var r oracleRow
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		rows = append(rows, r)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func allOracleRows(t testing.TB) map[string][]oracleRow {
+	return map[string][]oracleRow{
+		"curated": loadOracle(t, "gnubg-curated.jsonl.gz"),
+		"random":  loadOracle(t, "gnubg-random.jsonl.gz"),
+	}
+}
+
+// oracleState is the row's position with the player on roll to play the dice.
+func oracleState(t testing.TB, r *oracleRow) State {
+	t.Helper()
+	if r.Board != nil {
+		s, err := FromBoard(*r.Board, r.PlayerOnRoll, PhaseMove, r.Dice[0], r.Dice[1])
+		if err != nil {
+			t.Fatalf("row %d: FromBoard = %v", r.ID, err)
+		}
+		if got := s.PositionID(); got != r.PositionID {
+			t.Fatalf("row %d: FromBoard(...).PositionID() = %s; want %s", r.ID, got, r.PositionID)
+		}
+		return s
+	}
+	s, err := FromPositionID(r.PositionID, White, PhaseMove, r.Dice[0], r.Dice[1])
+	if err != nil {
+		t.Fatalf("row %d: FromPositionID(%s) = %v", r.ID, r.PositionID, err)
+	}
+	return s
+}
+
+// TestOracle checks every oracle position: the set of Position IDs after our
+// legal plays equals gnubg's next_id set (and so does the count), each play's
+// result_id (the mover's view) matches, and gnubg's own notation and the
+// step-by-step form both parse, apply and lead to next_id.
+func TestOracle(t *testing.T) {
+	total := 0
+	for name, rows := range allOracleRows(t) {
+		if len(rows) < 100 {
+			t.Fatalf("%s: only %d rows", name, len(rows))
+		}
+		for i := range rows {
+			r := &rows[i]
+			s := oracleState(t, r)
+			if got := s.PositionID(); got != r.PositionID {
+				t.Fatalf("%s row %d: PositionID() = %s; want %s", name, r.ID, got, r.PositionID)
+			}
+			moves := s.LegalMoves()
+			if r.Count == 0 {
+				if len(moves) != 1 || moves[0] != PassMove() {
+					t.Errorf("%s row %d %s %v: LegalMoves = %v; want [pass]", name, r.ID, r.PositionID, r.Dice, moves)
+					continue
+				}
+				next, err := s.Apply(moves[0])
+				if err != nil {
+					t.Fatalf("%s row %d: Apply(pass) = %v", name, r.ID, err)
+				}
+				if next.Board() != s.Board() || next.Turn() == s.Turn() || next.Phase() != PhaseRoll {
+					t.Errorf("%s row %d: Apply(pass) = %s; want the same board, opponent to roll", name, r.ID, next)
+				}
+				total++
+				continue
+			}
+			var got []string
+			for _, m := range moves {
+				next, err := s.Apply(m)
+				if err != nil {
+					t.Fatalf("%s row %d: Apply(%s) = %v", name, r.ID, m, err)
+				}
+				got = append(got, next.PositionID())
+			}
+			var want []string
+			for _, d := range r.Details {
+				want = append(want, d.NextID)
+			}
+			sort.Strings(got)
+			sort.Strings(want)
+			if strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("%s row %d %s dice %v: %d plays %v;\n want %d %v\n got next IDs  %v\n want next IDs %v",
+					name, r.ID, r.PositionID, r.Dice, len(moves), moves, r.Count, r.Moves, got, want)
+				continue
+			}
+			if len(moves) != r.Count {
+				t.Errorf("%s row %d: %d plays; want %d", name, r.ID, len(moves), r.Count)
+			}
+			for _, d := range r.Details {
+				for _, text := range []string{d.Gnubg, d.Move} {
+					m, err := ParseMove(s, text)
+					if err != nil {
+						t.Errorf("%s row %d %s %v: ParseMove(%q) = %v", name, r.ID, r.PositionID, r.Dice, text, err)
+						continue
+					}
+					next, err := s.Apply(m)
+					if err != nil {
+						t.Fatalf("%s row %d: Apply(%s) = %v", name, r.ID, m, err)
+					}
+					if next.PositionID() != d.NextID {
+						t.Errorf("%s row %d %s %v: %q -> %s gives %s; want %s", name, r.ID, r.PositionID, r.Dice, text, m, next.PositionID(), d.NextID)
+					}
+					mover := next
+					mover.turn = s.turn
+					if mover.PositionID() != d.ResultID {
+						t.Errorf("%s row %d: %q: result from the mover's side %s; want %s", name, r.ID, text, mover.PositionID(), d.ResultID)
+					}
+				}
+				total++
+			}
+		}
+	}
+	t.Logf("%d plays checked", total)
+}

@@ -1,0 +1,445 @@
+package backgammon
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gamerules/gamerules/rules/game"
+)
+
+// ParseMove reads a move in s (spec "Move notation"), case-insensitively:
+//
+//   - "roll 6-5" (or "roll 65"): in PhaseRoll the roll, dice in either order;
+//     in PhaseOpening "roll w-b" is white's die w and black's die b;
+//   - "pass": legal only when no number can be played;
+//   - a play: space-separated checker paths "from/to", with "bar" (also "b"
+//     or 25) and "off" (also 0), "*" after a point that is hit, waypoints
+//     ("24/23*/20", "24/18/13"), combined steps ("24/13", "bar/13*/9" with
+//     4-4), and "(n)" for n checkers taking the same path ("13/9(2)"). Paths
+//     may come in any order. A path that can be made in more than one way is
+//     taken as written: a hit happens only where "*" says so if such a way
+//     exists; otherwise any legal way is taken, unless they lead to
+//     different positions (then the move is ambiguous and refused).
+//
+// The result is the canonical Move, the one LegalMoves lists for the same
+// resulting position, so ParseMove(s, m.String()) == m. A bare "roll" is
+// refused: to have the server draw the dice, use RollDice.
+//
+// Errors: game.ErrInvalidState if s is invalid, game.ErrGameOver in
+// PhaseOver, otherwise game.ErrIllegalMove — a *game.ParseError for text that
+// is not notation, or an error saying which step is blocked, which die is not
+// available, or which must-play rule the play breaks.
+func ParseMove(s State, text string) (Move, error) {
+	if err := s.Validate(); err != nil {
+		return Move{}, err
+	}
+	if s.phase == PhaseOver {
+		return Move{}, fmt.Errorf("backgammon: %w: the game is over; no move %q", game.ErrGameOver, text)
+	}
+	lead := len(text) - len(strings.TrimLeft(text, " \t\r\n"))
+	t := strings.ToLower(strings.TrimSpace(text))
+	perr := func(off int, why string, args ...any) error {
+		if off >= 0 {
+			off += lead
+		}
+		return &game.ParseError{Game: "backgammon", What: "move", Input: text, Offset: off, Reason: fmt.Sprintf(why, args...), Kind: game.ErrIllegalMove}
+	}
+	if t == "" {
+		return Move{}, perr(-1, "empty move")
+	}
+	if strings.HasPrefix(t, "roll") {
+		rest := strings.TrimSpace(t[4:])
+		off := len(t) - len(rest)
+		if rest == "" {
+			return Move{}, perr(-1, `a roll needs its dice, e.g. "roll 6-5" (RollDice draws them)`)
+		}
+		var a, b int
+		switch {
+		case len(rest) == 3 && (rest[1] == '-' || rest[1] == ' ' || rest[1] == ','):
+			a, b = int(rest[0])-'0', int(rest[2])-'0'
+		case len(rest) == 2:
+			a, b = int(rest[0])-'0', int(rest[1])-'0'
+		default:
+			return Move{}, perr(off, `dice are written "6-5"`)
+		}
+		if a < 1 || a > 6 || b < 1 || b > 6 {
+			return Move{}, perr(off, "each die is 1..6")
+		}
+		switch s.phase {
+		case PhaseOpening:
+			if a == b {
+				return Move{}, perr(off, "an opening roll has two different dice (white's, black's); a tie is rolled again")
+			}
+			return OpeningRollMove(a, b), nil
+		case PhaseRoll:
+			return RollMove(a, b), nil
+		}
+		return Move{}, fmt.Errorf("backgammon: %w: %q: the dice are already rolled (%d-%d); play them or pass", game.ErrIllegalMove, text, s.dice[0], s.dice[1])
+	}
+	if s.phase != PhaseMove {
+		return Move{}, fmt.Errorf("backgammon: %w: %q: the %s phase needs a roll first, e.g. \"roll 6-5\"", game.ErrIllegalMove, text, s.phase)
+	}
+
+	g := genPool.Get().(*gen)
+	defer genPool.Put(g)
+	g.generate(&s)
+	if t == "pass" {
+		if len(g.ents) > 0 {
+			return Move{}, fmt.Errorf("backgammon: %w: pass with %d-%d: a play is possible (%d legal, e.g. %s)", game.ErrIllegalMove, s.dice[0], s.dice[1], len(g.ents), g.ents[0].m)
+		}
+		return PassMove(), nil
+	}
+
+	var q search
+	q.init(g, &s)
+	i := 0
+	for i < len(t) {
+		if t[i] == ' ' || t[i] == '\t' || t[i] == ',' {
+			i++
+			continue
+		}
+		// One path: point ('/' point)+ ['(' n ')'].
+		var pts [6]int
+		var marks [6]bool
+		np := 0
+		for {
+			if np == len(pts) {
+				return Move{}, perr(i, "too many points in one path")
+			}
+			p, n := readPoint(t[i:])
+			if n == 0 {
+				return Move{}, perr(i, `expected a point: 1..24, "bar" or "off"`)
+			}
+			pts[np] = p
+			i += n
+			if i < len(t) && t[i] == '*' {
+				marks[np] = true
+				i++
+			}
+			np++
+			if i < len(t) && t[i] == '/' {
+				i++
+				continue
+			}
+			break
+		}
+		if np < 2 {
+			return Move{}, perr(i, `a path is "from/to"`)
+		}
+		count := 1
+		if i < len(t) && t[i] == '(' {
+			j := strings.IndexByte(t[i:], ')')
+			if j < 0 {
+				return Move{}, perr(i, `"(" without ")"`)
+			}
+			c, err := strconv.Atoi(t[i+1 : i+j])
+			if err != nil || c < 1 || c > 4 {
+				return Move{}, perr(i+1, "a count (n) is 1..4")
+			}
+			count = c
+			i += j + 1
+		}
+		if i < len(t) && t[i] != ' ' && t[i] != '\t' && t[i] != ',' {
+			return Move{}, perr(i, "unexpected %q", t[i])
+		}
+		if marks[0] {
+			return Move{}, perr(-1, "a path's starting point cannot be a hit")
+		}
+		for k := 1; k < np; k++ {
+			from, to := pts[k-1], pts[k]
+			switch {
+			case from == Off:
+				return Move{}, perr(-1, "a checker borne off cannot move")
+			case to == Bar:
+				return Move{}, perr(-1, "a checker cannot move to the bar")
+			case to >= from:
+				return Move{}, perr(-1, "%s/%s moves backwards; checkers move from higher to lower points", pointName(from), pointName(to))
+			case to == Off && marks[k]:
+				return Move{}, perr(-1, `"off" cannot be a hit`)
+			}
+			for c := 0; c < count; c++ {
+				if !q.addHop(from, to, marks[k]) {
+					return Move{}, fmt.Errorf("backgammon: %w: %q has more steps than the dice %d-%d allow", game.ErrIllegalMove, text, s.dice[0], s.dice[1])
+				}
+			}
+		}
+	}
+	if q.nh == 0 {
+		return Move{}, perr(-1, "empty move")
+	}
+	j, err := q.run(text)
+	if err != nil {
+		return Move{}, err
+	}
+	return g.ents[j].m, nil
+}
+
+// readPoint reads a point at the start of t: digits 0..25, "bar", "b" or
+// "off". It returns the point and the bytes read (0 when none).
+func readPoint(t string) (p, n int) {
+	switch {
+	case strings.HasPrefix(t, "bar"):
+		return Bar, 3
+	case strings.HasPrefix(t, "off"):
+		return Off, 3
+	case strings.HasPrefix(t, "b"):
+		return Bar, 1
+	}
+	for n < len(t) && n < 2 && t[n] >= '0' && t[n] <= '9' {
+		p = p*10 + int(t[n]-'0')
+		n++
+	}
+	if n == 0 || p > 25 {
+		return 0, 0
+	}
+	return p, n
+}
+
+// hop is one written path segment: from one point to another (possibly by
+// several dice), with "*" on the landing point.
+type hop struct {
+	from, to int8
+	mark     bool
+}
+
+type cand struct {
+	idx   int
+	exact bool // hits exactly where the text marks them
+}
+
+// search finds the legal plays a written move can mean: it tries the hops in
+// every order and every way to make each hop with the dice left, and keeps
+// the results that are legal plays (positions g holds).
+type search struct {
+	g       *gen
+	start   pos
+	hops    [4]hop
+	cur     [4]int8 // where hop i's checker is; -1 when the hop is made
+	started [4]bool // hop i's checker has left its start
+	nh      int
+	dice    [4]int8
+	dused   [4]bool
+	nd      int
+	ns      int // dice used so far
+	pips    int // pips of the dice used so far
+	marked  uint32
+	dice0   [2]uint8
+	found   []cand
+	buf     [8]cand
+	errPri  int
+	err     string
+}
+
+func (q *search) init(g *gen, s *State) {
+	q.g = g
+	q.start.load(s)
+	q.dice0 = s.dice
+	d1, d2 := int8(s.dice[0]), int8(s.dice[1])
+	if d1 == d2 {
+		q.dice, q.nd = [4]int8{d1, d1, d1, d1}, 4
+	} else {
+		q.dice, q.nd = [4]int8{d1, d2}, 2
+	}
+	q.found = q.buf[:0]
+	q.errPri = -1
+}
+
+// addHop adds a written segment; false when there are more than 4.
+func (q *search) addHop(from, to int, mark bool) bool {
+	if q.nh == len(q.hops) {
+		return false
+	}
+	q.hops[q.nh] = hop{int8(from), int8(to), mark}
+	q.cur[q.nh] = int8(from)
+	q.nh++
+	if mark && to != Off {
+		q.marked |= 1 << to
+	}
+	return true
+}
+
+func (q *search) fail(pri int, format string, args ...any) {
+	if pri > q.errPri {
+		q.errPri = pri
+		q.err = fmt.Sprintf(format, args...)
+	}
+}
+
+// run searches and returns the index in q.g.ents of the play meant.
+func (q *search) run(text string) (int, error) {
+	if len(q.g.ents) == 0 {
+		return -1, fmt.Errorf("backgammon: %w: %q: no number of %d-%d can be played; the only legal move is pass", game.ErrIllegalMove, text, q.dice0[0], q.dice0[1])
+	}
+	if q.nh > q.nd {
+		return -1, fmt.Errorf("backgammon: %w: %q has %d steps but %d-%d gives %d", game.ErrIllegalMove, text, q.nh, q.dice0[0], q.dice0[1], q.nd)
+	}
+	q.next(&q.start, 0)
+	exact, nexact := -1, 0
+	for _, c := range q.found {
+		if c.exact {
+			exact = c.idx
+			nexact++
+		}
+	}
+	switch {
+	case nexact == 1:
+		return exact, nil
+	case nexact == 0 && len(q.found) == 1:
+		return q.found[0].idx, nil
+	case len(q.found) > 1:
+		return -1, fmt.Errorf("backgammon: %w: %q is ambiguous: it can be %s or %s; mark hits with *", game.ErrIllegalMove, text, q.g.ents[q.found[0].idx].m, q.g.ents[q.found[1].idx].m)
+	}
+	return -1, fmt.Errorf("backgammon: %w: %q with %d-%d: %s", game.ErrIllegalMove, text, q.dice0[0], q.dice0[1], q.err)
+}
+
+// next moves one checker of an unfinished hop by one die, in every way,
+// from p; done hops are complete. Steps of different hops interleave, so
+// "bar/21(2)" with 2-2 can enter both checkers before moving on, and
+// "14/off 5/off" with 5-5 can bear off from 5 before the other checker
+// arrives at 4.
+func (q *search) next(p *pos, done int) {
+	if done == q.nh {
+		q.finish(p)
+		return
+	}
+	for i := 0; i < q.nh; i++ {
+		cur := int(q.cur[i])
+		if cur < 0 {
+			continue
+		}
+		dup := false
+		for j := 0; j < i; j++ {
+			if q.cur[j] == q.cur[i] && q.started[j] == q.started[i] && q.hops[j].to == q.hops[i].to && q.hops[j].mark == q.hops[i].mark {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		h := q.hops[i]
+		name := pointName(int(h.from)) + "/" + pointName(int(h.to))
+		pri := 10 * q.ns
+		if !q.started[i] && p.me[cur] == 0 {
+			q.fail(pri+2, "%s: no checker of yours on %s", name, slotName(cur))
+			continue
+		}
+		if cur != Bar && p.me[Bar] > 0 {
+			q.fail(pri+2, "%s: a checker on the bar must enter first", name)
+			continue
+		}
+		var tried uint8
+		any := false
+		for k := 0; k < q.nd; k++ {
+			if q.dused[k] {
+				continue
+			}
+			d := int(q.dice[k])
+			if tried&(1<<d) != 0 {
+				continue
+			}
+			tried |= 1 << d
+			any = true
+			t := cur - d
+			if h.to != Off && t < int(h.to) {
+				q.fail(pri, "%s: the dice left (%s) cannot make it", name, q.left())
+				continue
+			}
+			if !p.can(cur, d) {
+				q.fail(pri+3, "%s: %s", name, blockReason(p, cur, d))
+				continue
+			}
+			r := *p
+			r.move(cur, d)
+			q.dused[k] = true
+			q.ns++
+			q.pips += d
+			started := q.started[i]
+			q.started[i] = true
+			if t == int(h.to) || h.to == Off && t <= 0 {
+				q.cur[i] = -1
+				q.next(&r, done+1)
+			} else {
+				q.cur[i] = int8(t)
+				q.next(&r, done)
+			}
+			q.cur[i] = int8(cur)
+			q.started[i] = started
+			q.ns--
+			q.pips -= d
+			q.dused[k] = false
+		}
+		if !any {
+			q.fail(pri+1, "%s: no die is left for it", name)
+		}
+	}
+}
+
+// left lists the unused dice.
+func (q *search) left() string {
+	var b strings.Builder
+	for k := 0; k < q.nd; k++ {
+		if !q.dused[k] {
+			if b.Len() > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(strconv.Itoa(int(q.dice[k])))
+		}
+	}
+	return b.String()
+}
+
+// blockReason says why the checker on s cannot move d (p.can is false).
+func blockReason(p *pos, s, d int) string {
+	t := s - d
+	if t > 0 {
+		return fmt.Sprintf("point %d is blocked by %d opposing checkers", t, p.opp[t])
+	}
+	if p.out != 0 {
+		return fmt.Sprintf("cannot bear off with a %d while %d checkers are outside the home board", d, p.out)
+	}
+	high := 0
+	for x := 6; x > s; x-- {
+		if p.me[x] > 0 {
+			high = x
+			break
+		}
+	}
+	return fmt.Sprintf("cannot bear off from %d with a %d: a checker on %d is higher (bear off from %d with a %d, or move inside the board)", s, d, high, s, s)
+}
+
+// finish checks a complete reading of the text: the position reached must be
+// a legal play's result and hit at least where the text says.
+func (q *search) finish(p *pos) {
+	j := q.g.find(p.k0, p.k1)
+	if j < 0 {
+		switch {
+		case q.ns < q.g.bestN:
+			q.fail(1000, "this play uses %d dice but %d can be played; a player must use as many dice as possible", q.ns, q.g.bestN)
+		case q.pips < q.g.bestPips:
+			q.fail(1000, "only one die can be played, and then it must be the higher (%d)", q.g.bestPips)
+		default:
+			q.fail(1000, "not a legal play")
+		}
+		return
+	}
+	hits := p.hitMask()
+	if miss := q.marked &^ hits; miss != 0 {
+		for t := 1; t <= 24; t++ {
+			if miss&(1<<t) != 0 {
+				q.fail(900, "point %d is marked as a hit, but this play hits nothing there", t)
+				break
+			}
+		}
+		return
+	}
+	exact := hits == q.marked
+	for k := range q.found {
+		if q.found[k].idx == j {
+			q.found[k].exact = q.found[k].exact || exact
+			return
+		}
+	}
+	q.found = append(q.found, cand{idx: j, exact: exact})
+}

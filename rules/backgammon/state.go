@@ -1,0 +1,299 @@
+package backgammon
+
+import (
+	"fmt"
+
+	"github.com/gamerules/gamerules/rules/game"
+)
+
+// Players. Player 0 is white, player 1 is black (spec "Equipment and naming").
+const (
+	White = 0
+	Black = 1
+)
+
+// Board slots. A player's points are numbered 1..24 from his own side (he
+// bears off past his 1-point); the bar is 25 and borne-off checkers are 0
+// (spec "Equipment and naming"). The same numbers are used in move notation.
+const (
+	Off = 0  // borne off; "off" in notation
+	Bar = 25 // the bar; "bar" in notation
+)
+
+// Checkers is the number of checkers each player has.
+const Checkers = 15
+
+// Phase is the part of a turn a State is in (spec "How the API represents a turn").
+type Phase uint8
+
+const (
+	// PhaseOpening: nobody has rolled yet; the chance outcomes are the 30
+	// opening rolls. Match ID game state 0. New returns this phase.
+	PhaseOpening Phase = iota
+	// PhaseRoll: the player on turn must roll; the chance outcomes are the
+	// 21 rolls. Match ID game state 1, no dice.
+	PhaseRoll
+	// PhaseMove: the player on turn has dice and plays them (or passes).
+	// Match ID game state 1 with dice.
+	PhaseMove
+	// PhaseOver: a player has borne off all 15 checkers. Match ID game state 2.
+	PhaseOver
+)
+
+var phaseNames = [...]string{"opening", "roll", "move", "over"}
+
+// String returns "opening", "roll", "move" or "over".
+func (p Phase) String() string {
+	if int(p) < len(phaseNames) {
+		return phaseNames[p]
+	}
+	return fmt.Sprintf("Phase(%d)", uint8(p))
+}
+
+// Options are the variants of New. Backgammon is played as a money game with
+// the cube at 1: there are no variants yet (the doubling cube, match play and
+// the Jacoby rule are planned, see doc.go), so the zero Options is the only value.
+type Options struct{}
+
+// State is a whole backgammon position: both players' checkers, the player
+// whose turn it is, the phase and the dice. It is a small comparable value;
+// Apply returns a new State and never changes its receiver, so States may be
+// shared freely between goroutines.
+//
+// The zero State is not a valid position (no checkers): use New, ParseState
+// or FromBoard.
+type State struct {
+	// board[p][i]: player p's checkers on his own point i+1 (i = 0..23) or
+	// on the bar (i = 24). Borne off = 15 - sum.
+	board [2][25]uint8
+	turn  uint8     // player to roll or to move; after the end, the loser
+	phase Phase     // see Phase
+	dice  [2]uint8  // PhaseMove: the two dice as rolled (1..6); otherwise 0
+	score [2]uint16 // money-session score from the Match ID, passed through unchanged
+}
+
+// Board is the typed form of a position, the layout of the oracle data:
+// Board[p][i] is the number of player p's checkers on his own point i+1
+// (i = 0..23, counted from p's side) or on his bar (i = 24). A player's
+// borne-off checkers are 15 minus the sum of his row.
+type Board [2][25]int
+
+// startRow is each player's start position from his own side
+// (spec "Start position"): 2 on 24, 5 on 13, 3 on 8, 5 on 6.
+var startRow = [25]uint8{5: 5, 7: 3, 12: 5, 23: 2}
+
+// New returns a fresh game in PhaseOpening: the start position with nobody
+// on roll yet (Turn reports White). Its text form is
+// "4HPwATDgc/ABMA:MAAAAAAAAAAE". The only error is none: Options has no
+// fields yet, and the error result is there for the variants to come.
+func New(Options) (State, error) {
+	var s State
+	s.board[0] = startRow
+	s.board[1] = startRow
+	s.phase = PhaseOpening
+	return s, nil
+}
+
+// FromBoard builds a State from typed fields: the board (see Board), the
+// player whose turn it is (0 or 1), the phase, and for PhaseMove the two dice
+// (1..6 each; 0 otherwise). The result is validated: an impossible position
+// or a phase/dice mismatch is an error wrapping game.ErrInvalidState.
+func FromBoard(b Board, turn int, phase Phase, d1, d2 int) (State, error) {
+	var s State
+	for p := 0; p < 2; p++ {
+		for i, n := range b[p] {
+			if n < 0 || n > Checkers {
+				return State{}, fmt.Errorf("backgammon: %w: player %d has %d checkers on %s", game.ErrInvalidState, p, n, slotName(i+1))
+			}
+			s.board[p][i] = uint8(n)
+		}
+	}
+	if turn != 0 && turn != 1 {
+		return State{}, fmt.Errorf("backgammon: %w: turn %d is not a player (0 or 1)", game.ErrInvalidState, turn)
+	}
+	if d1 < 0 || d1 > 6 || d2 < 0 || d2 > 6 {
+		return State{}, fmt.Errorf("backgammon: %w: dice %d-%d out of range 1..6", game.ErrInvalidState, d1, d2)
+	}
+	s.turn = uint8(turn)
+	s.phase = phase
+	s.dice = [2]uint8{uint8(d1), uint8(d2)}
+	if err := s.Validate(); err != nil {
+		return State{}, err
+	}
+	return s, nil
+}
+
+// slotName names board slot i (1..24 points, 25 bar) for messages.
+func slotName(i int) string {
+	if i == Bar {
+		return "the bar"
+	}
+	return fmt.Sprintf("point %d", i)
+}
+
+// Board returns the position in the typed layout (see Board).
+func (s State) Board() Board {
+	var b Board
+	for p := 0; p < 2; p++ {
+		for i, n := range s.board[p] {
+			b[p][i] = int(n)
+		}
+	}
+	return b
+}
+
+// Turn returns the player (0 white, 1 black) whose turn it is: the player to
+// roll (PhaseRoll), to move (PhaseMove), or after the end the loser, from
+// whose side the finished position is written. In PhaseOpening it is the
+// player the Match ID names (White for New), which the opening roll replaces.
+func (s State) Turn() int { return int(s.turn) }
+
+// Phase returns the phase of the turn.
+func (s State) Phase() Phase { return s.phase }
+
+// Dice returns the two dice as rolled (1..6) in PhaseMove, and 0, 0 otherwise.
+// After an opening roll they are white's die then black's.
+func (s State) Dice() (int, int) { return int(s.dice[0]), int(s.dice[1]) }
+
+// Score returns the money-session score carried by the Match ID (0, 0 for
+// New). The engine passes it through unchanged; it never adds a game's result.
+func (s State) Score() (int, int) { return int(s.score[0]), int(s.score[1]) }
+
+// Checkers returns the number of player's checkers on slot, counted from
+// player's own side: points 1..24, Bar (25) or Off (0). It panics if player
+// is not 0 or 1 or slot is outside 0..25 (a programmer error).
+func (s State) Checkers(player, slot int) int {
+	if slot == Off {
+		return s.off(player)
+	}
+	return int(s.board[player][slot-1])
+}
+
+// off is the number of player's checkers borne off (may be negative in an
+// invalid State with too many checkers).
+func (s State) off(player int) int {
+	n := Checkers
+	for _, c := range s.board[player] {
+		n -= int(c)
+	}
+	return n
+}
+
+// Pips returns player's pip count: the sum over his checkers of the distance
+// still to go (a checker on his point p counts p, on the bar 25). It panics
+// if player is not 0 or 1.
+func (s State) Pips(player int) int {
+	n := 0
+	for i, c := range s.board[player] {
+		n += int(c) * (i + 1)
+	}
+	return n
+}
+
+// Validate reports whether s could arise in a money game: each player has at
+// most 15 checkers on the board and bar (the rest are borne off), no point is
+// held by both colours, the turn is 0 or 1, and the phase agrees with the
+// dice and the board (dice 1..6 exactly in PhaseMove; PhaseOver exactly when
+// one player has borne off all 15). Errors wrap game.ErrInvalidState and name
+// the field at fault.
+func (s State) Validate() error {
+	if s.turn > 1 {
+		return fmt.Errorf("backgammon: %w: turn %d is not a player (0 or 1)", game.ErrInvalidState, s.turn)
+	}
+	var left [2]int
+	for p := 0; p < 2; p++ {
+		for i, c := range s.board[p] {
+			if c > Checkers {
+				return fmt.Errorf("backgammon: %w: player %d has %d checkers on %s", game.ErrInvalidState, p, c, slotName(i+1))
+			}
+			left[p] += int(c)
+		}
+		if left[p] > Checkers {
+			return fmt.Errorf("backgammon: %w: player %d has %d checkers on the board and bar; at most 15", game.ErrInvalidState, p, left[p])
+		}
+	}
+	for i := 0; i < 24; i++ {
+		// White's point i+1 is black's point 24-i (index 23-i).
+		if s.board[0][i] > 0 && s.board[1][23-i] > 0 {
+			return fmt.Errorf("backgammon: %w: white's point %d (black's %d) holds checkers of both colours", game.ErrInvalidState, i+1, 24-i)
+		}
+	}
+	if left[0] == 0 && left[1] == 0 {
+		return fmt.Errorf("backgammon: %w: both players have borne off all checkers", game.ErrInvalidState)
+	}
+	over := left[0] == 0 || left[1] == 0
+	switch s.phase {
+	case PhaseOpening, PhaseRoll, PhaseMove:
+		if over {
+			return fmt.Errorf("backgammon: %w: a player has borne off all checkers but the game state is %q, not over", game.ErrInvalidState, s.phase)
+		}
+	case PhaseOver:
+		if !over {
+			return fmt.Errorf("backgammon: %w: game state is over but both players have checkers left", game.ErrInvalidState)
+		}
+	default:
+		return fmt.Errorf("backgammon: %w: unknown phase %d", game.ErrInvalidState, s.phase)
+	}
+	if s.phase == PhaseMove {
+		if s.dice[0] < 1 || s.dice[0] > 6 || s.dice[1] < 1 || s.dice[1] > 6 {
+			return fmt.Errorf("backgammon: %w: dice %d-%d: the move phase needs two dice 1..6", game.ErrInvalidState, s.dice[0], s.dice[1])
+		}
+	} else if s.dice != [2]uint8{} {
+		return fmt.Errorf("backgammon: %w: dice %d-%d set in the %s phase; dice belong to the move phase only", game.ErrInvalidState, s.dice[0], s.dice[1], s.phase)
+	}
+	if s.score[0] >= 1<<15 || s.score[1] >= 1<<15 {
+		return fmt.Errorf("backgammon: %w: score %d-%d does not fit the Match ID (15 bits)", game.ErrInvalidState, s.score[0], s.score[1])
+	}
+	return nil
+}
+
+// Outcome reports the result: while the game goes on, Finished is false,
+// Winner is game.NoWinner and Points is [0 0]. In PhaseOver the winner is the
+// player with no checkers left and Points[winner] is the stake, as gnubg
+// scores a money game with the cube at 1 (spec "End of the game and score"):
+// 1 "single" if the loser has borne off a checker; otherwise 3 "backgammon"
+// if the loser still has a checker on the bar or in the winner's home board
+// (the loser's points 19..24); otherwise 2 "gammon".
+func (s State) Outcome() game.Outcome {
+	if s.phase != PhaseOver {
+		return game.Outcome{Winner: game.NoWinner, Points: []int{0, 0}}
+	}
+	w := 0
+	if s.off(1) == Checkers {
+		w = 1
+	}
+	l := 1 - w
+	stake, detail := 1, "single"
+	if s.off(l) == 0 {
+		stake, detail = 2, "gammon"
+		for i := 18; i < 25; i++ { // loser's points 19..24 and his bar
+			if s.board[l][i] > 0 {
+				stake, detail = 3, "backgammon"
+				break
+			}
+		}
+	}
+	pts := []int{0, 0}
+	pts[w] = stake
+	return game.Outcome{Finished: true, Winner: w, Points: pts, Detail: detail}
+}
+
+// Info describes the game for listings (the ListGames RPC).
+type Info struct {
+	Name        string   // "backgammon"
+	Players     []string // player names by index: "white", "black"
+	MaxPoints   int      // the largest stake of one game: 3 (backgammon)
+	HasChance   bool     // true: dice rolls are chance moves
+	Description string
+}
+
+// GameInfo returns the Info of backgammon.
+func GameInfo() Info {
+	return Info{
+		Name:        "backgammon",
+		Players:     []string{"white", "black"},
+		MaxPoints:   3,
+		HasChance:   true,
+		Description: "Backgammon, money game with the cube at 1; legal plays exactly as GNU Backgammon",
+	}
+}
