@@ -1,0 +1,100 @@
+package gravitytrap
+
+import "testing"
+
+func benchStates(b *testing.B) []State {
+	var out []State
+	for _, name := range []string{DefaultBoardName, RingsBoardName} {
+		for _, r := range readPositions(b, name) {
+			s, err := ParseState(r.State)
+			if err != nil {
+				b.Fatal(err)
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// BenchmarkLegalMoves: one op = LegalMoves of one of the 800 oracle positions.
+func BenchmarkLegalMoves(b *testing.B) {
+	states := benchStates(b)
+	if got := len(states[0].LegalMoves()); got != 3 {
+		b.Fatalf("LegalMoves(%s) has %d moves; want 3", states[0], got)
+	}
+	b.ReportAllocs()
+	n := 0
+	for i := 0; b.Loop(); i++ {
+		n += len(states[i%len(states)].LegalMoves())
+	}
+	_ = n
+}
+
+// BenchmarkApply: one op = Apply of the first legal move of an oracle position.
+func BenchmarkApply(b *testing.B) {
+	var states []State
+	var moves []Move
+	for _, s := range benchStates(b) {
+		if ms := s.LegalMoves(); len(ms) > 0 {
+			states, moves = append(states, s), append(moves, ms[0])
+		}
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := states[i%len(states)].Apply(moves[i%len(moves)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParseState: one op = ParseState of an oracle position's text.
+func BenchmarkParseState(b *testing.B) {
+	var texts []string
+	for _, s := range benchStates(b) {
+		texts = append(texts, s.String())
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := ParseState(texts[i%len(texts)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPerft: perft 5 from the set-up position red 0, blue 4 (bitset
+// internals; the leaf count is checked against the public API at depth 3).
+func BenchmarkPerft(b *testing.B) {
+	for _, text := range []string{"RoooBooooooooooooooooo r", "RoooBooooooooooooooooo r rings"} {
+		s, err := ParseState(text)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if perft(&s, 3) != slowPerft(b, s, 3) {
+			b.Fatalf("%s: perft 3 disagrees with the public API", text)
+		}
+		b.Run(s.Board().Name(), func(b *testing.B) {
+			var nodes int64
+			for b.Loop() {
+				nodes = perft(&s, 5)
+			}
+			b.ReportMetric(float64(nodes), "leaves")
+			b.ReportMetric(float64(nodes)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mleaves/s")
+		})
+	}
+}
+
+// BenchmarkSolveDefault: one op = solving every placement of the default board.
+func BenchmarkSolveDefault(b *testing.B) {
+	for b.Loop() {
+		sv := newSolver()
+		for red := 0; red < 22; red++ {
+			for blue := 0; blue < 22; blue++ {
+				if red == blue {
+					continue
+				}
+				s := State{board: defaultBoard, ship: [2]int8{int8(red), int8(blue)}, marbles: defaultBoard.all &^ (1 << red) &^ (1 << blue)}
+				sv.toMoveWins(&s)
+			}
+		}
+	}
+}
