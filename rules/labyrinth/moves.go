@@ -283,8 +283,8 @@ func (s State) Apply(m Move) (State, error) {
 	if s.phase == PhaseOver {
 		return State{}, fmt.Errorf("labyrinth: %w: %v: player %c has won", game.ErrGameOver, m, s.colors[s.turn].Letter())
 	}
-	if err := s.Validate(); err != nil {
-		return State{}, err
+	if err := s.validate(false); err != nil {
+		return State{}, fmt.Errorf("labyrinth: %w: %v", game.ErrInvalidState, err)
 	}
 	illegal := func(format string, a ...any) (State, error) {
 		return State{}, fmt.Errorf("labyrinth: %w: %v: "+format, append([]any{game.ErrIllegalMove, m}, a...)...)

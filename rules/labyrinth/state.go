@@ -449,69 +449,9 @@ func (s *State) validate(allowHidden bool) error {
 		}
 	}
 
-	// Tiles: fixed ones in place, the loose mix conserved.
-	var targetSeen [NumTargets + 1]bool
-	var shapes [4]int
-	vaders := 0
-	check := func(t Tile, where string) error {
-		sh := t.Shape()
-		switch sh {
-		case ShapeInvalid:
-			return fmt.Errorf("%s: sides %x are not a straight, corner or T-junction", where, t.Sides)
-		case ShapeStraight:
-			if t.Target != 0 {
-				return fmt.Errorf("%s: a straight tile shows no target", where)
-			}
-		case ShapeCorner:
-			if t.Target != 0 && (t.Target < 19 || t.Target > 24) {
-				return fmt.Errorf("%s: a corner shows no target or one of 19..24 (S..X), not %c", where, TargetLetter(t.Target))
-			}
-		case ShapeT:
-			if t.Target < 13 || t.Target > 18 {
-				return fmt.Errorf("%s: a loose T-junction shows one of targets 13..18 (M..R)", where)
-			}
-		}
-		if t.Target != 0 {
-			if targetSeen[t.Target] {
-				return fmt.Errorf("%s: target %c shown twice", where, TargetLetter(t.Target))
-			}
-			targetSeen[t.Target] = true
-		}
-		if t.Vader {
-			if sh != ShapeStraight {
-				return fmt.Errorf("%s: the Vader symbol is on a straight tile", where)
-			}
-			vaders++
-		}
-		shapes[sh]++
-		return nil
-	}
-	for q := Square(0); q < NumSquares; q++ {
-		t := s.board[q]
-		if isFixed[q] {
-			if t != fixedTile[q] {
-				return fmt.Errorf("%v: fixed tile must be %v, not %v", q, fixedTile[q], t)
-			}
-			continue
-		}
-		if err := check(t, q.String()); err != nil {
+	if !s.tilesOK() {
+		if err := s.tileError(); err != nil {
 			return err
-		}
-	}
-	if err := check(s.spare, "spare"); err != nil {
-		return err
-	}
-	if shapes[ShapeStraight] != 13 || shapes[ShapeCorner] != 15 || shapes[ShapeT] != 6 {
-		return fmt.Errorf("loose tiles are %d straights, %d corners, %d T-junctions; want 13, 15, 6",
-			shapes[ShapeStraight], shapes[ShapeCorner], shapes[ShapeT])
-	}
-	if vaders != 1 {
-		return fmt.Errorf("%d tiles show the Vader symbol; want 1", vaders)
-	}
-	// With 13..18 on the 6 T's and no repeats, a missing target can only be a corner one.
-	for c := 19; c <= NumTargets; c++ {
-		if !targetSeen[c] {
-			return fmt.Errorf("no corner shows target %c", TargetLetter(uint8(c)))
 		}
 	}
 
@@ -664,4 +604,146 @@ func FromSnapshot(sn Snapshot) (State, error) {
 		return bad("%v", err)
 	}
 	return s, nil
+}
+
+// Loose squares: those without a printed tile, in reading order.
+var looseSquares = func() (l [33]Square) {
+	k := 0
+	for q := Square(0); q < NumSquares; q++ {
+		if !isFixed[q] {
+			l[k] = q
+			k++
+		}
+	}
+	return l
+}()
+
+// fixedSquares are the squares with a printed tile.
+var fixedSquares = func() (f [16]Square) {
+	k := 0
+	for q := Square(0); q < NumSquares; q++ {
+		if isFixed[q] {
+			f[k] = q
+			k++
+		}
+	}
+	return f
+}()
+
+// targetRange[shape] has a bit for each target a loose tile of that shape
+// may show (bit 0: none).
+var targetRange = [4]uint32{
+	ShapeStraight: 1,
+	ShapeCorner:   1 | 0x3f<<19,
+	ShapeT:        0x3f << 13,
+}
+
+// tilesOK is the fast check of the tiles (spec "Board and tiles"): the
+// fixed tiles in place and the loose mix conserved. tileError explains a
+// failure.
+func (s *State) tilesOK() bool {
+	for _, q := range fixedSquares {
+		if s.board[q] != fixedTile[q] {
+			return false
+		}
+	}
+	var shapes [4]uint8
+	var targets uint32
+	withTarget, vaders := 0, 0
+	ok := true
+	tile := func(t Tile) {
+		sh := shapeOf[t.Sides&15]
+		shapes[sh]++
+		bit := uint32(1) << (t.Target & 31)
+		ok = ok && t.Sides < 16 && t.Target <= NumTargets && targetRange[sh]&bit != 0
+		if t.Target != 0 {
+			targets |= bit
+			withTarget++
+		}
+		if t.Vader {
+			vaders++
+			ok = ok && sh == ShapeStraight
+		}
+	}
+	for _, q := range looseSquares {
+		tile(s.board[q])
+	}
+	tile(s.spare)
+	return ok && shapes == [4]uint8{0, 13, 15, 6} && vaders == 1 && withTarget == 12 && targets == 0xfff<<13
+}
+
+// tileError explains why tilesOK failed (nil if it did not).
+func (s *State) tileError() error {
+	var targetSeen [NumTargets + 1]bool
+	var shapes [4]int
+	vaders := 0
+	check := func(t Tile, q Square) error {
+		where := func() string {
+			if q == NoSquare {
+				return "spare"
+			}
+			return q.String()
+		}
+		sh := t.Shape()
+		switch sh {
+		case ShapeInvalid:
+			return fmt.Errorf("%s: sides %x are not a straight, corner or T-junction", where(), t.Sides)
+		case ShapeStraight:
+			if t.Target != 0 {
+				return fmt.Errorf("%s: a straight tile shows no target", where())
+			}
+		case ShapeCorner:
+			if t.Target != 0 && (t.Target < 19 || t.Target > 24) {
+				return fmt.Errorf("%s: a corner shows no target or one of 19..24 (S..X), not %c", where(), TargetLetter(t.Target))
+			}
+		case ShapeT:
+			if t.Target < 13 || t.Target > 18 {
+				return fmt.Errorf("%s: a loose T-junction shows one of targets 13..18 (M..R)", where())
+			}
+		}
+		if t.Target != 0 {
+			if targetSeen[t.Target] {
+				return fmt.Errorf("%s: target %c shown twice", where(), TargetLetter(t.Target))
+			}
+			targetSeen[t.Target] = true
+		}
+		if t.Vader {
+			if sh != ShapeStraight {
+				return fmt.Errorf("%s: the Vader symbol is on a straight tile", where())
+			}
+			vaders++
+		}
+		shapes[sh]++
+		return nil
+	}
+	for q := Square(0); q < NumSquares; q++ {
+		t := s.board[q]
+		if isFixed[q] {
+			if t != fixedTile[q] {
+				return fmt.Errorf("%v: fixed tile must be %v, not %v", q, fixedTile[q], t)
+			}
+			continue
+		}
+		if err := check(t, q); err != nil {
+			return err
+		}
+	}
+	if err := check(s.spare, NoSquare); err != nil {
+		return err
+	}
+	if shapes[ShapeStraight] != 13 || shapes[ShapeCorner] != 15 || shapes[ShapeT] != 6 {
+		return fmt.Errorf("loose tiles are %d straights, %d corners, %d T-junctions; want 13, 15, 6",
+			shapes[ShapeStraight], shapes[ShapeCorner], shapes[ShapeT])
+	}
+	if vaders != 1 {
+		return fmt.Errorf("%d tiles show the Vader symbol; want 1", vaders)
+	}
+	// With 13..18 on the 6 T's and no repeats, a missing target can only be a corner one.
+	for c := 19; c <= NumTargets; c++ {
+		if !targetSeen[c] {
+			return fmt.Errorf("no corner shows target %c", TargetLetter(uint8(c)))
+		}
+	}
+	return nil
+
 }

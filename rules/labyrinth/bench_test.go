@@ -1,0 +1,124 @@
+package labyrinth_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	lab "github.com/gamerules/gamerules/rules/labyrinth"
+)
+
+// benchState is a mid-game 4-player position with Darth Vader, in the shift phase.
+func benchState(b *testing.B) lab.State {
+	s := mustNew(b, lab.Options{Players: 4, Seed: 2024, Variants: lab.Variants{Vader: true}})
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 40; i++ {
+		ms := s.LegalMoves()
+		s, _ = s.Apply(ms[r.IntN(len(ms))])
+	}
+	if s.Phase() != lab.PhaseShift {
+		b.Fatalf("bench state %v not in the shift phase", s)
+	}
+	return s
+}
+
+// BenchmarkLegalMoves lists the shifts of a position (shift phase).
+func BenchmarkLegalMoves(b *testing.B) {
+	s := benchState(b)
+	if n := len(s.LegalMoves()); n != 44 && n != 22 && n != 48 && n != 24 {
+		b.Fatalf("%d shifts", n)
+	}
+	for b.Loop() {
+		s.LegalMoves()
+	}
+}
+
+// BenchmarkLegalMovesMovePhase lists the squares the mover reaches.
+func BenchmarkLegalMovesMovePhase(b *testing.B) {
+	s := benchState(b)
+	s, _ = s.Apply(s.LegalMoves()[0])
+	if len(s.LegalMoves()) == 0 {
+		b.Fatal("no moves")
+	}
+	for b.Loop() {
+		s.LegalMoves()
+	}
+}
+
+// BenchmarkAllShiftsReach is the target (< 50 µs): every distinct
+// shift of one position applied through Apply (which validates), and the
+// moves (reachable squares) of the player to act after each.
+func BenchmarkAllShiftsReach(b *testing.B) {
+	s := benchState(b)
+	total := 0
+	for _, m := range s.LegalMoves() {
+		next, err := s.Apply(m)
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += len(next.LegalMoves())
+	}
+	if total == 0 {
+		b.Fatal("no reachable squares")
+	}
+	for b.Loop() {
+		for _, m := range s.LegalMoves() {
+			next, _ := s.Apply(m)
+			next.LegalMoves()
+		}
+	}
+}
+
+// BenchmarkAllShiftsReachAllFigures also lists every figure's reachable
+// squares after each shift (4 ships and Vader).
+func BenchmarkAllShiftsReachAllFigures(b *testing.B) {
+	s := benchState(b)
+	for b.Loop() {
+		for _, m := range s.LegalMoves() {
+			next, _ := s.Apply(m)
+			for p := 0; p < next.Players(); p++ {
+				next.Reachable(next.Ship(p))
+			}
+			next.Reachable(next.Vader())
+		}
+	}
+}
+
+func BenchmarkValidate(b *testing.B) {
+	s := benchState(b)
+	for b.Loop() {
+		if s.Validate() != nil {
+			b.Fatal("invalid")
+		}
+	}
+}
+
+func BenchmarkString(b *testing.B) {
+	s := benchState(b)
+	for b.Loop() {
+		_ = s.String()
+	}
+}
+
+func BenchmarkParseState(b *testing.B) {
+	text := benchState(b).String()
+	for b.Loop() {
+		if _, err := lab.ParseState(text); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRandomGame plays a whole 4-player game by random legal moves.
+func BenchmarkRandomGame(b *testing.B) {
+	r := rand.New(rand.NewPCG(7, 8))
+	plies := 0
+	for b.Loop() {
+		s := mustNew(b, lab.Options{Players: 4, Seed: r.Uint64()})
+		for s.Phase() != lab.PhaseOver {
+			ms := s.LegalMoves()
+			s, _ = s.Apply(ms[r.IntN(len(ms))])
+			plies++
+		}
+	}
+	b.ReportMetric(float64(plies)/float64(b.N), "plies/op")
+}
