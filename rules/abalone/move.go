@@ -159,7 +159,7 @@ func (s State) Apply(m Move) (State, error) {
 	next, err := s.play(m)
 	if err != nil {
 		if !s.hasMove() {
-			return State{}, fmt.Errorf("abalone: %w: %s: the game is over (%s has no legal move)", game.ErrGameOver, m, Info().Players[s.toMove])
+			return State{}, fmt.Errorf("abalone: %w: %s: the game is over (%s has no legal move)", game.ErrGameOver, m, playerNames[s.toMove])
 		}
 		return State{}, err
 	}
@@ -173,7 +173,7 @@ func (s State) play(m Move) (State, error) {
 	}
 	me := s.toMove & 1
 	own, opp := s.board[me], s.board[me^1]
-	name, other := Info().Players[me], Info().Players[me^1]
+	name, other := playerNames[me], playerNames[me^1]
 	d, dist, ok := lineOf(m.From, m.To)
 	if !ok || dist != 1 {
 		return illegal("to (%s) is not a neighbour of from (%s)", m.To, m.From)

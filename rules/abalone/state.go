@@ -28,6 +28,9 @@ const (
 // MaxPliesLimit is the largest accepted max_plies option.
 const MaxPliesLimit = 1_000_000
 
+// playerNames are the players by index, as in messages and Info.
+var playerNames = [2]string{"black", "white"}
+
 // GameInfo describes the game as a whole; see Info.
 type GameInfo struct {
 	Name         string    // engine name, "abalone"
@@ -41,7 +44,7 @@ type GameInfo struct {
 func Info() GameInfo {
 	return GameInfo{
 		Name:         "abalone",
-		Players:      [2]string{"black", "white"},
+		Players:      playerNames,
 		MarblesEach:  MarblesEach,
 		MarblesToWin: MarblesToWin,
 		Layouts:      []string{"classic", "belgian_daisy", "german_daisy", "custom"},
@@ -175,7 +178,7 @@ func FromPosition(p Position) (State, error) {
 	for pl, cells := range [2][]Cell{p.Black, p.White} {
 		for _, c := range cells {
 			if !c.Valid() {
-				return State{}, fmt.Errorf("abalone: %w: %s cell %d is not on the board", game.ErrInvalidState, Info().Players[pl], uint8(c))
+				return State{}, fmt.Errorf("abalone: %w: %s cell %d is not on the board", game.ErrInvalidState, playerNames[pl], uint8(c))
 			}
 			if (s.board[0]|s.board[1])&bitOf(c) != 0 {
 				return State{}, fmt.Errorf("abalone: %w: cell %s is given twice", game.ErrInvalidState, c)
@@ -251,7 +254,7 @@ func (s State) Validate() error {
 	}
 	for p := 0; p < 2; p++ {
 		if n := s.Marbles(p); n < MinMarbles || n > MarblesEach {
-			return fmt.Errorf("abalone: %w: %s has %d marbles on the board; want %d..%d", game.ErrInvalidState, Info().Players[p], n, MinMarbles, MarblesEach)
+			return fmt.Errorf("abalone: %w: %s has %d marbles on the board; want %d..%d", game.ErrInvalidState, playerNames[p], n, MinMarbles, MarblesEach)
 		}
 	}
 	if s.Marbles(0) == MinMarbles && s.Marbles(1) == MinMarbles {
