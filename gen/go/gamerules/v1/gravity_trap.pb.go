@@ -21,16 +21,283 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// GravityTrapState is the typed form of a gravity_trap state.
-type GravityTrapState struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+// GravityTrapPlayer is one of the two players of Gravity Trap.
+type GravityTrapPlayer int32
+
+const (
+	// Not given. As NewGame's first player: red. In a state: invalid.
+	GravityTrapPlayer_GRAVITY_TRAP_PLAYER_UNSPECIFIED GravityTrapPlayer = 0
+	// Red, player index 0.
+	GravityTrapPlayer_GRAVITY_TRAP_PLAYER_RED GravityTrapPlayer = 1
+	// Blue, player index 1.
+	GravityTrapPlayer_GRAVITY_TRAP_PLAYER_BLUE GravityTrapPlayer = 2
+)
+
+// Enum value maps for GravityTrapPlayer.
+var (
+	GravityTrapPlayer_name = map[int32]string{
+		0: "GRAVITY_TRAP_PLAYER_UNSPECIFIED",
+		1: "GRAVITY_TRAP_PLAYER_RED",
+		2: "GRAVITY_TRAP_PLAYER_BLUE",
+	}
+	GravityTrapPlayer_value = map[string]int32{
+		"GRAVITY_TRAP_PLAYER_UNSPECIFIED": 0,
+		"GRAVITY_TRAP_PLAYER_RED":         1,
+		"GRAVITY_TRAP_PLAYER_BLUE":        2,
+	}
+)
+
+func (x GravityTrapPlayer) Enum() *GravityTrapPlayer {
+	p := new(GravityTrapPlayer)
+	*p = x
+	return p
+}
+
+func (x GravityTrapPlayer) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (GravityTrapPlayer) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamerules_v1_gravity_trap_proto_enumTypes[0].Descriptor()
+}
+
+func (GravityTrapPlayer) Type() protoreflect.EnumType {
+	return &file_gamerules_v1_gravity_trap_proto_enumTypes[0]
+}
+
+func (x GravityTrapPlayer) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use GravityTrapPlayer.Descriptor instead.
+func (GravityTrapPlayer) EnumDescriptor() ([]byte, []int) {
+	return file_gamerules_v1_gravity_trap_proto_rawDescGZIP(), []int{0}
+}
+
+// GravityTrapStation is one station of a board.
+type GravityTrapStation struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The station id: stations[i].id must be i (0-based), the position of the
+	// station's character in the text form.
+	Id uint32 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	// Where to draw the station (any unit; the built-in boards put the central
+	// hole at 0,0 and the outer ring at radius 3). The rules ignore it.
+	X float64 `protobuf:"fixed64,2,opt,name=x,proto3" json:"x,omitempty"`
+	// See x.
+	Y             float64 `protobuf:"fixed64,3,opt,name=y,proto3" json:"y,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
+func (x *GravityTrapStation) Reset() {
+	*x = GravityTrapStation{}
+	mi := &file_gamerules_v1_gravity_trap_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GravityTrapStation) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GravityTrapStation) ProtoMessage() {}
+
+func (x *GravityTrapStation) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gravity_trap_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GravityTrapStation.ProtoReflect.Descriptor instead.
+func (*GravityTrapStation) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gravity_trap_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *GravityTrapStation) GetId() uint32 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *GravityTrapStation) GetX() float64 {
+	if x != nil {
+		return x.X
+	}
+	return 0
+}
+
+func (x *GravityTrapStation) GetY() float64 {
+	if x != nil {
+		return x.Y
+	}
+	return 0
+}
+
+// GravityTrapLine is one curved line of a board.
+type GravityTrapLine struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The station ids along the line, in order; at least 2, none twice.
+	// Whether the curve is open or closed makes no difference to the rules.
+	Stations      []uint32 `protobuf:"varint,1,rep,packed,name=stations,proto3" json:"stations,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GravityTrapLine) Reset() {
+	*x = GravityTrapLine{}
+	mi := &file_gamerules_v1_gravity_trap_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GravityTrapLine) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GravityTrapLine) ProtoMessage() {}
+
+func (x *GravityTrapLine) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gravity_trap_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GravityTrapLine.ProtoReflect.Descriptor instead.
+func (*GravityTrapLine) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gravity_trap_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *GravityTrapLine) GetStations() []uint32 {
+	if x != nil {
+		return x.Stations
+	}
+	return nil
+}
+
+// GravityTrapBoard is a board: a built-in one by name, or a custom board as
+// data (stations, lines, opposite map). A custom board has 4..64 stations;
+// an unknown station in a line, a line of one station, a station twice in a
+// line, or an opposite map that is not an involution without fixed points is
+// INVALID_STATE. An empty board (no name, no stations) is the default board.
+type GravityTrapBoard struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// A built-in board: "default" or "rings". Empty for a custom board; a name
+	// and custom data together are INVALID_STATE.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// A custom board's stations, stations[i].id = i.
+	Stations []*GravityTrapStation `protobuf:"bytes,2,rep,name=stations,proto3" json:"stations,omitempty"`
+	// A custom board's lines.
+	Lines []*GravityTrapLine `protobuf:"bytes,3,rep,name=lines,proto3" json:"lines,omitempty"`
+	// A custom board's opposite map: opposite[i] is the station opposite
+	// station i. Empty when the board has none (then no placement is banned).
+	Opposite      []uint32 `protobuf:"varint,4,rep,packed,name=opposite,proto3" json:"opposite,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GravityTrapBoard) Reset() {
+	*x = GravityTrapBoard{}
+	mi := &file_gamerules_v1_gravity_trap_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GravityTrapBoard) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GravityTrapBoard) ProtoMessage() {}
+
+func (x *GravityTrapBoard) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gravity_trap_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GravityTrapBoard.ProtoReflect.Descriptor instead.
+func (*GravityTrapBoard) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gravity_trap_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *GravityTrapBoard) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *GravityTrapBoard) GetStations() []*GravityTrapStation {
+	if x != nil {
+		return x.Stations
+	}
+	return nil
+}
+
+func (x *GravityTrapBoard) GetLines() []*GravityTrapLine {
+	if x != nil {
+		return x.Lines
+	}
+	return nil
+}
+
+func (x *GravityTrapBoard) GetOpposite() []uint32 {
+	if x != nil {
+		return x.Opposite
+	}
+	return nil
+}
+
+// GravityTrapState is the typed form of a Gravity Trap state. Set-up (ships
+// being placed) lasts while a ship is not placed; then every other station
+// received a marble and the players move.
+//
+// Text form (when the board is built in): `<stations> <turn>[ <board>][ m]`,
+// one character per station from station 0 ('o' marble, '.' empty, 'R' red
+// ship, 'B' blue ship), turn 'r'/'b' to move or 'R'/'B' to place, " rings"
+// on the rings board, " m" when mirror placement is allowed; e.g.
+// "RoooBooooooooooooooooo r". A state on a custom board must carry the typed
+// board; its text names no board.
+type GravityTrapState struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The board. Every state the server returns fills it: a built-in board by
+	// name only, a custom board with its data.
+	Board *GravityTrapBoard `protobuf:"bytes,1,opt,name=board,proto3" json:"board,omitempty"`
+	// The stations holding a marble, ascending. Empty during set-up.
+	Marbles []uint32 `protobuf:"varint,2,rep,packed,name=marbles,proto3" json:"marbles,omitempty"`
+	// The red ship's station; absent while not placed.
+	RedShip *uint32 `protobuf:"varint,3,opt,name=red_ship,json=redShip,proto3,oneof" json:"red_ship,omitempty"`
+	// The blue ship's station; absent while not placed.
+	BlueShip *uint32 `protobuf:"varint,4,opt,name=blue_ship,json=blueShip,proto3,oneof" json:"blue_ship,omitempty"`
+	// The player to place (set-up) or to move.
+	ToAct GravityTrapPlayer `protobuf:"varint,5,opt,name=to_act,json=toAct,proto3,enum=gamerules.v1.GravityTrapPlayer" json:"to_act,omitempty"`
+	// The option of the same name (GravityTrapOptions).
+	AllowMirrorPlacement bool `protobuf:"varint,6,opt,name=allow_mirror_placement,json=allowMirrorPlacement,proto3" json:"allow_mirror_placement,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
+}
+
 func (x *GravityTrapState) Reset() {
 	*x = GravityTrapState{}
-	mi := &file_gamerules_v1_gravity_trap_proto_msgTypes[0]
+	mi := &file_gamerules_v1_gravity_trap_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -42,7 +309,7 @@ func (x *GravityTrapState) String() string {
 func (*GravityTrapState) ProtoMessage() {}
 
 func (x *GravityTrapState) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gravity_trap_proto_msgTypes[0]
+	mi := &file_gamerules_v1_gravity_trap_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -55,19 +322,67 @@ func (x *GravityTrapState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GravityTrapState.ProtoReflect.Descriptor instead.
 func (*GravityTrapState) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gravity_trap_proto_rawDescGZIP(), []int{0}
+	return file_gamerules_v1_gravity_trap_proto_rawDescGZIP(), []int{3}
 }
 
-// GravityTrapMove is the typed form of a gravity_trap move.
+func (x *GravityTrapState) GetBoard() *GravityTrapBoard {
+	if x != nil {
+		return x.Board
+	}
+	return nil
+}
+
+func (x *GravityTrapState) GetMarbles() []uint32 {
+	if x != nil {
+		return x.Marbles
+	}
+	return nil
+}
+
+func (x *GravityTrapState) GetRedShip() uint32 {
+	if x != nil && x.RedShip != nil {
+		return *x.RedShip
+	}
+	return 0
+}
+
+func (x *GravityTrapState) GetBlueShip() uint32 {
+	if x != nil && x.BlueShip != nil {
+		return *x.BlueShip
+	}
+	return 0
+}
+
+func (x *GravityTrapState) GetToAct() GravityTrapPlayer {
+	if x != nil {
+		return x.ToAct
+	}
+	return GravityTrapPlayer_GRAVITY_TRAP_PLAYER_UNSPECIFIED
+}
+
+func (x *GravityTrapState) GetAllowMirrorPlacement() bool {
+	if x != nil {
+		return x.AllowMirrorPlacement
+	}
+	return false
+}
+
+// GravityTrapMove is the typed form of a Gravity Trap move: notation "7" (fly
+// to station 7) or, during set-up, "place 7".
 type GravityTrapMove struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// True for a set-up placement. During set-up every move is a placement,
+	// so false is read as true there; after set-up a placement is ILLEGAL_MOVE.
+	Place bool `protobuf:"varint,1,opt,name=place,proto3" json:"place,omitempty"`
+	// The station placed on or flown to.
+	Station       uint32 `protobuf:"varint,2,opt,name=station,proto3" json:"station,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GravityTrapMove) Reset() {
 	*x = GravityTrapMove{}
-	mi := &file_gamerules_v1_gravity_trap_proto_msgTypes[1]
+	mi := &file_gamerules_v1_gravity_trap_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -79,7 +394,7 @@ func (x *GravityTrapMove) String() string {
 func (*GravityTrapMove) ProtoMessage() {}
 
 func (x *GravityTrapMove) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gravity_trap_proto_msgTypes[1]
+	mi := &file_gamerules_v1_gravity_trap_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -92,19 +407,40 @@ func (x *GravityTrapMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GravityTrapMove.ProtoReflect.Descriptor instead.
 func (*GravityTrapMove) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gravity_trap_proto_rawDescGZIP(), []int{1}
+	return file_gamerules_v1_gravity_trap_proto_rawDescGZIP(), []int{4}
 }
 
-// GravityTrapOptions are the options of a new gravity_trap game.
+func (x *GravityTrapMove) GetPlace() bool {
+	if x != nil {
+		return x.Place
+	}
+	return false
+}
+
+func (x *GravityTrapMove) GetStation() uint32 {
+	if x != nil {
+		return x.Station
+	}
+	return 0
+}
+
+// GravityTrapOptions are the options of a new Gravity Trap game.
 type GravityTrapOptions struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The board; absent means the built-in "default" board.
+	Board *GravityTrapBoard `protobuf:"bytes,1,opt,name=board,proto3" json:"board,omitempty"`
+	// Who places his ship first and then moves first; unspecified means red.
+	First GravityTrapPlayer `protobuf:"varint,2,opt,name=first,proto3,enum=gamerules.v1.GravityTrapPlayer" json:"first,omitempty"`
+	// Let the second player place his ship on the station opposite the first
+	// ship (banned by default, as five of the seven leaflet languages say).
+	AllowMirrorPlacement bool `protobuf:"varint,3,opt,name=allow_mirror_placement,json=allowMirrorPlacement,proto3" json:"allow_mirror_placement,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
 }
 
 func (x *GravityTrapOptions) Reset() {
 	*x = GravityTrapOptions{}
-	mi := &file_gamerules_v1_gravity_trap_proto_msgTypes[2]
+	mi := &file_gamerules_v1_gravity_trap_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -116,7 +452,7 @@ func (x *GravityTrapOptions) String() string {
 func (*GravityTrapOptions) ProtoMessage() {}
 
 func (x *GravityTrapOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gravity_trap_proto_msgTypes[2]
+	mi := &file_gamerules_v1_gravity_trap_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -129,17 +465,67 @@ func (x *GravityTrapOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GravityTrapOptions.ProtoReflect.Descriptor instead.
 func (*GravityTrapOptions) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gravity_trap_proto_rawDescGZIP(), []int{2}
+	return file_gamerules_v1_gravity_trap_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *GravityTrapOptions) GetBoard() *GravityTrapBoard {
+	if x != nil {
+		return x.Board
+	}
+	return nil
+}
+
+func (x *GravityTrapOptions) GetFirst() GravityTrapPlayer {
+	if x != nil {
+		return x.First
+	}
+	return GravityTrapPlayer_GRAVITY_TRAP_PLAYER_UNSPECIFIED
+}
+
+func (x *GravityTrapOptions) GetAllowMirrorPlacement() bool {
+	if x != nil {
+		return x.AllowMirrorPlacement
+	}
+	return false
 }
 
 var File_gamerules_v1_gravity_trap_proto protoreflect.FileDescriptor
 
 const file_gamerules_v1_gravity_trap_proto_rawDesc = "" +
 	"\n" +
-	"\x1fgamerules/v1/gravity_trap.proto\x12\fgamerules.v1\"\x12\n" +
-	"\x10GravityTrapState\"\x11\n" +
-	"\x0fGravityTrapMove\"\x14\n" +
-	"\x12GravityTrapOptionsB@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
+	"\x1fgamerules/v1/gravity_trap.proto\x12\fgamerules.v1\"@\n" +
+	"\x12GravityTrapStation\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\rR\x02id\x12\f\n" +
+	"\x01x\x18\x02 \x01(\x01R\x01x\x12\f\n" +
+	"\x01y\x18\x03 \x01(\x01R\x01y\"-\n" +
+	"\x0fGravityTrapLine\x12\x1a\n" +
+	"\bstations\x18\x01 \x03(\rR\bstations\"\xb5\x01\n" +
+	"\x10GravityTrapBoard\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12<\n" +
+	"\bstations\x18\x02 \x03(\v2 .gamerules.v1.GravityTrapStationR\bstations\x123\n" +
+	"\x05lines\x18\x03 \x03(\v2\x1d.gamerules.v1.GravityTrapLineR\x05lines\x12\x1a\n" +
+	"\bopposite\x18\x04 \x03(\rR\bopposite\"\xad\x02\n" +
+	"\x10GravityTrapState\x124\n" +
+	"\x05board\x18\x01 \x01(\v2\x1e.gamerules.v1.GravityTrapBoardR\x05board\x12\x18\n" +
+	"\amarbles\x18\x02 \x03(\rR\amarbles\x12\x1e\n" +
+	"\bred_ship\x18\x03 \x01(\rH\x00R\aredShip\x88\x01\x01\x12 \n" +
+	"\tblue_ship\x18\x04 \x01(\rH\x01R\bblueShip\x88\x01\x01\x126\n" +
+	"\x06to_act\x18\x05 \x01(\x0e2\x1f.gamerules.v1.GravityTrapPlayerR\x05toAct\x124\n" +
+	"\x16allow_mirror_placement\x18\x06 \x01(\bR\x14allowMirrorPlacementB\v\n" +
+	"\t_red_shipB\f\n" +
+	"\n" +
+	"_blue_ship\"A\n" +
+	"\x0fGravityTrapMove\x12\x14\n" +
+	"\x05place\x18\x01 \x01(\bR\x05place\x12\x18\n" +
+	"\astation\x18\x02 \x01(\rR\astation\"\xb7\x01\n" +
+	"\x12GravityTrapOptions\x124\n" +
+	"\x05board\x18\x01 \x01(\v2\x1e.gamerules.v1.GravityTrapBoardR\x05board\x125\n" +
+	"\x05first\x18\x02 \x01(\x0e2\x1f.gamerules.v1.GravityTrapPlayerR\x05first\x124\n" +
+	"\x16allow_mirror_placement\x18\x03 \x01(\bR\x14allowMirrorPlacement*s\n" +
+	"\x11GravityTrapPlayer\x12#\n" +
+	"\x1fGRAVITY_TRAP_PLAYER_UNSPECIFIED\x10\x00\x12\x1b\n" +
+	"\x17GRAVITY_TRAP_PLAYER_RED\x10\x01\x12\x1c\n" +
+	"\x18GRAVITY_TRAP_PLAYER_BLUE\x10\x02B@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
 
 var (
 	file_gamerules_v1_gravity_trap_proto_rawDescOnce sync.Once
@@ -153,18 +539,29 @@ func file_gamerules_v1_gravity_trap_proto_rawDescGZIP() []byte {
 	return file_gamerules_v1_gravity_trap_proto_rawDescData
 }
 
-var file_gamerules_v1_gravity_trap_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
+var file_gamerules_v1_gravity_trap_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
+var file_gamerules_v1_gravity_trap_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
 var file_gamerules_v1_gravity_trap_proto_goTypes = []any{
-	(*GravityTrapState)(nil),   // 0: gamerules.v1.GravityTrapState
-	(*GravityTrapMove)(nil),    // 1: gamerules.v1.GravityTrapMove
-	(*GravityTrapOptions)(nil), // 2: gamerules.v1.GravityTrapOptions
+	(GravityTrapPlayer)(0),     // 0: gamerules.v1.GravityTrapPlayer
+	(*GravityTrapStation)(nil), // 1: gamerules.v1.GravityTrapStation
+	(*GravityTrapLine)(nil),    // 2: gamerules.v1.GravityTrapLine
+	(*GravityTrapBoard)(nil),   // 3: gamerules.v1.GravityTrapBoard
+	(*GravityTrapState)(nil),   // 4: gamerules.v1.GravityTrapState
+	(*GravityTrapMove)(nil),    // 5: gamerules.v1.GravityTrapMove
+	(*GravityTrapOptions)(nil), // 6: gamerules.v1.GravityTrapOptions
 }
 var file_gamerules_v1_gravity_trap_proto_depIdxs = []int32{
-	0, // [0:0] is the sub-list for method output_type
-	0, // [0:0] is the sub-list for method input_type
-	0, // [0:0] is the sub-list for extension type_name
-	0, // [0:0] is the sub-list for extension extendee
-	0, // [0:0] is the sub-list for field type_name
+	1, // 0: gamerules.v1.GravityTrapBoard.stations:type_name -> gamerules.v1.GravityTrapStation
+	2, // 1: gamerules.v1.GravityTrapBoard.lines:type_name -> gamerules.v1.GravityTrapLine
+	3, // 2: gamerules.v1.GravityTrapState.board:type_name -> gamerules.v1.GravityTrapBoard
+	0, // 3: gamerules.v1.GravityTrapState.to_act:type_name -> gamerules.v1.GravityTrapPlayer
+	3, // 4: gamerules.v1.GravityTrapOptions.board:type_name -> gamerules.v1.GravityTrapBoard
+	0, // 5: gamerules.v1.GravityTrapOptions.first:type_name -> gamerules.v1.GravityTrapPlayer
+	6, // [6:6] is the sub-list for method output_type
+	6, // [6:6] is the sub-list for method input_type
+	6, // [6:6] is the sub-list for extension type_name
+	6, // [6:6] is the sub-list for extension extendee
+	0, // [0:6] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_gravity_trap_proto_init() }
@@ -172,18 +569,20 @@ func file_gamerules_v1_gravity_trap_proto_init() {
 	if File_gamerules_v1_gravity_trap_proto != nil {
 		return
 	}
+	file_gamerules_v1_gravity_trap_proto_msgTypes[3].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamerules_v1_gravity_trap_proto_rawDesc), len(file_gamerules_v1_gravity_trap_proto_rawDesc)),
-			NumEnums:      0,
-			NumMessages:   3,
+			NumEnums:      1,
+			NumMessages:   6,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
 		GoTypes:           file_gamerules_v1_gravity_trap_proto_goTypes,
 		DependencyIndexes: file_gamerules_v1_gravity_trap_proto_depIdxs,
+		EnumInfos:         file_gamerules_v1_gravity_trap_proto_enumTypes,
 		MessageInfos:      file_gamerules_v1_gravity_trap_proto_msgTypes,
 	}.Build()
 	File_gamerules_v1_gravity_trap_proto = out.File
