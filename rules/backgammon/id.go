@@ -151,6 +151,7 @@ type matchKey [9]byte
 
 func (k *matchKey) put(off, width int, v uint32) {
 	for i := 0; i < width; i++ {
+		k[(off+i)>>3] &^= 1 << ((off + i) & 7)
 		if v&(1<<i) != 0 {
 			k[(off+i)>>3] |= 1 << ((off + i) & 7)
 		}

@@ -320,17 +320,41 @@ func (q *search) next(p *pos, done int) {
 		}
 		h := q.hops[i]
 		name := pointName(int(h.from)) + "/" + pointName(int(h.to))
-		pri := 10 * q.ns
+		// Error priority: a rule that blocks a step (class 200) says more
+		// than dice that do not add up (class 100); deeper failures win
+		// within a class.
+		dicePri, rulePri := 100+q.ns, 200+q.ns
 		if !q.started[i] && p.me[cur] == 0 {
-			q.fail(pri+2, "%s: no checker of yours on %s", name, slotName(cur))
+			// Another written path may still bring a checker here; then
+			// this is only an order that does not work.
+			pri := rulePri
+			for j := 0; j < q.nh; j++ {
+				if j != i && q.cur[j] > int8(cur) && q.hops[j].to <= int8(cur) {
+					pri = 0
+				}
+			}
+			q.fail(pri, "%s: no checker of yours on %s", name, slotName(cur))
 			continue
 		}
 		if cur != Bar && p.me[Bar] > 0 {
-			q.fail(pri+2, "%s: a checker on the bar must enter first", name)
+			q.fail(rulePri, "%s: a checker on the bar must enter first", name)
+			continue
+		}
+		left := 0
+		for k := 0; k < q.nd; k++ {
+			if !q.dused[k] {
+				left += int(q.dice[k])
+			}
+		}
+		if left == 0 {
+			q.fail(dicePri, "%s: no die is left for it", name)
+			continue
+		}
+		if cur-int(h.to) > left {
+			q.fail(dicePri, "%s: the dice left (%s) cannot make it", name, q.left())
 			continue
 		}
 		var tried uint8
-		any := false
 		for k := 0; k < q.nd; k++ {
 			if q.dused[k] {
 				continue
@@ -340,14 +364,13 @@ func (q *search) next(p *pos, done int) {
 				continue
 			}
 			tried |= 1 << d
-			any = true
 			t := cur - d
 			if h.to != Off && t < int(h.to) {
-				q.fail(pri, "%s: the dice left (%s) cannot make it", name, q.left())
+				q.fail(dicePri, "%s: the dice left (%s) cannot make it", name, q.left())
 				continue
 			}
 			if !p.can(cur, d) {
-				q.fail(pri+3, "%s: %s", name, blockReason(p, cur, d))
+				q.fail(rulePri, "%s: %s", name, blockReason(p, cur, d))
 				continue
 			}
 			r := *p
@@ -369,9 +392,6 @@ func (q *search) next(p *pos, done int) {
 			q.ns--
 			q.pips -= d
 			q.dused[k] = false
-		}
-		if !any {
-			q.fail(pri+1, "%s: no die is left for it", name)
 		}
 	}
 }

@@ -1,0 +1,285 @@
+package backgammon
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gamerules/gamerules/rules/game"
+)
+
+const (
+	startID   = "4HPwATDgc/ABMA"
+	white31   = "4HPwATDgc/ABMA:MIEFAAAAAAAE" // the example: start, white to play 3-1
+	openingID = "4HPwATDgc/ABMA:MAAAAAAAAAAE" // New: game state 0
+)
+
+// midWith returns a Match ID made of the given fields (offset, width, value)
+// on top of a money game's defaults (cube centred, bit 66 set).
+func midWith(fields ...[3]int) string {
+	var k matchKey
+	k.put(midCubeOwner, 2, 3)
+	k.put(midNoJacoby, 1, 1)
+	for _, f := range fields {
+		k.put(f[0], f[1], uint32(f[2]))
+	}
+	return encode64(k[:])
+}
+
+func TestNew(t *testing.T) {
+	s, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.String(); got != openingID {
+		t.Errorf("New().String() = %q; want %q", got, openingID)
+	}
+	if s.Phase() != PhaseOpening || s.Turn() != White || s.Pips(White) != 167 || s.Pips(Black) != 167 {
+		t.Errorf("New() = phase %s turn %d pips %d/%d; want opening, 0, 167/167", s.Phase(), s.Turn(), s.Pips(0), s.Pips(1))
+	}
+	for p := 0; p < 2; p++ {
+		for slot, want := range map[int]int{24: 2, 13: 5, 8: 3, 6: 5, 1: 0, Bar: 0, Off: 0} {
+			if got := s.Checkers(p, slot); got != want {
+				t.Errorf("New().Checkers(%d, %d) = %d; want %d", p, slot, got, want)
+			}
+		}
+	}
+	if o := s.Outcome(); o.Finished || o.Winner != game.NoWinner || len(o.Points) != 2 {
+		t.Errorf("New().Outcome() = %+v; want unfinished", o)
+	}
+}
+
+func TestParseStateExample(t *testing.T) {
+	for _, text := range []string{white31, "4HPwATDgc/ABMA:MIEFAAAAAAAA", " " + white31 + "\n"} { // bit 66 either way
+		s, err := ParseState(text)
+		if err != nil {
+			t.Fatalf("ParseState(%q) = %v", text, err)
+		}
+		d1, d2 := s.Dice()
+		if s.Phase() != PhaseMove || s.Turn() != White || d1 != 3 || d2 != 1 || s.PositionID() != startID {
+			t.Errorf("ParseState(%q) = phase %s turn %d dice %d-%d id %s; want move, white, 3-1, %s", text, s.Phase(), s.Turn(), d1, d2, s.PositionID(), startID)
+		}
+		if got := s.String(); got != white31 {
+			t.Errorf("ParseState(%q).String() = %q; want %q", text, got, white31)
+		}
+	}
+}
+
+func TestParseStatePhases(t *testing.T) {
+	tests := []struct {
+		mid   string
+		phase Phase
+		turn  int
+		dice  [2]int
+		out   string // String's Match ID when it differs from mid
+	}{
+		{midWith(), PhaseOpening, 0, [2]int{}, ""},
+		{midWith([3]int{midGameState, 3, 0}, [3]int{midDie1, 3, 4}, [3]int{midDie2, 3, 2}), PhaseMove, 0, [2]int{4, 2}, midWith([3]int{midGameState, 3, 1}, [3]int{midDie1, 3, 4}, [3]int{midDie2, 3, 2})},
+		{midWith([3]int{midGameState, 3, 1}), PhaseRoll, 0, [2]int{}, ""},
+		{midWith([3]int{midGameState, 3, 1}, [3]int{midTurn, 1, 1}, [3]int{midDiceOwner, 1, 1}), PhaseRoll, 1, [2]int{}, ""},
+		{midWith([3]int{midGameState, 3, 1}, [3]int{midTurn, 1, 1}, [3]int{midDiceOwner, 1, 1}, [3]int{midDie1, 3, 6}, [3]int{midDie2, 3, 6}), PhaseMove, 1, [2]int{6, 6}, ""},
+		{midWith([3]int{midGameState, 3, 1}, [3]int{midScore0, 15, 7}, [3]int{midScore1, 15, 12}), PhaseRoll, 0, [2]int{}, ""},
+	}
+	for _, tt := range tests {
+		text := startID + ":" + tt.mid
+		s, err := ParseState(text)
+		if err != nil {
+			t.Errorf("ParseState(%q) = %v", text, err)
+			continue
+		}
+		d1, d2 := s.Dice()
+		if s.Phase() != tt.phase || s.Turn() != tt.turn || [2]int{d1, d2} != tt.dice {
+			t.Errorf("ParseState(%q) = %s turn %d dice %d-%d; want %s turn %d dice %v", text, s.Phase(), s.Turn(), d1, d2, tt.phase, tt.turn, tt.dice)
+		}
+		want := text
+		if tt.out != "" {
+			want = startID + ":" + tt.out
+		}
+		if got := s.String(); got != want {
+			t.Errorf("ParseState(%q).String() = %q; want %q", text, got, want)
+		}
+	}
+	s, _ := ParseState(startID + ":" + midWith([3]int{midGameState, 3, 1}, [3]int{midScore0, 15, 7}, [3]int{midScore1, 15, 12}))
+	if a, b := s.Score(); a != 7 || b != 12 {
+		t.Errorf("Score() = %d, %d; want 7, 12", a, b)
+	}
+}
+
+func TestParseStateErrors(t *testing.T) {
+	playing := [3]int{midGameState, 3, 1}
+	tests := []struct {
+		text, want string
+	}{
+		{"", "14"},
+		{startID, ""}, // bare Position ID: fine (white to roll)
+		{startID + ":MIEFAAAAAAA", "has 11 characters"},
+		{startID + ":MIEFAAAAAA!E", "not base64"},
+		{"4HPwATDgc/AB!A:MIEFAAAAAAAE", "not base64"},
+		{"4HPwATDgc/ABMB:MIEFAAAAAAAE", "stray bits"},
+		{"/////////////w:MIEFAAAAAAAE", "more than 15"},
+		{"AAAAAAAAAAAAAA:MIEFAAAAAAAE", "borne off all"},
+		{startID + ":" + midWith(playing, [3]int{midCube, 4, 1}), "cube at 2"},
+		{startID + ":" + midWith(playing, [3]int{midCubeOwner, 2, 0}), "centred"},
+		{startID + ":" + midWith(playing, [3]int{midCrawford, 1, 1}), "Crawford"},
+		{startID + ":" + midWith(playing, [3]int{midDouble, 1, 1}), "double"},
+		{startID + ":" + midWith(playing, [3]int{midResign, 2, 1}), "resignation"},
+		{startID + ":" + midWith(playing, [3]int{midMatchLen, 15, 7}), "match to 7"},
+		{startID + ":" + midWith(playing, [3]int{midGameState, 3, 3}), "game state 3"},
+		{startID + ":" + midWith(playing, [3]int{midDie1, 3, 7}, [3]int{midDie2, 3, 1}), "dice 7-1"},
+		{startID + ":" + midWith(playing, [3]int{midDie1, 3, 3}), "dice 3-0"},
+		{startID + ":" + midWith(playing, [3]int{midTurn, 1, 1}), "differs"},
+		{startID + ":" + midWith(playing, [3]int{67, 5, 1}), "bits 67"},
+		{startID + ":" + midWith([3]int{midGameState, 3, 2}), "both players have checkers"},
+	}
+	for _, tt := range tests {
+		_, err := ParseState(tt.text)
+		if tt.want == "" {
+			if err != nil {
+				t.Errorf("ParseState(%q) = %v; want nil", tt.text, err)
+			}
+			continue
+		}
+		if err == nil || !errors.Is(err, game.ErrInvalidState) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ParseState(%q) = %v; want an invalid-state error with %q", tt.text, err, tt.want)
+		}
+	}
+}
+
+// board builds a Board from "point:count" lists for each player, each from
+// his own side (25 = bar).
+func board(white, black map[int]int) Board {
+	var b Board
+	for i, side := range []map[int]int{white, black} {
+		for p, n := range side {
+			b[i][p-1] = n
+		}
+	}
+	return b
+}
+
+func TestValidate(t *testing.T) {
+	tests := []struct {
+		name  string
+		b     Board
+		turn  int
+		phase Phase
+		d1    int
+		d2    int
+		want  string
+	}{
+		{"start", board(map[int]int{24: 2, 13: 5, 8: 3, 6: 5}, map[int]int{24: 2, 13: 5, 8: 3, 6: 5}), 0, PhaseRoll, 0, 0, ""},
+		{"16 checkers", board(map[int]int{24: 3, 13: 5, 8: 3, 6: 5}, map[int]int{1: 1}), 0, PhaseRoll, 0, 0, "16 checkers"},
+		{"mixed point", board(map[int]int{6: 1}, map[int]int{19: 1}), 0, PhaseRoll, 0, 0, "both colours"},
+		{"no dice in move phase", board(map[int]int{6: 1}, map[int]int{6: 1}), 0, PhaseMove, 0, 0, "two dice"},
+		{"dice in roll phase", board(map[int]int{6: 1}, map[int]int{6: 1}), 0, PhaseRoll, 3, 1, "dice belong"},
+		{"over without winner", board(map[int]int{6: 1}, map[int]int{6: 1}), 0, PhaseOver, 0, 0, "both players have checkers"},
+		{"winner still playing", board(nil, map[int]int{6: 1}), 1, PhaseRoll, 0, 0, "not over"},
+		{"over", board(nil, map[int]int{6: 1}), 1, PhaseOver, 0, 0, ""},
+		{"bad turn", board(map[int]int{6: 1}, map[int]int{6: 1}), 2, PhaseRoll, 0, 0, "turn 2"},
+		{"bad die", board(map[int]int{6: 1}, map[int]int{6: 1}), 0, PhaseMove, 7, 1, "out of range"},
+	}
+	for _, tt := range tests {
+		_, err := FromBoard(tt.b, tt.turn, tt.phase, tt.d1, tt.d2)
+		if tt.want == "" {
+			if err != nil {
+				t.Errorf("%s: FromBoard = %v; want nil", tt.name, err)
+			}
+			continue
+		}
+		if err == nil || !errors.Is(err, game.ErrInvalidState) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: FromBoard = %v; want an invalid-state error with %q", tt.name, err, tt.want)
+		}
+	}
+	if err := (State{}).Validate(); err == nil {
+		t.Error("State{}.Validate() = nil; want an error (no checkers)")
+	}
+}
+
+// TestOutcome checks gnubg's scoring: the loser's borne-off checkers, bar and
+// checkers in the winner's home board decide single, gammon or backgammon.
+func TestOutcome(t *testing.T) {
+	tests := []struct {
+		name   string
+		loser  map[int]int // black's checkers from his side; white has borne off all
+		points int
+		detail string
+	}{
+		{"loser bore off one", map[int]int{6: 14}, 1, "single"},
+		{"loser bore off one, one on the bar", map[int]int{6: 13, 25: 1}, 1, "single"},
+		{"none off, all home", map[int]int{6: 15}, 2, "gammon"},
+		{"none off, one on the winner's 7-point", map[int]int{6: 14, 18: 1}, 2, "gammon"},
+		{"none off, one in the winner's home", map[int]int{6: 14, 19: 1}, 3, "backgammon"},
+		{"none off, one on the winner's 1-point", map[int]int{6: 14, 24: 1}, 3, "backgammon"},
+		{"none off, one on the bar", map[int]int{6: 14, 25: 1}, 3, "backgammon"},
+	}
+	for _, tt := range tests {
+		for winner := 0; winner < 2; winner++ {
+			var b Board
+			for p, n := range tt.loser {
+				b[1-winner][p-1] = n
+			}
+			s, err := FromBoard(b, 1-winner, PhaseOver, 0, 0)
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			o := s.Outcome()
+			want := []int{0, 0}
+			want[winner] = tt.points
+			if !o.Finished || o.Winner != winner || o.Points[0] != want[0] || o.Points[1] != want[1] || o.Detail != tt.detail {
+				t.Errorf("%s (winner %d): Outcome() = %+v; want winner %d points %v %s", tt.name, winner, o, winner, want, tt.detail)
+			}
+		}
+	}
+}
+
+// TestWinningPlay: bearing off the last checker ends the game; the finished
+// state is written from the loser's side, as gnubg shows it.
+func TestWinningPlay(t *testing.T) {
+	s, err := FromBoard(board(map[int]int{1: 2}, map[int]int{6: 13, 19: 1, 25: 1}), White, PhaseMove, 4, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := s.LegalMoves()
+	if len(moves) != 1 || moves[0].String() != "1/off(2)" {
+		t.Fatalf("LegalMoves() = %v; want [1/off(2)]", moves)
+	}
+	next, err := s.Apply(moves[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.Phase() != PhaseOver || next.Turn() != Black || next.PositionID()[:4] != "AAAA" {
+		t.Errorf("after the last checker: %s phase %s turn %d; want over, black's side", next, next.Phase(), next.Turn())
+	}
+	if o := next.Outcome(); o.Winner != White || o.Points[White] != 3 || o.Detail != "backgammon" {
+		t.Errorf("Outcome() = %+v; want white wins a backgammon", o)
+	}
+	if got := next.LegalMoves(); len(got) != 0 {
+		t.Errorf("LegalMoves() after the end = %v; want none", got)
+	}
+	if _, err := next.Apply(PassMove()); !errors.Is(err, game.ErrGameOver) {
+		t.Errorf("Apply after the end = %v; want ErrGameOver", err)
+	}
+	if _, err := ParseMove(next, "pass"); !errors.Is(err, game.ErrGameOver) {
+		t.Errorf("ParseMove after the end = %v; want ErrGameOver", err)
+	}
+	back, err := ParseState(next.String())
+	if err != nil || back != next {
+		t.Errorf("ParseState(%q) = %v, %v; want the same state", next, back, err)
+	}
+}
+
+func TestPositionIDRoundTrip(t *testing.T) {
+	for _, id := range []string{startID, "lK/gADScXsEBSA", "AAAAfr8CCAAAAA", "AAAABgAAAAAAAA"} {
+		s, err := FromPositionID(id, Black, PhaseRoll, 0, 0)
+		if err != nil {
+			t.Fatalf("FromPositionID(%q) = %v", id, err)
+		}
+		if got := s.PositionID(); got != id {
+			t.Errorf("FromPositionID(%q).PositionID() = %q", id, got)
+		}
+	}
+	s, err := ParseState("AAAABgAAAAAAAA")
+	if err != nil || s.Phase() != PhaseOver {
+		t.Errorf("ParseState(bare finished ID) = %v phase %s; want PhaseOver", err, s.Phase())
+	}
+}
