@@ -829,7 +829,7 @@ func mapsEqual(a, b map[tileKey]int) bool {
 func TestRandomPlayouts(t *testing.T) {
 	games := 3
 	if os.Getenv("GAMERULES_LONG") != "" {
-		games = 420
+		games = 100
 	} else if testing.Short() {
 		games = 1
 	}
@@ -843,6 +843,80 @@ func TestRandomPlayouts(t *testing.T) {
 		}
 	}
 	t.Logf("%d games, %d plies", total, plies)
+}
+
+// tileCounts counts board and spare tiles by (shape, target, symbol), the
+// multiset that shifts must conserve.
+func tileCounts(s lab.State) (c [4 * 32 * 2]int16) {
+	board := s.Board()
+	for _, t := range append(board[:], s.Spare()) {
+		k := int(t.Shape())*64 + int(t.Target&31)*2
+		if t.Vader {
+			k++
+		}
+		c[k]++
+	}
+	return c
+}
+
+// TestProperties plays random games (10,000 with GAMERULES_LONG=1) for all
+// player counts and variants and checks after every ply that the tile
+// multiset is the set-up's, every target is shown once, every card is held
+// once, and the points never drop.
+func TestProperties(t *testing.T) {
+	games := 48
+	if os.Getenv("GAMERULES_LONG") != "" {
+		games = 10008
+	} else if testing.Short() {
+		games = 8
+	}
+	r := rand.New(rand.NewPCG(2718, 2818))
+	plies := 0
+	for g := 0; g < games; g++ {
+		o := lab.Options{Players: 2 + g%3, Seed: r.Uint64(), First: r.IntN(2)}
+		o.Variants = lab.Variants{Vader: g&8 != 0, OpenCards: g&16 != 0, NoReturn: g&32 != 0}
+		s := mustNew(t, o)
+		want := tileCounts(s)
+		points := s.Outcome().Points
+		for s.Phase() != lab.PhaseOver {
+			ms := s.LegalMoves()
+			next, err := s.Apply(ms[r.IntN(len(ms))])
+			if err != nil {
+				t.Fatalf("game %d: %v", g, err)
+			}
+			s = next
+			plies++
+			if tileCounts(s) != want {
+				t.Fatalf("game %d: %v: tile multiset changed", g, s)
+			}
+			var shown, held [lab.NumTargets + 1]int
+			board := s.Board()
+			for _, tile := range append(board[:], s.Spare()) {
+				shown[tile.Target]++
+			}
+			for p := 0; p < s.Players(); p++ {
+				for _, c := range append(s.Found(p), s.Stack(p)...) {
+					held[c]++
+				}
+			}
+			for c := 1; c <= lab.NumTargets; c++ {
+				if shown[c] != 1 || held[c] != 1 {
+					t.Fatalf("game %d: %v: target %c shown %d times, held %d times", g, s, lab.TargetLetter(uint8(c)), shown[c], held[c])
+				}
+			}
+			now := s.Outcome().Points
+			for p := range now {
+				if now[p] < points[p] || now[p] > points[p]+1 {
+					t.Fatalf("game %d: %v: points went from %v to %v", g, s, points, now)
+				}
+			}
+			points = now
+		}
+		if err := s.Validate(); err != nil {
+			t.Fatalf("game %d: finished game %v: %v", g, s, err)
+		}
+	}
+	t.Logf("%d games, %d plies", games, plies)
 }
 
 // TestReachableReference compares the bit-set flood fill with a plain
