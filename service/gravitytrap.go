@@ -1,0 +1,250 @@
+package service
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/rules/game"
+	"github.com/gamerules/gamerules/rules/gravitytrap"
+)
+
+// gravityTrapEngine adapts rules/gravitytrap to the API (game id
+// "gravity_trap"). A state's board travels in the typed state: a built-in
+// board by name, a custom board as data; the text form names built-in boards
+// other than "default" and nothing else.
+type gravityTrapEngine struct{}
+
+func init() { register(gravityTrapEngine{}) }
+
+func (gravityTrapEngine) Info() *gamerulesv1.GameInfo {
+	return &gamerulesv1.GameInfo{
+		Id:          "gravity_trap",
+		DisplayName: "Gravity Trap",
+		MinPlayers:  2,
+		MaxPlayers:  2,
+		Variants: []string{
+			`board: "default" (built in), "rings" (built in), or a custom board as data (stations, lines, opposite map)`,
+			"first: red (default) or blue places first and then moves first",
+			"allow_mirror_placement: let the second ship be placed opposite the first (banned by default)",
+		},
+		MoveNotation:  `the destination station id, e.g. "7"; during set-up "place 7" (or "7")`,
+		StateNotation: `<stations> <turn>[ <board>][ m]: one character per station from 0 ('o' marble, '.' empty, 'R'/'B' ships), turn r/b to move or R/B to place, " rings" on that board, " m" when mirror placement is allowed; e.g. "RoooBooooooooooooooooo r"`,
+	}
+}
+
+func (gravityTrapEngine) NewGame(req *gamerulesv1.NewGameRequest, _ uint64) (Position, error) {
+	opts := req.GetGravityTrap()
+	b, err := gravityTrapBoardFromProto(opts.GetBoard())
+	if err != nil {
+		return nil, err
+	}
+	o := gravitytrap.Options{Board: b, AllowMirrorPlacement: opts.GetAllowMirrorPlacement()}
+	switch f := opts.GetFirst(); f {
+	case gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_UNSPECIFIED, gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_RED:
+		o.First = gravitytrap.Red
+	case gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_BLUE:
+		o.First = gravitytrap.Blue
+	default:
+		return nil, fmt.Errorf("gravitytrap: %w: first player %d", game.ErrInvalidOptions, f)
+	}
+	s, err := gravitytrap.New(o)
+	if err != nil {
+		return nil, err
+	}
+	return gravityTrapPos{s}, nil
+}
+
+// Decode reads the text, the typed state, or both. With a typed state the
+// text is read against the typed board (so a custom board's text works).
+func (gravityTrapEngine) Decode(st *gamerulesv1.GameState) (Position, error) {
+	typed := st.GetGravityTrap()
+	var b *gravitytrap.Board
+	if typed != nil {
+		var err error
+		if b, err = gravityTrapBoardFromProto(typed.GetBoard()); err != nil {
+			return nil, err
+		}
+	}
+	s, err := decodeState(st, typed != nil,
+		func(text string) (gravitytrap.State, error) {
+			if typed != nil {
+				return gravitytrap.ParseStateOn(b, text)
+			}
+			return gravitytrap.ParseState(text)
+		},
+		func() (gravitytrap.State, error) { return gravityTrapStateFromProto(typed, b) })
+	if err != nil {
+		return nil, err
+	}
+	return gravityTrapPos{s}, nil
+}
+
+// gravityTrapBoardFromProto returns the board a proto board names or
+// describes: nil or empty → the default board; a name → that built-in
+// board; data → a validated custom board.
+func gravityTrapBoardFromProto(pb *gamerulesv1.GravityTrapBoard) (*gravitytrap.Board, error) {
+	custom := len(pb.GetStations()) > 0 || len(pb.GetLines()) > 0 || len(pb.GetOpposite()) > 0
+	if pb.GetName() != "" {
+		if custom {
+			return nil, fmt.Errorf("gravitytrap: %w: board: give a built-in board's name or a custom board's data, not both", game.ErrInvalidState)
+		}
+		return gravitytrap.BuiltinBoard(pb.GetName())
+	}
+	if !custom {
+		return gravitytrap.DefaultBoard(), nil
+	}
+	if n := len(pb.GetStations()); n > gravitytrap.MaxStations {
+		// Refused before copying, so a huge request costs little.
+		return nil, fmt.Errorf("gravitytrap: %w: board: a board has %d..%d stations, not %d", game.ErrInvalidState, gravitytrap.MinStations, gravitytrap.MaxStations, n)
+	}
+	def := gravitytrap.BoardDef{Opposite: uint32sToInts(pb.GetOpposite())}
+	for _, st := range pb.GetStations() {
+		def.Stations = append(def.Stations, gravitytrap.Station{ID: int(st.GetId()), X: st.GetX(), Y: st.GetY()})
+	}
+	for _, l := range pb.GetLines() {
+		def.Lines = append(def.Lines, uint32sToInts(l.GetStations()))
+	}
+	return gravitytrap.NewBoard(def)
+}
+
+func gravityTrapBoardToProto(b *gravitytrap.Board) *gamerulesv1.GravityTrapBoard {
+	if b.Builtin() {
+		return &gamerulesv1.GravityTrapBoard{Name: b.Name()}
+	}
+	def := b.Def()
+	pb := &gamerulesv1.GravityTrapBoard{Opposite: intsToUint32s(def.Opposite)}
+	for _, st := range def.Stations {
+		pb.Stations = append(pb.Stations, &gamerulesv1.GravityTrapStation{Id: uint32(st.ID), X: st.X, Y: st.Y})
+	}
+	for _, l := range def.Lines {
+		pb.Lines = append(pb.Lines, &gamerulesv1.GravityTrapLine{Stations: intsToUint32s(l)})
+	}
+	return pb
+}
+
+func gravityTrapStateFromProto(pb *gamerulesv1.GravityTrapState, b *gravitytrap.Board) (gravitytrap.State, error) {
+	p := gravitytrap.Position{
+		Board:                b,
+		Marbles:              uint32sToInts(pb.GetMarbles()),
+		Ships:                [2]int{gravitytrap.NoStation, gravitytrap.NoStation},
+		AllowMirrorPlacement: pb.GetAllowMirrorPlacement(),
+	}
+	if pb.RedShip != nil {
+		p.Ships[gravitytrap.Red] = int(pb.GetRedShip())
+	}
+	if pb.BlueShip != nil {
+		p.Ships[gravitytrap.Blue] = int(pb.GetBlueShip())
+	}
+	// Set-up lasts while a ship is not placed.
+	p.Placing = pb.RedShip == nil || pb.BlueShip == nil
+	switch pb.GetToAct() {
+	case gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_RED:
+		p.ToAct = gravitytrap.Red
+	case gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_BLUE:
+		p.ToAct = gravitytrap.Blue
+	default:
+		return gravitytrap.State{}, fmt.Errorf("gravitytrap: %w: to_act must be red or blue, not %v", game.ErrInvalidState, pb.GetToAct())
+	}
+	return gravitytrap.FromPosition(p)
+}
+
+func uint32sToInts(xs []uint32) []int {
+	if len(xs) == 0 {
+		return nil
+	}
+	out := make([]int, len(xs))
+	for i, x := range xs {
+		out[i] = int(x)
+	}
+	return out
+}
+
+func intsToUint32s(xs []int) []uint32 {
+	if len(xs) == 0 {
+		return nil
+	}
+	out := make([]uint32, len(xs))
+	for i, x := range xs {
+		out[i] = uint32(x)
+	}
+	return out
+}
+
+// gravityTrapPos is a decoded, valid Gravity Trap state.
+type gravityTrapPos struct{ s gravitytrap.State }
+
+func (p gravityTrapPos) Encode() *gamerulesv1.GameState {
+	s := p.s
+	typed := &gamerulesv1.GravityTrapState{
+		Board:                gravityTrapBoardToProto(s.Board()),
+		AllowMirrorPlacement: s.AllowMirrorPlacement(),
+		ToAct:                gravityTrapPlayer(s.ToAct()),
+	}
+	pos := s.Position()
+	typed.Marbles = intsToUint32s(pos.Marbles)
+	if r := pos.Ships[gravitytrap.Red]; r != gravitytrap.NoStation {
+		v := uint32(r)
+		typed.RedShip = &v
+	}
+	if b := pos.Ships[gravitytrap.Blue]; b != gravitytrap.NoStation {
+		v := uint32(b)
+		typed.BlueShip = &v
+	}
+	return &gamerulesv1.GameState{Text: s.String(), State: &gamerulesv1.GameState_GravityTrap{GravityTrap: typed}}
+}
+
+func gravityTrapPlayer(p int) gamerulesv1.GravityTrapPlayer {
+	if p == gravitytrap.Blue {
+		return gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_BLUE
+	}
+	return gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_RED
+}
+
+func gravityTrapMoveToProto(m gravitytrap.Move) *gamerulesv1.Move {
+	return &gamerulesv1.Move{
+		Notation: m.String(),
+		Move:     &gamerulesv1.Move_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapMove{Place: m.Place, Station: uint32(m.Station)}},
+	}
+}
+
+func (p gravityTrapPos) LegalMoves(includeResults bool) ([]*gamerulesv1.Move, bool, error) {
+	moves := p.s.LegalMoves()
+	out := make([]*gamerulesv1.Move, 0, len(moves))
+	for _, m := range moves {
+		pm := gravityTrapMoveToProto(m)
+		if includeResults {
+			next, err := p.s.Apply(m)
+			if err != nil {
+				return nil, false, fmt.Errorf("gravitytrap: listed move %v does not apply: %v", m, err) // a bug: Internal
+			}
+			pm.Result = gravityTrapPos{next}.Encode()
+		}
+		out = append(out, pm)
+	}
+	return out, false, nil
+}
+
+func (p gravityTrapPos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {
+	typed := mv.GetGravityTrap()
+	m, err := decodeMove(mv, typed != nil,
+		func(text string) (gravitytrap.Move, error) { return gravitytrap.ParseMove(p.s, text) },
+		func() (gravitytrap.Move, error) {
+			// During set-up every move is a placement, as in the notation.
+			st := typed.GetStation()
+			if st >= gravitytrap.MaxStations {
+				return gravitytrap.Move{}, fmt.Errorf("gravitytrap: %w: no station %d on this board (0..%d)", game.ErrIllegalMove, st, p.s.Board().NumStations()-1)
+			}
+			return gravitytrap.Move{Place: typed.GetPlace() || p.s.Placing(), Station: int(st)}, nil
+		})
+	if err != nil {
+		return nil, nil, false, err
+	}
+	next, err := p.s.Apply(m)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	return gravityTrapPos{next}, gravityTrapMoveToProto(m), false, nil
+}
+
+func (p gravityTrapPos) Outcome() game.Outcome { return p.s.Outcome() }

@@ -1,0 +1,412 @@
+package service
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/rules/gravitytrap"
+)
+
+const gtGame = "gravity_trap"
+
+// gtReason returns the ErrorInfo reason of a service error ("" when none).
+func gtReason(t *testing.T, err error) string {
+	t.Helper()
+	st, ok := status.FromError(err)
+	if !ok || st.Code() != codes.InvalidArgument {
+		t.Fatalf("error %v: want an InvalidArgument status", err)
+	}
+	for _, d := range st.Details() {
+		if info, ok := d.(*errdetails.ErrorInfo); ok {
+			return info.GetReason()
+		}
+	}
+	return ""
+}
+
+func gtText(s string) *gamerulesv1.GameState { return &gamerulesv1.GameState{Text: s} }
+
+// gtTypedOnly returns st with the text removed.
+func gtTypedOnly(st *gamerulesv1.GameState) *gamerulesv1.GameState {
+	c := proto.Clone(st).(*gamerulesv1.GameState)
+	c.Text = ""
+	return c
+}
+
+type gtRow struct {
+	State       string `json:"state"`
+	Legal       []int  `json:"legal"`
+	Winner      string `json:"winner"`
+	WinnerScore int    `json:"winner_score"`
+}
+
+// TestGravityTrapOracle drives all 800 oracle positions through the
+// service: LegalMoves from the text form (and, for every 7th position, from
+// the typed form alone, with the results included), and Score.
+func TestGravityTrapOracle(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	for _, board := range []string{"default", "rings"} {
+		f, err := os.Open("../testdata/gravitytrap/positions-" + board + ".jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		n := 0
+		for sc.Scan() {
+			var r gtRow
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+				t.Fatal(err)
+			}
+			n++
+			want := make([]string, len(r.Legal))
+			for i, st := range r.Legal {
+				want[i] = strconv.Itoa(st)
+			}
+			lm, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: gtGame, State: gtText(r.State)})
+			if err != nil {
+				t.Fatalf("LegalMoves(%q) = %v", r.State, err)
+			}
+			var got []string
+			for _, m := range lm.GetMoves() {
+				got = append(got, m.GetNotation())
+				if tm := m.GetGravityTrap(); tm == nil || strconv.Itoa(int(tm.GetStation())) != m.GetNotation() || tm.GetPlace() {
+					t.Errorf("%s: move %v: typed move disagrees with the notation", r.State, m)
+				}
+			}
+			if !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+				t.Errorf("LegalMoves(%q) = %v; want %v", r.State, got, want)
+			}
+			score, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: gtGame, State: gtText(r.State)})
+			if err != nil {
+				t.Fatalf("Score(%q) = %v", r.State, err)
+			}
+			if r.Winner != "" {
+				w := map[string]int32{"r": 0, "b": 1}[r.Winner]
+				points := []int32{0, 0}
+				points[w] = int32(r.WinnerScore)
+				if !score.GetFinished() || score.Winner == nil || score.GetWinner() != w || !slices.Equal(score.GetPoints(), points) {
+					t.Errorf("Score(%q) = %v; want winner %s with %d", r.State, score, r.Winner, r.WinnerScore)
+				}
+				if _, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: gtText(r.State), Move: &gamerulesv1.Move{Notation: "0"}}); gtReason(t, err) != ReasonGameOver {
+					t.Errorf("ApplyMove on finished %q = %v; want GAME_OVER", r.State, err)
+				}
+			} else if score.GetFinished() || score.Winner != nil {
+				t.Errorf("Score(%q) = %v; want unfinished", r.State, score)
+			}
+			if n%7 != 0 {
+				continue
+			}
+			// The typed form alone gives the same answer, and each result's
+			// text and typed forms agree.
+			full, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: gtGame, State: gtText(r.State)})
+			if err != nil || full.GetState().GetText() != r.State || full.GetState().GetGravityTrap() == nil {
+				t.Fatalf("ObserveState(%q) = %v, %v", r.State, full, err)
+			}
+			lm2, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: gtGame, State: gtTypedOnly(full.GetState()), IncludeResults: true})
+			if err != nil {
+				t.Fatalf("LegalMoves(typed %q) = %v", r.State, err)
+			}
+			if len(lm2.GetMoves()) != len(lm.GetMoves()) {
+				t.Errorf("LegalMoves(typed %q): %d moves; want %d", r.State, len(lm2.GetMoves()), len(lm.GetMoves()))
+			}
+			for _, m := range lm2.GetMoves() {
+				res := m.GetResult()
+				if _, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: gtGame, State: res}); err != nil {
+					t.Errorf("%s, %s: result %v does not decode (text and typed must agree): %v", r.State, m.GetNotation(), res, err)
+				}
+				am, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: gtText(r.State), Move: &gamerulesv1.Move{Move: m.GetMove()}})
+				if err != nil || !proto.Equal(am.GetState(), res) || am.GetMove().GetNotation() != m.GetNotation() {
+					t.Errorf("%s: ApplyMove(typed %v) = %v, %v; want %v", r.State, m.GetGravityTrap(), am, err, res)
+				}
+			}
+		}
+		f.Close()
+		if n != 400 {
+			t.Errorf("%s: %d positions; want 400", board, n)
+		}
+	}
+}
+
+// TestGravityTrapGame plays a whole game through the API, from NewGame over
+// the placements to the end, always taking the last legal move, and checks
+// the winner's score in Score.
+func TestGravityTrapGame(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	ng, err := srv.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: gtGame})
+	if err != nil || ng.GetState().GetText() != "...................... R" {
+		t.Fatalf("NewGame = %v, %v", ng, err)
+	}
+	st := ng.GetState()
+	var played []string
+	for ply := 0; ; ply++ {
+		lm, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: gtGame, State: st})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(lm.GetMoves()) == 0 {
+			break
+		}
+		if ply > 22 {
+			t.Fatalf("not over after %d plies: %s", ply, st.GetText())
+		}
+		mv := lm.GetMoves()[len(lm.GetMoves())-1]
+		am, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: st, Move: &gamerulesv1.Move{Notation: mv.GetNotation()}})
+		if err != nil {
+			t.Fatalf("ApplyMove(%s, %s) = %v", st.GetText(), mv.GetNotation(), err)
+		}
+		played = append(played, am.GetMove().GetNotation())
+		st = am.GetState()
+	}
+	// The same policy straight on the engine gives the same game.
+	es, _ := gravitytrap.New(gravitytrap.Options{})
+	for _, text := range played {
+		m, err := gravitytrap.ParseMove(es, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if es, err = es.Apply(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if es.String() != st.GetText() || len(played) < 4 || played[0] != "place 21" || played[1] != "place 20" {
+		t.Errorf("API game %v ends in %q; the engine's in %q", played, st.GetText(), es)
+	}
+	score, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: gtGame, State: st})
+	if err != nil || !score.GetFinished() || score.Winner == nil {
+		t.Fatalf("Score(%s) = %v, %v; want finished", st.GetText(), score, err)
+	}
+	out := es.Outcome()
+	points := []int32{int32(out.Points[0]), int32(out.Points[1])}
+	if score.GetWinner() != int32(out.Winner) || !slices.Equal(score.GetPoints(), points) {
+		t.Errorf("Score(%s) = %v; want winner %d, points %v", st.GetText(), score, out.Winner, points)
+	}
+	// Hand-checked on board-default.json: red on 10 ([9 10], [10 19 20]) has
+	// no marble in reach after his move, so blue wins; blue on 19 reaches 11
+	// and 15 ([11 15 19]): 2 points.
+	if got := strings.Join(played, ","); got != "place 21,place 20,9,19,10" || st.GetText() != "ooooooooo.RooooooooB.. b" || !slices.Equal(score.GetPoints(), []int32{0, 2}) {
+		t.Errorf("game %s ends in %q with %v; want place 21,place 20,9,19,10, blue winning with 2", got, st.GetText(), score)
+	}
+}
+
+// gtHex is a custom 6-station board as a request sends it (the engine
+// tests' hexDef): lines 0-1-2-3, 3-4-5-0 and 1-4; opposite(i) = (i+3) mod 6.
+func gtHex() *gamerulesv1.GravityTrapBoard {
+	b := &gamerulesv1.GravityTrapBoard{
+		Lines: []*gamerulesv1.GravityTrapLine{
+			{Stations: []uint32{0, 1, 2, 3}}, {Stations: []uint32{3, 4, 5, 0}}, {Stations: []uint32{1, 4}},
+		},
+		Opposite: []uint32{3, 4, 5, 0, 1, 2},
+	}
+	for i := range 6 {
+		b.Stations = append(b.Stations, &gamerulesv1.GravityTrapStation{Id: uint32(i), X: float64(i)})
+	}
+	return b
+}
+
+// TestGravityTrapCustomBoard: a game on a caller's board, the board
+// travelling in the typed state.
+func TestGravityTrapCustomBoard(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	ng, err := srv.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: gtGame, Options: &gamerulesv1.NewGameRequest_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapOptions{Board: gtHex()}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := ng.GetState()
+	if st.GetText() != "...... R" || !proto.Equal(st.GetGravityTrap().GetBoard(), gtHex()) {
+		t.Fatalf("NewGame(custom) = %v", st)
+	}
+	// The text alone is not enough: it would be read on the default board.
+	if _, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: gtGame, State: gtText(st.GetText())}); gtReason(t, err) != ReasonInvalidState {
+		t.Errorf("custom text alone: %v; want INVALID_STATE", err)
+	}
+	for _, mv := range []*gamerulesv1.Move{
+		{Notation: "place 0"},
+		{Move: &gamerulesv1.Move_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapMove{Station: 1}}}, // set-up: a placement
+		{Notation: "4", Move: &gamerulesv1.Move_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapMove{Station: 4}}},
+		{Notation: "2"},
+	} {
+		am, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: st, Move: mv})
+		if err != nil {
+			t.Fatalf("ApplyMove(%s, %v) = %v", st.GetText(), mv, err)
+		}
+		st = am.GetState()
+	}
+	// Text plus typed (with the board) must agree; the typed form alone works.
+	lm, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: gtGame, State: gtTypedOnly(st)})
+	if err != nil || st.GetText() != "..BoRo r" {
+		t.Fatalf("after place 0, place 1, 4, 2: %q, %v", st.GetText(), err)
+	}
+	var got []string
+	for _, m := range lm.GetMoves() {
+		got = append(got, m.GetNotation())
+	}
+	if !slices.Equal(got, []string{"3", "5"}) { // red on 4: [3 4 5 0] and [1 4]
+		t.Errorf("LegalMoves = %v; want [3 5]", got)
+	}
+	am, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: st, Move: &gamerulesv1.Move{Notation: "3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Blue on 2 ([0 1 2 3]) cannot reach 5: red wins with 1 (5 on [3 4 5 0]).
+	sc, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: gtGame, State: am.GetState()})
+	if err != nil || !sc.GetFinished() || sc.GetWinner() != 0 || !slices.Equal(sc.GetPoints(), []int32{1, 0}) {
+		t.Errorf("Score(%s) = %v, %v; want red winning with 1", am.GetState().GetText(), sc, err)
+	}
+	wrong := proto.Clone(st).(*gamerulesv1.GameState)
+	wrong.Text = "..BoRo b"
+	if _, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: gtGame, State: wrong}); gtReason(t, err) != ReasonInvalidState {
+		t.Errorf("disagreeing text and typed: %v; want INVALID_STATE", err)
+	}
+}
+
+// TestGravityTrapErrors: each kind of bad request gets its reason.
+func TestGravityTrapErrors(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	opts := func(o *gamerulesv1.GravityTrapOptions) *gamerulesv1.NewGameRequest {
+		return &gamerulesv1.NewGameRequest{Game: gtGame, Options: &gamerulesv1.NewGameRequest_GravityTrap{GravityTrap: o}}
+	}
+	typed := func(edit func(*gamerulesv1.GravityTrapState)) *gamerulesv1.GameState {
+		red, blue := uint32(0), uint32(4)
+		s := &gamerulesv1.GravityTrapState{RedShip: &red, BlueShip: &blue, ToAct: gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_RED}
+		for i := uint32(0); i < 22; i++ {
+			if i != red && i != blue {
+				s.Marbles = append(s.Marbles, i)
+			}
+		}
+		edit(s)
+		return &gamerulesv1.GameState{State: &gamerulesv1.GameState_GravityTrap{GravityTrap: s}}
+	}
+	badBoard := gtHex()
+	badBoard.Lines = append(badBoard.Lines, &gamerulesv1.GravityTrapLine{Stations: []uint32{2}})
+	notInvolution := gtHex()
+	notInvolution.Opposite = []uint32{1, 2, 3, 4, 5, 0}
+	tests := []struct {
+		name   string
+		call   func() error
+		reason string
+		msg    string
+	}{
+		{"line of one station", func() error {
+			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{Board: badBoard}))
+			return err
+		}, ReasonInvalidState, "line 3 has 1 station"},
+		{"opposite not an involution", func() error {
+			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{Board: notInvolution}))
+			return err
+		}, ReasonInvalidState, "not an involution"},
+		{"unknown board name", func() error {
+			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{Board: &gamerulesv1.GravityTrapBoard{Name: "moon"}}))
+			return err
+		}, ReasonInvalidState, "unknown board"},
+		{"name and data", func() error {
+			b := gtHex()
+			b.Name = "rings"
+			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{Board: b}))
+			return err
+		}, ReasonInvalidState, "not both"},
+		{"bad first player", func() error {
+			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{First: 7}))
+			return err
+		}, ReasonInvalidOptions, "first player"},
+		{"typed to_act missing", func() error {
+			_, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: gtGame, State: typed(func(s *gamerulesv1.GravityTrapState) { s.ToAct = 0 })})
+			return err
+		}, ReasonInvalidState, "to_act"},
+		{"typed marble under a ship", func() error {
+			_, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: gtGame, State: typed(func(s *gamerulesv1.GravityTrapState) { s.Marbles = append(s.Marbles, 0) })})
+			return err
+		}, ReasonInvalidState, "holds a marble"},
+		{"typed ship off the board", func() error {
+			_, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: gtGame, State: typed(func(s *gamerulesv1.GravityTrapState) { v := uint32(1 << 31); s.BlueShip = &v })})
+			return err
+		}, ReasonInvalidState, "unknown station"},
+		{"text and typed disagree", func() error {
+			st := typed(func(*gamerulesv1.GravityTrapState) {})
+			st.Text = "RoooBooooooooooooooooo b"
+			_, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: gtGame, State: st})
+			return err
+		}, ReasonInvalidState, "different states"},
+		{"rings text on the default typed board", func() error {
+			st := typed(func(*gamerulesv1.GravityTrapState) {})
+			st.Text = "RoooBooooooooooooooooo r rings"
+			_, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: gtGame, State: st})
+			return err
+		}, ReasonInvalidState, "on board \"default\""},
+		{"mirror placement", func() error {
+			_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: gtText("R..................... B"), Move: &gamerulesv1.Move{Notation: "place 11"}})
+			return err
+		}, ReasonIllegalMove, "mirror placement is banned"},
+		{"empty station", func() error {
+			_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: gtText("Rooo.Boooooooooooooooo r"), Move: &gamerulesv1.Move{Notation: "4"}})
+			return err
+		}, ReasonIllegalMove, "station 4 is empty"},
+		{"typed station far off", func() error {
+			_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: gtText("RoooBooooooooooooooooo r"), Move: &gamerulesv1.Move{Move: &gamerulesv1.Move_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapMove{Station: 1 << 31}}}})
+			return err
+		}, ReasonIllegalMove, "no station"},
+		{"notation and typed move disagree", func() error {
+			_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: gtText("RoooBooooooooooooooooo r"), Move: &gamerulesv1.Move{Notation: "1", Move: &gamerulesv1.Move_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapMove{Station: 8}}}})
+			return err
+		}, ReasonIllegalMove, "different moves"},
+		{"placement after set-up", func() error {
+			_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: gtText("RoooBooooooooooooooooo r"), Move: &gamerulesv1.Move{Notation: "place 1"}})
+			return err
+		}, ReasonIllegalMove, "set-up is over"},
+	}
+	for _, tc := range tests {
+		err := tc.call()
+		if err == nil {
+			t.Errorf("%s: no error; want %s", tc.name, tc.reason)
+			continue
+		}
+		if got := gtReason(t, err); got != tc.reason || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%s: %v (reason %s); want %s with %q", tc.name, err, got, tc.reason, tc.msg)
+		}
+	}
+}
+
+// TestGravityTrapOptions: the options reach the engine and the text form.
+func TestGravityTrapOptions(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	ng, err := srv.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: gtGame, Options: &gamerulesv1.NewGameRequest_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapOptions{
+		Board:                &gamerulesv1.GravityTrapBoard{Name: "rings"},
+		First:                gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_BLUE,
+		AllowMirrorPlacement: true,
+	}}})
+	if err != nil || ng.GetState().GetText() != "...................... B rings m" || ng.GetState().GetGravityTrap().GetBoard().GetName() != "rings" {
+		t.Fatalf("NewGame(rings, blue, mirror) = %v, %v", ng, err)
+	}
+	st := ng.GetState()
+	for _, n := range []string{"place 3", "place 14"} { // 14 is opposite 3: allowed here
+		am, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: st, Move: &gamerulesv1.Move{Notation: n}})
+		if err != nil {
+			t.Fatalf("ApplyMove(%s) = %v", n, err)
+		}
+		st = am.GetState()
+	}
+	g := st.GetGravityTrap()
+	if st.GetText() != "oooBooooooooooRooooooo b rings m" || g.GetBlueShip() != 3 || g.GetRedShip() != 14 || len(g.GetMarbles()) != 20 || g.GetToAct() != gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_BLUE {
+		t.Errorf("after the placements: %v", st)
+	}
+	info := gravityTrapEngine{}.Info()
+	if info.GetId() != gtGame || info.GetMinPlayers() != 2 || info.GetHasChance() {
+		t.Errorf("Info() = %v", info)
+	}
+}
