@@ -158,8 +158,11 @@ func TestNewOptions(t *testing.T) {
 			spareVader.Board[q], spareVader.Spare = spareVader.Spare, spareVader.Board[q]
 		}
 	}
+	if s := mustNew(t, lab.Options{}); s.Players() != 4 {
+		t.Errorf("New(Options{}) has %d players; want 4", s.Players())
+	}
 	for _, o := range []lab.Options{
-		{},
+		{Colors: []lab.Color{}},
 		{Players: 1},
 		{Players: 5},
 		{Players: 3, Colors: []lab.Color{lab.Red, lab.Blue}},
@@ -174,6 +177,24 @@ func TestNewOptions(t *testing.T) {
 	} {
 		if _, err := lab.New(o); !errors.Is(err, game.ErrInvalidOptions) {
 			t.Errorf("New(%+v) = %v; want ErrInvalidOptions", o, err)
+		}
+	}
+	// The layout in text.
+	text := strings.Fields(s.String())
+	var stacks []string
+	for _, st := range strings.Split(text[5], ",") {
+		stacks = append(stacks, st[1:])
+	}
+	l, err := lab.ParseLayout(text[0] + " " + text[1] + " " + strings.Join(stacks, ","))
+	if err != nil {
+		t.Fatalf("ParseLayout = %v", err)
+	}
+	if !slices.EqualFunc(l.Stacks, layout.Stacks, slices.Equal) || l.Board != layout.Board || l.Spare != layout.Spare {
+		t.Errorf("ParseLayout gave %+v; want %+v", l, layout)
+	}
+	for _, in := range []string{"", text[0], text[0] + " " + text[1], text[0] + " x A", text[0][2:] + " 5 A", text[0] + " " + text[1] + " A?", text[0] + " " + text[1] + " ABCDEFGHIJKLM"} {
+		if _, err := lab.ParseLayout(in); !errors.Is(err, game.ErrInvalidOptions) {
+			t.Errorf("ParseLayout(%q) = %v; want ErrInvalidOptions", in, err)
 		}
 	}
 	if _, err := lab.New(lab.Options{Players: 3, Layout: &spareVader}); err != nil {

@@ -224,25 +224,11 @@ func ParseState(text string) (State, error) {
 	}
 
 	// Board.
-	b := fields[0]
-	i := 0
-	for q := Square(0); q < NumSquares; q++ {
-		if q > 0 && q%7 == 0 {
-			if i >= len(b) || b[i] != '/' {
-				return bad(offs[0]+i, "want '/' after 7 tiles")
-			}
-			i++
-		}
-		t, n, ok := parseTile(b[i:])
-		if !ok {
-			return bad(offs[0]+i, "want a tile: hex digit, optional target A-X, optional '*'")
-		}
-		s.board[q] = t
-		i += n
+	board, i, ok := parseBoard(fields[0])
+	if !ok {
+		return bad(offs[0]+i, "want 7 rows of 7 tiles (hex digit, optional target A-X, optional '*') separated by '/'")
 	}
-	if i != len(b) {
-		return bad(offs[0]+i, "more than 7 rows of 7 tiles")
-	}
+	s.board = board
 	if t, n, ok := parseTile(fields[1]); !ok || n != len(fields[1]) {
 		return bad(offs[1], "want the spare tile: hex digit, optional target A-X, optional '*'")
 	} else {
@@ -391,6 +377,28 @@ func (s *State) deduceWinner() bool {
 	}
 	s.turn = uint8(max(w, 0))
 	return w >= 0
+}
+
+// parseBoard reads the <board> field; on failure it returns the offset of
+// the fault.
+func parseBoard(b string) ([NumSquares]Tile, int, bool) {
+	var board [NumSquares]Tile
+	i := 0
+	for q := Square(0); q < NumSquares; q++ {
+		if q > 0 && q%7 == 0 {
+			if i >= len(b) || b[i] != '/' {
+				return board, i, false
+			}
+			i++
+		}
+		t, n, ok := parseTile(b[i:])
+		if !ok {
+			return board, i, false
+		}
+		board[q] = t
+		i += n
+	}
+	return board, i, i == len(b)
 }
 
 // parseTile reads one tile token at the start of t and its length.

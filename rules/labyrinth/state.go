@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/gamerules/gamerules/rules/game"
 )
@@ -69,9 +70,52 @@ type Layout struct {
 	Stacks [][]uint8
 }
 
+// ParseLayout reads an explicit set-up in text: "<board> <spare> <stacks>",
+// the board and spare as in the state's text form, then the stacks of the
+// players in turn order, comma-separated, each top card first, e.g.
+// "…/… 5* MAGBULCXIWPE,HKNTQRJDSFOV". It checks the syntax only; New checks
+// the rest. Errors are *game.ParseError with Kind game.ErrInvalidOptions.
+func ParseLayout(text string) (Layout, error) {
+	var l Layout
+	bad := func(off int, reason string) (Layout, error) {
+		return Layout{}, &game.ParseError{Game: "labyrinth", What: "layout", Input: text, Offset: off, Reason: reason, Kind: game.ErrInvalidOptions}
+	}
+	f := strings.Split(text, " ")
+	if len(f) != 3 {
+		return bad(-1, "want 3 space-separated fields: board spare stacks")
+	}
+	board, n, ok := parseBoard(f[0])
+	if !ok {
+		return bad(n, "want 7 rows of 7 tiles separated by '/'")
+	}
+	l.Board = board
+	spare, n, ok := parseTile(f[1])
+	if !ok || n != len(f[1]) {
+		return bad(len(f[0])+1, "want the spare tile")
+	}
+	l.Spare = spare
+	off := len(f[0]) + len(f[1]) + 2
+	for _, st := range strings.Split(f[2], ",") {
+		if len(st) > maxCards {
+			return bad(off, "too many cards in a stack")
+		}
+		cards := make([]uint8, len(st))
+		for i := 0; i < len(st); i++ {
+			if st[i] < 'A' || st[i] > 'X' {
+				return bad(off+i, "want cards A-X")
+			}
+			cards[i] = st[i] - 'A' + 1
+		}
+		l.Stacks = append(l.Stacks, cards)
+		off += len(st) + 1
+	}
+	return l, nil
+}
+
 // Options configure New.
 type Options struct {
-	// Players is the number of players, 2..4. 0 means len(Colors).
+	// Players is the number of players, 2..4. 0 means len(Colors), or 4
+	// when Colors is nil too (the zero Options is a 4-player game).
 	Players int
 	// Colors are the players' colours in turn order, all distinct; nil
 	// means the first Players of Red, Yellow, Green, Blue. When both are
@@ -146,6 +190,9 @@ func New(o Options) (State, error) {
 	n := o.Players
 	if n == 0 {
 		n = len(o.Colors)
+		if o.Colors == nil {
+			n = MaxPlayers
+		}
 	}
 	if n < MinPlayers || n > MaxPlayers {
 		return State{}, fmt.Errorf("labyrinth: %w: players = %d; want 2..4", game.ErrInvalidOptions, o.Players)
