@@ -7,6 +7,7 @@
 package gamerulesv1
 
 import (
+	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	reflect "reflect"
@@ -21,9 +22,151 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// AbaloneState is the typed form of a abalone state.
+// AbalonePlayer is one of the two sides of Abalone.
+type AbalonePlayer int32
+
+const (
+	// Not given. In a custom layout's options: black. In a state: invalid.
+	AbalonePlayer_ABALONE_PLAYER_UNSPECIFIED AbalonePlayer = 0
+	// Black, player index 0; moves first from the standard layouts.
+	AbalonePlayer_ABALONE_PLAYER_BLACK AbalonePlayer = 1
+	// White, player index 1.
+	AbalonePlayer_ABALONE_PLAYER_WHITE AbalonePlayer = 2
+)
+
+// Enum value maps for AbalonePlayer.
+var (
+	AbalonePlayer_name = map[int32]string{
+		0: "ABALONE_PLAYER_UNSPECIFIED",
+		1: "ABALONE_PLAYER_BLACK",
+		2: "ABALONE_PLAYER_WHITE",
+	}
+	AbalonePlayer_value = map[string]int32{
+		"ABALONE_PLAYER_UNSPECIFIED": 0,
+		"ABALONE_PLAYER_BLACK":       1,
+		"ABALONE_PLAYER_WHITE":       2,
+	}
+)
+
+func (x AbalonePlayer) Enum() *AbalonePlayer {
+	p := new(AbalonePlayer)
+	*p = x
+	return p
+}
+
+func (x AbalonePlayer) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (AbalonePlayer) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamerules_v1_abalone_proto_enumTypes[0].Descriptor()
+}
+
+func (AbalonePlayer) Type() protoreflect.EnumType {
+	return &file_gamerules_v1_abalone_proto_enumTypes[0]
+}
+
+func (x AbalonePlayer) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use AbalonePlayer.Descriptor instead.
+func (AbalonePlayer) EnumDescriptor() ([]byte, []int) {
+	return file_gamerules_v1_abalone_proto_rawDescGZIP(), []int{0}
+}
+
+// AbaloneLayout is a starting layout.
+type AbaloneLayout int32
+
+const (
+	// Not given: the classic layout.
+	AbaloneLayout_ABALONE_LAYOUT_UNSPECIFIED AbaloneLayout = 0
+	// Black A1–A5, B1–B6, C3–C5; White I5–I9, H4–H9, G5–G7.
+	AbaloneLayout_ABALONE_LAYOUT_CLASSIC AbaloneLayout = 1
+	// Belgian daisy: two hexagonal "daisies" of each colour, side by side.
+	AbaloneLayout_ABALONE_LAYOUT_BELGIAN_DAISY AbaloneLayout = 2
+	// German daisy: the daisies one row further towards the centre.
+	AbaloneLayout_ABALONE_LAYOUT_GERMAN_DAISY AbaloneLayout = 3
+	// Any valid position: the cells and side to move in AbaloneOptions.
+	AbaloneLayout_ABALONE_LAYOUT_CUSTOM AbaloneLayout = 4
+)
+
+// Enum value maps for AbaloneLayout.
+var (
+	AbaloneLayout_name = map[int32]string{
+		0: "ABALONE_LAYOUT_UNSPECIFIED",
+		1: "ABALONE_LAYOUT_CLASSIC",
+		2: "ABALONE_LAYOUT_BELGIAN_DAISY",
+		3: "ABALONE_LAYOUT_GERMAN_DAISY",
+		4: "ABALONE_LAYOUT_CUSTOM",
+	}
+	AbaloneLayout_value = map[string]int32{
+		"ABALONE_LAYOUT_UNSPECIFIED":   0,
+		"ABALONE_LAYOUT_CLASSIC":       1,
+		"ABALONE_LAYOUT_BELGIAN_DAISY": 2,
+		"ABALONE_LAYOUT_GERMAN_DAISY":  3,
+		"ABALONE_LAYOUT_CUSTOM":        4,
+	}
+)
+
+func (x AbaloneLayout) Enum() *AbaloneLayout {
+	p := new(AbaloneLayout)
+	*p = x
+	return p
+}
+
+func (x AbaloneLayout) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (AbaloneLayout) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamerules_v1_abalone_proto_enumTypes[1].Descriptor()
+}
+
+func (AbaloneLayout) Type() protoreflect.EnumType {
+	return &file_gamerules_v1_abalone_proto_enumTypes[1]
+}
+
+func (x AbaloneLayout) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use AbaloneLayout.Descriptor instead.
+func (AbaloneLayout) EnumDescriptor() ([]byte, []int) {
+	return file_gamerules_v1_abalone_proto_rawDescGZIP(), []int{1}
+}
+
+// AbaloneState is the typed form of an Abalone state. Cells are named as in
+// the notation: row letter A (bottom) to I (top), then the number 1–9 along
+// the diagonal, e.g. "e5"; either case on input, lower case on output.
+//
+// Text form: rows I (top) to A, each from its lowest number up, separated by
+// '/'; 'b' black, 'w' white, a digit for a run of empty cells; then the side
+// to move 'b' or 'w'; with a ply limit, "<played>/<limit>". The classic
+// start is "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b".
+//
+// A valid state has 8 to 14 marbles of each colour, at most one side with 8
+// (the game ends when six are pushed off), and no cell twice; otherwise
+// INVALID_STATE.
 type AbaloneState struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The cells holding a black marble, ascending on output (any order on
+	// input).
+	Black []string `protobuf:"bytes,1,rep,name=black,proto3" json:"black,omitempty"`
+	// The cells holding a white marble, ascending on output.
+	White []string `protobuf:"bytes,2,rep,name=white,proto3" json:"white,omitempty"`
+	// The side to move.
+	ToMove AbalonePlayer `protobuf:"varint,3,opt,name=to_move,json=toMove,proto3,enum=gamerules.v1.AbalonePlayer" json:"to_move,omitempty"`
+	// The plies played. Counted only when max_plies is set; must be 0 without
+	// a limit.
+	Plies uint32 `protobuf:"varint,4,opt,name=plies,proto3" json:"plies,omitempty"`
+	// The ply limit (the option of the same name); 0 means none.
+	MaxPlies uint32 `protobuf:"varint,5,opt,name=max_plies,json=maxPlies,proto3" json:"max_plies,omitempty"`
+	// Marbles black has lost (pushed off by white): 14 minus the black
+	// marbles on the board. Ignored on input.
+	BlackLost uint32 `protobuf:"varint,6,opt,name=black_lost,json=blackLost,proto3" json:"black_lost,omitempty"`
+	// Marbles white has lost (pushed off by black). Ignored on input.
+	WhiteLost     uint32 `protobuf:"varint,7,opt,name=white_lost,json=whiteLost,proto3" json:"white_lost,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -58,9 +201,70 @@ func (*AbaloneState) Descriptor() ([]byte, []int) {
 	return file_gamerules_v1_abalone_proto_rawDescGZIP(), []int{0}
 }
 
-// AbaloneMove is the typed form of a abalone move.
+func (x *AbaloneState) GetBlack() []string {
+	if x != nil {
+		return x.Black
+	}
+	return nil
+}
+
+func (x *AbaloneState) GetWhite() []string {
+	if x != nil {
+		return x.White
+	}
+	return nil
+}
+
+func (x *AbaloneState) GetToMove() AbalonePlayer {
+	if x != nil {
+		return x.ToMove
+	}
+	return AbalonePlayer_ABALONE_PLAYER_UNSPECIFIED
+}
+
+func (x *AbaloneState) GetPlies() uint32 {
+	if x != nil {
+		return x.Plies
+	}
+	return 0
+}
+
+func (x *AbaloneState) GetMaxPlies() uint32 {
+	if x != nil {
+		return x.MaxPlies
+	}
+	return 0
+}
+
+func (x *AbaloneState) GetBlackLost() uint32 {
+	if x != nil {
+		return x.BlackLost
+	}
+	return 0
+}
+
+func (x *AbaloneState) GetWhiteLost() uint32 {
+	if x != nil {
+		return x.WhiteLost
+	}
+	return 0
+}
+
+// AbaloneMove is the typed form of an Abalone move, the cells of its Aba-Pro
+// notation. In-line move (notation "a1b2"): `from` is the trailing marble and
+// `to` the cell it moves to; the own marbles directly ahead of it (up to three
+// in all) move along and push the opposing marbles in front when they are
+// fewer. Broadside (notation "c3c5d3"): `from` and `end` are the two ends of
+// a group of 2 or 3 in a line, `to` is where `from` goes, sideways. Either
+// end may be `from` on input; output has the end that sorts first as `from`.
 type AbaloneMove struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// In-line: the trailing marble. Broadside: one end of the group.
+	From string `protobuf:"bytes,1,opt,name=from,proto3" json:"from,omitempty"`
+	// The cell `from` moves to: one of its six neighbours.
+	To string `protobuf:"bytes,2,opt,name=to,proto3" json:"to,omitempty"`
+	// Broadside only: the other end of the group. Empty for an in-line move.
+	End           string `protobuf:"bytes,3,opt,name=end,proto3" json:"end,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -95,9 +299,42 @@ func (*AbaloneMove) Descriptor() ([]byte, []int) {
 	return file_gamerules_v1_abalone_proto_rawDescGZIP(), []int{1}
 }
 
-// AbaloneOptions are the options of a new abalone game.
+func (x *AbaloneMove) GetFrom() string {
+	if x != nil {
+		return x.From
+	}
+	return ""
+}
+
+func (x *AbaloneMove) GetTo() string {
+	if x != nil {
+		return x.To
+	}
+	return ""
+}
+
+func (x *AbaloneMove) GetEnd() string {
+	if x != nil {
+		return x.End
+	}
+	return ""
+}
+
+// AbaloneOptions are the options of a new Abalone game.
 type AbaloneOptions struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The starting layout; unspecified means classic.
+	Layout AbaloneLayout `protobuf:"varint,1,opt,name=layout,proto3,enum=gamerules.v1.AbaloneLayout" json:"layout,omitempty"`
+	// Custom layout only: the cells of the black marbles (8..14).
+	Black []string `protobuf:"bytes,2,rep,name=black,proto3" json:"black,omitempty"`
+	// Custom layout only: the cells of the white marbles (8..14).
+	White []string `protobuf:"bytes,3,rep,name=white,proto3" json:"white,omitempty"`
+	// Custom layout only: the side to move; unspecified means black.
+	ToMove AbalonePlayer `protobuf:"varint,4,opt,name=to_move,json=toMove,proto3,enum=gamerules.v1.AbalonePlayer" json:"to_move,omitempty"`
+	// When above 0, the game ends after this many plies (at most 1000000):
+	// the side that pushed off more marbles wins, equal counts draw. Not an
+	// official rule; some online arenas use it. 0 (the default) means no limit.
+	MaxPlies      uint32 `protobuf:"varint,5,opt,name=max_plies,json=maxPlies,proto3" json:"max_plies,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -132,14 +369,76 @@ func (*AbaloneOptions) Descriptor() ([]byte, []int) {
 	return file_gamerules_v1_abalone_proto_rawDescGZIP(), []int{2}
 }
 
+func (x *AbaloneOptions) GetLayout() AbaloneLayout {
+	if x != nil {
+		return x.Layout
+	}
+	return AbaloneLayout_ABALONE_LAYOUT_UNSPECIFIED
+}
+
+func (x *AbaloneOptions) GetBlack() []string {
+	if x != nil {
+		return x.Black
+	}
+	return nil
+}
+
+func (x *AbaloneOptions) GetWhite() []string {
+	if x != nil {
+		return x.White
+	}
+	return nil
+}
+
+func (x *AbaloneOptions) GetToMove() AbalonePlayer {
+	if x != nil {
+		return x.ToMove
+	}
+	return AbalonePlayer_ABALONE_PLAYER_UNSPECIFIED
+}
+
+func (x *AbaloneOptions) GetMaxPlies() uint32 {
+	if x != nil {
+		return x.MaxPlies
+	}
+	return 0
+}
+
 var File_gamerules_v1_abalone_proto protoreflect.FileDescriptor
 
 const file_gamerules_v1_abalone_proto_rawDesc = "" +
 	"\n" +
-	"\x1agamerules/v1/abalone.proto\x12\fgamerules.v1\"\x0e\n" +
-	"\fAbaloneState\"\r\n" +
-	"\vAbaloneMove\"\x10\n" +
-	"\x0eAbaloneOptionsB@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
+	"\x1agamerules/v1/abalone.proto\x12\fgamerules.v1\x1a\x1fgoogle/api/field_behavior.proto\"\xeb\x01\n" +
+	"\fAbaloneState\x12\x14\n" +
+	"\x05black\x18\x01 \x03(\tR\x05black\x12\x14\n" +
+	"\x05white\x18\x02 \x03(\tR\x05white\x124\n" +
+	"\ato_move\x18\x03 \x01(\x0e2\x1b.gamerules.v1.AbalonePlayerR\x06toMove\x12\x14\n" +
+	"\x05plies\x18\x04 \x01(\rR\x05plies\x12\x1b\n" +
+	"\tmax_plies\x18\x05 \x01(\rR\bmaxPlies\x12\"\n" +
+	"\n" +
+	"black_lost\x18\x06 \x01(\rB\x03\xe0A\x03R\tblackLost\x12\"\n" +
+	"\n" +
+	"white_lost\x18\a \x01(\rB\x03\xe0A\x03R\twhiteLost\"C\n" +
+	"\vAbaloneMove\x12\x12\n" +
+	"\x04from\x18\x01 \x01(\tR\x04from\x12\x0e\n" +
+	"\x02to\x18\x02 \x01(\tR\x02to\x12\x10\n" +
+	"\x03end\x18\x03 \x01(\tR\x03end\"\xc4\x01\n" +
+	"\x0eAbaloneOptions\x123\n" +
+	"\x06layout\x18\x01 \x01(\x0e2\x1b.gamerules.v1.AbaloneLayoutR\x06layout\x12\x14\n" +
+	"\x05black\x18\x02 \x03(\tR\x05black\x12\x14\n" +
+	"\x05white\x18\x03 \x03(\tR\x05white\x124\n" +
+	"\ato_move\x18\x04 \x01(\x0e2\x1b.gamerules.v1.AbalonePlayerR\x06toMove\x12\x1b\n" +
+	"\tmax_plies\x18\x05 \x01(\rR\bmaxPlies*c\n" +
+	"\rAbalonePlayer\x12\x1e\n" +
+	"\x1aABALONE_PLAYER_UNSPECIFIED\x10\x00\x12\x18\n" +
+	"\x14ABALONE_PLAYER_BLACK\x10\x01\x12\x18\n" +
+	"\x14ABALONE_PLAYER_WHITE\x10\x02*\xa9\x01\n" +
+	"\rAbaloneLayout\x12\x1e\n" +
+	"\x1aABALONE_LAYOUT_UNSPECIFIED\x10\x00\x12\x1a\n" +
+	"\x16ABALONE_LAYOUT_CLASSIC\x10\x01\x12 \n" +
+	"\x1cABALONE_LAYOUT_BELGIAN_DAISY\x10\x02\x12\x1f\n" +
+	"\x1bABALONE_LAYOUT_GERMAN_DAISY\x10\x03\x12\x19\n" +
+	"\x15ABALONE_LAYOUT_CUSTOM\x10\x04B@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
 
 var (
 	file_gamerules_v1_abalone_proto_rawDescOnce sync.Once
@@ -153,18 +452,24 @@ func file_gamerules_v1_abalone_proto_rawDescGZIP() []byte {
 	return file_gamerules_v1_abalone_proto_rawDescData
 }
 
+var file_gamerules_v1_abalone_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
 var file_gamerules_v1_abalone_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
 var file_gamerules_v1_abalone_proto_goTypes = []any{
-	(*AbaloneState)(nil),   // 0: gamerules.v1.AbaloneState
-	(*AbaloneMove)(nil),    // 1: gamerules.v1.AbaloneMove
-	(*AbaloneOptions)(nil), // 2: gamerules.v1.AbaloneOptions
+	(AbalonePlayer)(0),     // 0: gamerules.v1.AbalonePlayer
+	(AbaloneLayout)(0),     // 1: gamerules.v1.AbaloneLayout
+	(*AbaloneState)(nil),   // 2: gamerules.v1.AbaloneState
+	(*AbaloneMove)(nil),    // 3: gamerules.v1.AbaloneMove
+	(*AbaloneOptions)(nil), // 4: gamerules.v1.AbaloneOptions
 }
 var file_gamerules_v1_abalone_proto_depIdxs = []int32{
-	0, // [0:0] is the sub-list for method output_type
-	0, // [0:0] is the sub-list for method input_type
-	0, // [0:0] is the sub-list for extension type_name
-	0, // [0:0] is the sub-list for extension extendee
-	0, // [0:0] is the sub-list for field type_name
+	0, // 0: gamerules.v1.AbaloneState.to_move:type_name -> gamerules.v1.AbalonePlayer
+	1, // 1: gamerules.v1.AbaloneOptions.layout:type_name -> gamerules.v1.AbaloneLayout
+	0, // 2: gamerules.v1.AbaloneOptions.to_move:type_name -> gamerules.v1.AbalonePlayer
+	3, // [3:3] is the sub-list for method output_type
+	3, // [3:3] is the sub-list for method input_type
+	3, // [3:3] is the sub-list for extension type_name
+	3, // [3:3] is the sub-list for extension extendee
+	0, // [0:3] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_abalone_proto_init() }
@@ -177,13 +482,14 @@ func file_gamerules_v1_abalone_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamerules_v1_abalone_proto_rawDesc), len(file_gamerules_v1_abalone_proto_rawDesc)),
-			NumEnums:      0,
+			NumEnums:      2,
 			NumMessages:   3,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
 		GoTypes:           file_gamerules_v1_abalone_proto_goTypes,
 		DependencyIndexes: file_gamerules_v1_abalone_proto_depIdxs,
+		EnumInfos:         file_gamerules_v1_abalone_proto_enumTypes,
 		MessageInfos:      file_gamerules_v1_abalone_proto_msgTypes,
 	}.Build()
 	File_gamerules_v1_abalone_proto = out.File
