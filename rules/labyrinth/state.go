@@ -114,8 +114,9 @@ func ParseLayout(text string) (Layout, error) {
 
 // Options configure New.
 type Options struct {
-	// Players is the number of players, 2..4. 0 means len(Colors), or 4
-	// when Colors is nil too (the zero Options is a 4-player game).
+	// Players is the number of players, 2..4. 0 means len(Colors), or
+	// when Colors is nil too the number of Layout stacks, or else 4 (the
+	// zero Options is a 4-player game).
 	Players int
 	// Colors are the players' colours in turn order, all distinct; nil
 	// means the first Players of Red, Yellow, Green, Blue. When both are
@@ -192,6 +193,9 @@ func New(o Options) (State, error) {
 		n = len(o.Colors)
 		if o.Colors == nil {
 			n = MaxPlayers
+			if o.Layout != nil {
+				n = len(o.Layout.Stacks)
+			}
 		}
 	}
 	if n < MinPlayers || n > MaxPlayers {

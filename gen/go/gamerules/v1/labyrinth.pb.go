@@ -21,16 +21,460 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// LabyrinthState is the typed form of a labyrinth state.
+// LabyrinthColor is a player's colour; it fixes his start square (a corner).
+type LabyrinthColor int32
+
+const (
+	// Not given: invalid in a state.
+	LabyrinthColor_LABYRINTH_COLOR_UNSPECIFIED LabyrinthColor = 0
+	// Red, starts on r1c1 (text letter R).
+	LabyrinthColor_LABYRINTH_COLOR_RED LabyrinthColor = 1
+	// Yellow, starts on r1c7 (Y).
+	LabyrinthColor_LABYRINTH_COLOR_YELLOW LabyrinthColor = 2
+	// Green, starts on r7c7 (G).
+	LabyrinthColor_LABYRINTH_COLOR_GREEN LabyrinthColor = 3
+	// Blue, starts on r7c1 (B).
+	LabyrinthColor_LABYRINTH_COLOR_BLUE LabyrinthColor = 4
+)
+
+// Enum value maps for LabyrinthColor.
+var (
+	LabyrinthColor_name = map[int32]string{
+		0: "LABYRINTH_COLOR_UNSPECIFIED",
+		1: "LABYRINTH_COLOR_RED",
+		2: "LABYRINTH_COLOR_YELLOW",
+		3: "LABYRINTH_COLOR_GREEN",
+		4: "LABYRINTH_COLOR_BLUE",
+	}
+	LabyrinthColor_value = map[string]int32{
+		"LABYRINTH_COLOR_UNSPECIFIED": 0,
+		"LABYRINTH_COLOR_RED":         1,
+		"LABYRINTH_COLOR_YELLOW":      2,
+		"LABYRINTH_COLOR_GREEN":       3,
+		"LABYRINTH_COLOR_BLUE":        4,
+	}
+)
+
+func (x LabyrinthColor) Enum() *LabyrinthColor {
+	p := new(LabyrinthColor)
+	*p = x
+	return p
+}
+
+func (x LabyrinthColor) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (LabyrinthColor) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamerules_v1_labyrinth_proto_enumTypes[0].Descriptor()
+}
+
+func (LabyrinthColor) Type() protoreflect.EnumType {
+	return &file_gamerules_v1_labyrinth_proto_enumTypes[0]
+}
+
+func (x LabyrinthColor) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use LabyrinthColor.Descriptor instead.
+func (LabyrinthColor) EnumDescriptor() ([]byte, []int) {
+	return file_gamerules_v1_labyrinth_proto_rawDescGZIP(), []int{0}
+}
+
+// LabyrinthPhase is the step of the turn.
+type LabyrinthPhase int32
+
+const (
+	// Not given: invalid in a state.
+	LabyrinthPhase_LABYRINTH_PHASE_UNSPECIFIED LabyrinthPhase = 0
+	// The player to act must shift the labyrinth.
+	LabyrinthPhase_LABYRINTH_PHASE_SHIFT LabyrinthPhase = 1
+	// The player to act must move a figure (or stay).
+	LabyrinthPhase_LABYRINTH_PHASE_MOVE LabyrinthPhase = 2
+	// The game is over.
+	LabyrinthPhase_LABYRINTH_PHASE_OVER LabyrinthPhase = 3
+)
+
+// Enum value maps for LabyrinthPhase.
+var (
+	LabyrinthPhase_name = map[int32]string{
+		0: "LABYRINTH_PHASE_UNSPECIFIED",
+		1: "LABYRINTH_PHASE_SHIFT",
+		2: "LABYRINTH_PHASE_MOVE",
+		3: "LABYRINTH_PHASE_OVER",
+	}
+	LabyrinthPhase_value = map[string]int32{
+		"LABYRINTH_PHASE_UNSPECIFIED": 0,
+		"LABYRINTH_PHASE_SHIFT":       1,
+		"LABYRINTH_PHASE_MOVE":        2,
+		"LABYRINTH_PHASE_OVER":        3,
+	}
+)
+
+func (x LabyrinthPhase) Enum() *LabyrinthPhase {
+	p := new(LabyrinthPhase)
+	*p = x
+	return p
+}
+
+func (x LabyrinthPhase) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (LabyrinthPhase) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamerules_v1_labyrinth_proto_enumTypes[1].Descriptor()
+}
+
+func (LabyrinthPhase) Type() protoreflect.EnumType {
+	return &file_gamerules_v1_labyrinth_proto_enumTypes[1]
+}
+
+func (x LabyrinthPhase) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use LabyrinthPhase.Descriptor instead.
+func (LabyrinthPhase) EnumDescriptor() ([]byte, []int) {
+	return file_gamerules_v1_labyrinth_proto_rawDescGZIP(), []int{1}
+}
+
+// LabyrinthInsertionPoint is one of the 12 places the spare tile is pushed
+// in: N2 = into column 2 from the top (pushing down), S2 = from the bottom,
+// W4 = into row 4 from the left (pushing right), E4 = from the right.
+type LabyrinthInsertionPoint int32
+
+const (
+	// None: before the first shift (in LabyrinthState.last).
+	LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_UNSPECIFIED LabyrinthInsertionPoint = 0
+	// Column 2 from the top.
+	LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_N2 LabyrinthInsertionPoint = 1
+	// Column 4 from the top.
+	LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_N4 LabyrinthInsertionPoint = 2
+	// Column 6 from the top.
+	LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_N6 LabyrinthInsertionPoint = 3
+	// Row 2 from the right.
+	LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_E2 LabyrinthInsertionPoint = 4
+	// Row 4 from the right.
+	LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_E4 LabyrinthInsertionPoint = 5
+	// Row 6 from the right.
+	LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_E6 LabyrinthInsertionPoint = 6
+	// Column 2 from the bottom.
+	LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_S2 LabyrinthInsertionPoint = 7
+	// Column 4 from the bottom.
+	LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_S4 LabyrinthInsertionPoint = 8
+	// Column 6 from the bottom.
+	LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_S6 LabyrinthInsertionPoint = 9
+	// Row 2 from the left.
+	LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_W2 LabyrinthInsertionPoint = 10
+	// Row 4 from the left.
+	LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_W4 LabyrinthInsertionPoint = 11
+	// Row 6 from the left.
+	LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_W6 LabyrinthInsertionPoint = 12
+)
+
+// Enum value maps for LabyrinthInsertionPoint.
+var (
+	LabyrinthInsertionPoint_name = map[int32]string{
+		0:  "LABYRINTH_INSERTION_POINT_UNSPECIFIED",
+		1:  "LABYRINTH_INSERTION_POINT_N2",
+		2:  "LABYRINTH_INSERTION_POINT_N4",
+		3:  "LABYRINTH_INSERTION_POINT_N6",
+		4:  "LABYRINTH_INSERTION_POINT_E2",
+		5:  "LABYRINTH_INSERTION_POINT_E4",
+		6:  "LABYRINTH_INSERTION_POINT_E6",
+		7:  "LABYRINTH_INSERTION_POINT_S2",
+		8:  "LABYRINTH_INSERTION_POINT_S4",
+		9:  "LABYRINTH_INSERTION_POINT_S6",
+		10: "LABYRINTH_INSERTION_POINT_W2",
+		11: "LABYRINTH_INSERTION_POINT_W4",
+		12: "LABYRINTH_INSERTION_POINT_W6",
+	}
+	LabyrinthInsertionPoint_value = map[string]int32{
+		"LABYRINTH_INSERTION_POINT_UNSPECIFIED": 0,
+		"LABYRINTH_INSERTION_POINT_N2":          1,
+		"LABYRINTH_INSERTION_POINT_N4":          2,
+		"LABYRINTH_INSERTION_POINT_N6":          3,
+		"LABYRINTH_INSERTION_POINT_E2":          4,
+		"LABYRINTH_INSERTION_POINT_E4":          5,
+		"LABYRINTH_INSERTION_POINT_E6":          6,
+		"LABYRINTH_INSERTION_POINT_S2":          7,
+		"LABYRINTH_INSERTION_POINT_S4":          8,
+		"LABYRINTH_INSERTION_POINT_S6":          9,
+		"LABYRINTH_INSERTION_POINT_W2":          10,
+		"LABYRINTH_INSERTION_POINT_W4":          11,
+		"LABYRINTH_INSERTION_POINT_W6":          12,
+	}
+)
+
+func (x LabyrinthInsertionPoint) Enum() *LabyrinthInsertionPoint {
+	p := new(LabyrinthInsertionPoint)
+	*p = x
+	return p
+}
+
+func (x LabyrinthInsertionPoint) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (LabyrinthInsertionPoint) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamerules_v1_labyrinth_proto_enumTypes[2].Descriptor()
+}
+
+func (LabyrinthInsertionPoint) Type() protoreflect.EnumType {
+	return &file_gamerules_v1_labyrinth_proto_enumTypes[2]
+}
+
+func (x LabyrinthInsertionPoint) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use LabyrinthInsertionPoint.Descriptor instead.
+func (LabyrinthInsertionPoint) EnumDescriptor() ([]byte, []int) {
+	return file_gamerules_v1_labyrinth_proto_rawDescGZIP(), []int{2}
+}
+
+// LabyrinthSquare is a square of the 7×7 board, written "r3c5" in notation.
+type LabyrinthSquare struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Row 1..7, row 1 at the top.
+	Row uint32 `protobuf:"varint,1,opt,name=row,proto3" json:"row,omitempty"`
+	// Column 1..7, column 1 at the left.
+	Col           uint32 `protobuf:"varint,2,opt,name=col,proto3" json:"col,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LabyrinthSquare) Reset() {
+	*x = LabyrinthSquare{}
+	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LabyrinthSquare) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LabyrinthSquare) ProtoMessage() {}
+
+func (x *LabyrinthSquare) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LabyrinthSquare.ProtoReflect.Descriptor instead.
+func (*LabyrinthSquare) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_labyrinth_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *LabyrinthSquare) GetRow() uint32 {
+	if x != nil {
+		return x.Row
+	}
+	return 0
+}
+
+func (x *LabyrinthSquare) GetCol() uint32 {
+	if x != nil {
+		return x.Col
+	}
+	return 0
+}
+
+// LabyrinthTile is one corridor tile in its current orientation; in the
+// text form one token: hex digit of sides, target letter, '*' ("eA", "5*").
+type LabyrinthTile struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Open sides: the sum of N=1, E=2, S=4, W=8 (5 = straight north-south,
+	// 6 = corner east-south, 14 = T open east, south and west).
+	Sides uint32 `protobuf:"varint,1,opt,name=sides,proto3" json:"sides,omitempty"`
+	// The target shown: 0 for none, 1..24 (letters A..X).
+	Target uint32 `protobuf:"varint,2,opt,name=target,proto3" json:"target,omitempty"`
+	// True on the one tile with the Darth Vader symbol.
+	Vader         bool `protobuf:"varint,3,opt,name=vader,proto3" json:"vader,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LabyrinthTile) Reset() {
+	*x = LabyrinthTile{}
+	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LabyrinthTile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LabyrinthTile) ProtoMessage() {}
+
+func (x *LabyrinthTile) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LabyrinthTile.ProtoReflect.Descriptor instead.
+func (*LabyrinthTile) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_labyrinth_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *LabyrinthTile) GetSides() uint32 {
+	if x != nil {
+		return x.Sides
+	}
+	return 0
+}
+
+func (x *LabyrinthTile) GetTarget() uint32 {
+	if x != nil {
+		return x.Target
+	}
+	return 0
+}
+
+func (x *LabyrinthTile) GetVader() bool {
+	if x != nil {
+		return x.Vader
+	}
+	return false
+}
+
+// LabyrinthPlayer is one player: colour, ship and cards.
+type LabyrinthPlayer struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The player's colour.
+	Color LabyrinthColor `protobuf:"varint,1,opt,name=color,proto3,enum=gamerules.v1.LabyrinthColor" json:"color,omitempty"`
+	// Where his ship stands.
+	Ship *LabyrinthSquare `protobuf:"bytes,2,opt,name=ship,proto3" json:"ship,omitempty"`
+	// Targets found (1..24), in the order found. Public.
+	Found []uint32 `protobuf:"varint,3,rep,packed,name=found,proto3" json:"found,omitempty"`
+	// SECRET. Cards still to find (targets 1..24), top card (his current
+	// target) first. A platform must show a player only the top card of his
+	// own stack (all of his own with open cards) and never another player's
+	// cards; ObserveState gives that view, where each hidden card is 0. A
+	// state with hidden cards is for display only: LegalMoves, ApplyMove and
+	// Score refuse it (INVALID_STATE). The stack's length is public.
+	Stack         []uint32 `protobuf:"varint,4,rep,packed,name=stack,proto3" json:"stack,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LabyrinthPlayer) Reset() {
+	*x = LabyrinthPlayer{}
+	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LabyrinthPlayer) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LabyrinthPlayer) ProtoMessage() {}
+
+func (x *LabyrinthPlayer) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LabyrinthPlayer.ProtoReflect.Descriptor instead.
+func (*LabyrinthPlayer) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_labyrinth_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *LabyrinthPlayer) GetColor() LabyrinthColor {
+	if x != nil {
+		return x.Color
+	}
+	return LabyrinthColor_LABYRINTH_COLOR_UNSPECIFIED
+}
+
+func (x *LabyrinthPlayer) GetShip() *LabyrinthSquare {
+	if x != nil {
+		return x.Ship
+	}
+	return nil
+}
+
+func (x *LabyrinthPlayer) GetFound() []uint32 {
+	if x != nil {
+		return x.Found
+	}
+	return nil
+}
+
+func (x *LabyrinthPlayer) GetStack() []uint32 {
+	if x != nil {
+		return x.Stack
+	}
+	return nil
+}
+
+// LabyrinthState is the typed form of a Labyrinth (Star Wars edition)
+// state. Everything but the players' stacks is public.
+//
+// Text form: `<board> <spare> <figures> <last> <turn> <cards> <variants>`,
+// e.g. `6aeAaeB5*c/9c6ceOa7Q/7C97D6eEadF/5cT5aaa9U/7G6SbH5dI7PdJ/dM6V9936Xa/3eRbK3WbL59 7N R11,Y17 - Rs :MAGBULCXIWPE,:HKNTQRJDSFOV -`:
+// 7 rows of 7 tile tokens separated by '/'; the spare token; figures in turn
+// order (colour letter, row, column; then V and its square with Darth
+// Vader); the previous insertion point or '-'; the colour letter of the
+// player to act and 's' (shift) or 'm' (move), or '-' once the game is over
+// (written "Y-" with the winner's letter in the rare case where '-' alone
+// would not tell the winner); per player the found cards, ':', the stack top
+// first ('?' for a hidden card in a view); variants 'v', 'o', 'n' or '-'.
 type LabyrinthState struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The 49 tiles in reading order: row 1 columns 1..7, then row 2, ...
+	Board []*LabyrinthTile `protobuf:"bytes,1,rep,name=board,proto3" json:"board,omitempty"`
+	// The spare tile, in its current orientation.
+	Spare *LabyrinthTile `protobuf:"bytes,2,opt,name=spare,proto3" json:"spare,omitempty"`
+	// The 2..4 players in turn order (player index = position here).
+	Players []*LabyrinthPlayer `protobuf:"bytes,3,rep,name=players,proto3" json:"players,omitempty"`
+	// Darth Vader's square; set exactly when the Vader variant is on.
+	Vader *LabyrinthSquare `protobuf:"bytes,4,opt,name=vader,proto3" json:"vader,omitempty"`
+	// The insertion point of the previous shift (its opposite may not be
+	// played now); unspecified before the first shift.
+	Last LabyrinthInsertionPoint `protobuf:"varint,5,opt,name=last,proto3,enum=gamerules.v1.LabyrinthInsertionPoint" json:"last,omitempty"`
+	// The index of the player to act; once the game is over, the winner.
+	Turn int32 `protobuf:"varint,6,opt,name=turn,proto3" json:"turn,omitempty"`
+	// Shift, move, or over.
+	Phase LabyrinthPhase `protobuf:"varint,7,opt,name=phase,proto3,enum=gamerules.v1.LabyrinthPhase" json:"phase,omitempty"`
+	// The Darth Vader variant (LabyrinthOptions.vader).
+	VaderVariant bool `protobuf:"varint,8,opt,name=vader_variant,json=vaderVariant,proto3" json:"vader_variant,omitempty"`
+	// The open-cards variant (LabyrinthOptions.open_cards).
+	OpenCards bool `protobuf:"varint,9,opt,name=open_cards,json=openCards,proto3" json:"open_cards,omitempty"`
+	// The no-return variant (LabyrinthOptions.no_return).
+	NoReturn      bool `protobuf:"varint,10,opt,name=no_return,json=noReturn,proto3" json:"no_return,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *LabyrinthState) Reset() {
 	*x = LabyrinthState{}
-	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[0]
+	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -42,7 +486,7 @@ func (x *LabyrinthState) String() string {
 func (*LabyrinthState) ProtoMessage() {}
 
 func (x *LabyrinthState) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[0]
+	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -55,19 +499,209 @@ func (x *LabyrinthState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LabyrinthState.ProtoReflect.Descriptor instead.
 func (*LabyrinthState) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_labyrinth_proto_rawDescGZIP(), []int{0}
+	return file_gamerules_v1_labyrinth_proto_rawDescGZIP(), []int{3}
 }
 
-// LabyrinthMove is the typed form of a labyrinth move.
+func (x *LabyrinthState) GetBoard() []*LabyrinthTile {
+	if x != nil {
+		return x.Board
+	}
+	return nil
+}
+
+func (x *LabyrinthState) GetSpare() *LabyrinthTile {
+	if x != nil {
+		return x.Spare
+	}
+	return nil
+}
+
+func (x *LabyrinthState) GetPlayers() []*LabyrinthPlayer {
+	if x != nil {
+		return x.Players
+	}
+	return nil
+}
+
+func (x *LabyrinthState) GetVader() *LabyrinthSquare {
+	if x != nil {
+		return x.Vader
+	}
+	return nil
+}
+
+func (x *LabyrinthState) GetLast() LabyrinthInsertionPoint {
+	if x != nil {
+		return x.Last
+	}
+	return LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_UNSPECIFIED
+}
+
+func (x *LabyrinthState) GetTurn() int32 {
+	if x != nil {
+		return x.Turn
+	}
+	return 0
+}
+
+func (x *LabyrinthState) GetPhase() LabyrinthPhase {
+	if x != nil {
+		return x.Phase
+	}
+	return LabyrinthPhase_LABYRINTH_PHASE_UNSPECIFIED
+}
+
+func (x *LabyrinthState) GetVaderVariant() bool {
+	if x != nil {
+		return x.VaderVariant
+	}
+	return false
+}
+
+func (x *LabyrinthState) GetOpenCards() bool {
+	if x != nil {
+		return x.OpenCards
+	}
+	return false
+}
+
+func (x *LabyrinthState) GetNoReturn() bool {
+	if x != nil {
+		return x.NoReturn
+	}
+	return false
+}
+
+// LabyrinthShift is a shift: notation "N2" or "N2:1".
+type LabyrinthShift struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Where the spare is pushed in; required.
+	Point LabyrinthInsertionPoint `protobuf:"varint,1,opt,name=point,proto3,enum=gamerules.v1.LabyrinthInsertionPoint" json:"point,omitempty"`
+	// Quarter turns clockwise applied to the spare before inserting, 0..3.
+	Rotation      uint32 `protobuf:"varint,2,opt,name=rotation,proto3" json:"rotation,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LabyrinthShift) Reset() {
+	*x = LabyrinthShift{}
+	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LabyrinthShift) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LabyrinthShift) ProtoMessage() {}
+
+func (x *LabyrinthShift) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LabyrinthShift.ProtoReflect.Descriptor instead.
+func (*LabyrinthShift) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_labyrinth_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *LabyrinthShift) GetPoint() LabyrinthInsertionPoint {
+	if x != nil {
+		return x.Point
+	}
+	return LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_UNSPECIFIED
+}
+
+func (x *LabyrinthShift) GetRotation() uint32 {
+	if x != nil {
+		return x.Rotation
+	}
+	return 0
+}
+
+// LabyrinthFigureMove is the move of a figure after the shift: notation
+// "r3c5" (the player's ship) or "V:r3c5" (Darth Vader). Staying is the move
+// to the figure's own square.
+type LabyrinthFigureMove struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The destination square.
+	To *LabyrinthSquare `protobuf:"bytes,1,opt,name=to,proto3" json:"to,omitempty"`
+	// True when Darth Vader moves instead of the player's ship.
+	Vader         bool `protobuf:"varint,2,opt,name=vader,proto3" json:"vader,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LabyrinthFigureMove) Reset() {
+	*x = LabyrinthFigureMove{}
+	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LabyrinthFigureMove) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LabyrinthFigureMove) ProtoMessage() {}
+
+func (x *LabyrinthFigureMove) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LabyrinthFigureMove.ProtoReflect.Descriptor instead.
+func (*LabyrinthFigureMove) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_labyrinth_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *LabyrinthFigureMove) GetTo() *LabyrinthSquare {
+	if x != nil {
+		return x.To
+	}
+	return nil
+}
+
+func (x *LabyrinthFigureMove) GetVader() bool {
+	if x != nil {
+		return x.Vader
+	}
+	return false
+}
+
+// LabyrinthMove is the typed form of a Labyrinth move: a shift in the shift
+// phase, a figure move in the move phase.
 type LabyrinthMove struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Which kind of move.
+	//
+	// Types that are valid to be assigned to Kind:
+	//
+	//	*LabyrinthMove_Shift
+	//	*LabyrinthMove_Figure
+	Kind          isLabyrinthMove_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *LabyrinthMove) Reset() {
 	*x = LabyrinthMove{}
-	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[1]
+	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -79,7 +713,7 @@ func (x *LabyrinthMove) String() string {
 func (*LabyrinthMove) ProtoMessage() {}
 
 func (x *LabyrinthMove) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[1]
+	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -92,19 +726,203 @@ func (x *LabyrinthMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LabyrinthMove.ProtoReflect.Descriptor instead.
 func (*LabyrinthMove) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_labyrinth_proto_rawDescGZIP(), []int{1}
+	return file_gamerules_v1_labyrinth_proto_rawDescGZIP(), []int{6}
 }
 
-// LabyrinthOptions are the options of a new labyrinth game.
+func (x *LabyrinthMove) GetKind() isLabyrinthMove_Kind {
+	if x != nil {
+		return x.Kind
+	}
+	return nil
+}
+
+func (x *LabyrinthMove) GetShift() *LabyrinthShift {
+	if x != nil {
+		if x, ok := x.Kind.(*LabyrinthMove_Shift); ok {
+			return x.Shift
+		}
+	}
+	return nil
+}
+
+func (x *LabyrinthMove) GetFigure() *LabyrinthFigureMove {
+	if x != nil {
+		if x, ok := x.Kind.(*LabyrinthMove_Figure); ok {
+			return x.Figure
+		}
+	}
+	return nil
+}
+
+type isLabyrinthMove_Kind interface {
+	isLabyrinthMove_Kind()
+}
+
+type LabyrinthMove_Shift struct {
+	// A shift (shift phase).
+	Shift *LabyrinthShift `protobuf:"bytes,1,opt,name=shift,proto3,oneof"`
+}
+
+type LabyrinthMove_Figure struct {
+	// A figure move (move phase).
+	Figure *LabyrinthFigureMove `protobuf:"bytes,2,opt,name=figure,proto3,oneof"`
+}
+
+func (*LabyrinthMove_Shift) isLabyrinthMove_Kind() {}
+
+func (*LabyrinthMove_Figure) isLabyrinthMove_Kind() {}
+
+// LabyrinthStack is one player's stack of cards, top first.
+type LabyrinthStack struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Targets 1..24, top card first.
+	Cards         []uint32 `protobuf:"varint,1,rep,packed,name=cards,proto3" json:"cards,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LabyrinthStack) Reset() {
+	*x = LabyrinthStack{}
+	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LabyrinthStack) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LabyrinthStack) ProtoMessage() {}
+
+func (x *LabyrinthStack) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LabyrinthStack.ProtoReflect.Descriptor instead.
+func (*LabyrinthStack) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_labyrinth_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *LabyrinthStack) GetCards() []uint32 {
+	if x != nil {
+		return x.Cards
+	}
+	return nil
+}
+
+// LabyrinthLayout is an explicit set-up instead of a random one: either
+// `text` or the typed board, spare and stacks.
+type LabyrinthLayout struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The set-up in text: "<board> <spare> <stacks>", board and spare as in
+	// the state's text form, then each player's stack top first,
+	// comma-separated (e.g. "... 7N MAGBULCXIWPE,HKNTQRJDSFOV").
+	Text string `protobuf:"bytes,1,opt,name=text,proto3" json:"text,omitempty"`
+	// The 49 tiles in reading order (when text is empty).
+	Board []*LabyrinthTile `protobuf:"bytes,2,rep,name=board,proto3" json:"board,omitempty"`
+	// The spare tile (when text is empty).
+	Spare *LabyrinthTile `protobuf:"bytes,3,opt,name=spare,proto3" json:"spare,omitempty"`
+	// One stack per player in turn order; together they hold each of the 24
+	// targets once, evenly dealt (when text is empty).
+	Stacks        []*LabyrinthStack `protobuf:"bytes,4,rep,name=stacks,proto3" json:"stacks,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LabyrinthLayout) Reset() {
+	*x = LabyrinthLayout{}
+	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LabyrinthLayout) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LabyrinthLayout) ProtoMessage() {}
+
+func (x *LabyrinthLayout) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LabyrinthLayout.ProtoReflect.Descriptor instead.
+func (*LabyrinthLayout) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_labyrinth_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *LabyrinthLayout) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *LabyrinthLayout) GetBoard() []*LabyrinthTile {
+	if x != nil {
+		return x.Board
+	}
+	return nil
+}
+
+func (x *LabyrinthLayout) GetSpare() *LabyrinthTile {
+	if x != nil {
+		return x.Spare
+	}
+	return nil
+}
+
+func (x *LabyrinthLayout) GetStacks() []*LabyrinthStack {
+	if x != nil {
+		return x.Stacks
+	}
+	return nil
+}
+
+// LabyrinthOptions are the options of a new Labyrinth game. Absent options
+// mean a 4-player game without variants, red first.
 type LabyrinthOptions struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Number of players, 2..4; 0 means the number of colours, else the
+	// number of layout stacks, else 4.
+	Players int32 `protobuf:"varint,1,opt,name=players,proto3" json:"players,omitempty"`
+	// The players' colours in turn order, all different; empty means the
+	// first `players` of red, yellow, green, blue.
+	Colors []LabyrinthColor `protobuf:"varint,2,rep,packed,name=colors,proto3,enum=gamerules.v1.LabyrinthColor" json:"colors,omitempty"`
+	// Index of the player who begins (the leaflet: the youngest), 0-based.
+	First int32 `protobuf:"varint,3,opt,name=first,proto3" json:"first,omitempty"`
+	// Darth Vader variant: a card with the Vader symbol (targets 21..24, U..X)
+	// is found by moving Darth Vader instead of one's ship.
+	Vader bool `protobuf:"varint,4,opt,name=vader,proto3" json:"vader,omitempty"`
+	// Open cards: a player sees all his cards and may find any unfound one.
+	OpenCards bool `protobuf:"varint,5,opt,name=open_cards,json=openCards,proto3" json:"open_cards,omitempty"`
+	// No return: the game ends when a player has found all his cards.
+	NoReturn bool `protobuf:"varint,6,opt,name=no_return,json=noReturn,proto3" json:"no_return,omitempty"`
+	// An explicit set-up; absent means a random one from NewGame's seed.
+	Layout        *LabyrinthLayout `protobuf:"bytes,7,opt,name=layout,proto3" json:"layout,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *LabyrinthOptions) Reset() {
 	*x = LabyrinthOptions{}
-	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[2]
+	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -116,7 +934,7 @@ func (x *LabyrinthOptions) String() string {
 func (*LabyrinthOptions) ProtoMessage() {}
 
 func (x *LabyrinthOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[2]
+	mi := &file_gamerules_v1_labyrinth_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -129,17 +947,140 @@ func (x *LabyrinthOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LabyrinthOptions.ProtoReflect.Descriptor instead.
 func (*LabyrinthOptions) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_labyrinth_proto_rawDescGZIP(), []int{2}
+	return file_gamerules_v1_labyrinth_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *LabyrinthOptions) GetPlayers() int32 {
+	if x != nil {
+		return x.Players
+	}
+	return 0
+}
+
+func (x *LabyrinthOptions) GetColors() []LabyrinthColor {
+	if x != nil {
+		return x.Colors
+	}
+	return nil
+}
+
+func (x *LabyrinthOptions) GetFirst() int32 {
+	if x != nil {
+		return x.First
+	}
+	return 0
+}
+
+func (x *LabyrinthOptions) GetVader() bool {
+	if x != nil {
+		return x.Vader
+	}
+	return false
+}
+
+func (x *LabyrinthOptions) GetOpenCards() bool {
+	if x != nil {
+		return x.OpenCards
+	}
+	return false
+}
+
+func (x *LabyrinthOptions) GetNoReturn() bool {
+	if x != nil {
+		return x.NoReturn
+	}
+	return false
+}
+
+func (x *LabyrinthOptions) GetLayout() *LabyrinthLayout {
+	if x != nil {
+		return x.Layout
+	}
+	return nil
 }
 
 var File_gamerules_v1_labyrinth_proto protoreflect.FileDescriptor
 
 const file_gamerules_v1_labyrinth_proto_rawDesc = "" +
 	"\n" +
-	"\x1cgamerules/v1/labyrinth.proto\x12\fgamerules.v1\"\x10\n" +
-	"\x0eLabyrinthState\"\x0f\n" +
-	"\rLabyrinthMove\"\x12\n" +
-	"\x10LabyrinthOptionsB@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
+	"\x1cgamerules/v1/labyrinth.proto\x12\fgamerules.v1\"5\n" +
+	"\x0fLabyrinthSquare\x12\x10\n" +
+	"\x03row\x18\x01 \x01(\rR\x03row\x12\x10\n" +
+	"\x03col\x18\x02 \x01(\rR\x03col\"S\n" +
+	"\rLabyrinthTile\x12\x14\n" +
+	"\x05sides\x18\x01 \x01(\rR\x05sides\x12\x16\n" +
+	"\x06target\x18\x02 \x01(\rR\x06target\x12\x14\n" +
+	"\x05vader\x18\x03 \x01(\bR\x05vader\"\xa4\x01\n" +
+	"\x0fLabyrinthPlayer\x122\n" +
+	"\x05color\x18\x01 \x01(\x0e2\x1c.gamerules.v1.LabyrinthColorR\x05color\x121\n" +
+	"\x04ship\x18\x02 \x01(\v2\x1d.gamerules.v1.LabyrinthSquareR\x04ship\x12\x14\n" +
+	"\x05found\x18\x03 \x03(\rR\x05found\x12\x14\n" +
+	"\x05stack\x18\x04 \x03(\rR\x05stack\"\xc8\x03\n" +
+	"\x0eLabyrinthState\x121\n" +
+	"\x05board\x18\x01 \x03(\v2\x1b.gamerules.v1.LabyrinthTileR\x05board\x121\n" +
+	"\x05spare\x18\x02 \x01(\v2\x1b.gamerules.v1.LabyrinthTileR\x05spare\x127\n" +
+	"\aplayers\x18\x03 \x03(\v2\x1d.gamerules.v1.LabyrinthPlayerR\aplayers\x123\n" +
+	"\x05vader\x18\x04 \x01(\v2\x1d.gamerules.v1.LabyrinthSquareR\x05vader\x129\n" +
+	"\x04last\x18\x05 \x01(\x0e2%.gamerules.v1.LabyrinthInsertionPointR\x04last\x12\x12\n" +
+	"\x04turn\x18\x06 \x01(\x05R\x04turn\x122\n" +
+	"\x05phase\x18\a \x01(\x0e2\x1c.gamerules.v1.LabyrinthPhaseR\x05phase\x12#\n" +
+	"\rvader_variant\x18\b \x01(\bR\fvaderVariant\x12\x1d\n" +
+	"\n" +
+	"open_cards\x18\t \x01(\bR\topenCards\x12\x1b\n" +
+	"\tno_return\x18\n" +
+	" \x01(\bR\bnoReturn\"i\n" +
+	"\x0eLabyrinthShift\x12;\n" +
+	"\x05point\x18\x01 \x01(\x0e2%.gamerules.v1.LabyrinthInsertionPointR\x05point\x12\x1a\n" +
+	"\brotation\x18\x02 \x01(\rR\brotation\"Z\n" +
+	"\x13LabyrinthFigureMove\x12-\n" +
+	"\x02to\x18\x01 \x01(\v2\x1d.gamerules.v1.LabyrinthSquareR\x02to\x12\x14\n" +
+	"\x05vader\x18\x02 \x01(\bR\x05vader\"\x8a\x01\n" +
+	"\rLabyrinthMove\x124\n" +
+	"\x05shift\x18\x01 \x01(\v2\x1c.gamerules.v1.LabyrinthShiftH\x00R\x05shift\x12;\n" +
+	"\x06figure\x18\x02 \x01(\v2!.gamerules.v1.LabyrinthFigureMoveH\x00R\x06figureB\x06\n" +
+	"\x04kind\"&\n" +
+	"\x0eLabyrinthStack\x12\x14\n" +
+	"\x05cards\x18\x01 \x03(\rR\x05cards\"\xc1\x01\n" +
+	"\x0fLabyrinthLayout\x12\x12\n" +
+	"\x04text\x18\x01 \x01(\tR\x04text\x121\n" +
+	"\x05board\x18\x02 \x03(\v2\x1b.gamerules.v1.LabyrinthTileR\x05board\x121\n" +
+	"\x05spare\x18\x03 \x01(\v2\x1b.gamerules.v1.LabyrinthTileR\x05spare\x124\n" +
+	"\x06stacks\x18\x04 \x03(\v2\x1c.gamerules.v1.LabyrinthStackR\x06stacks\"\x81\x02\n" +
+	"\x10LabyrinthOptions\x12\x18\n" +
+	"\aplayers\x18\x01 \x01(\x05R\aplayers\x124\n" +
+	"\x06colors\x18\x02 \x03(\x0e2\x1c.gamerules.v1.LabyrinthColorR\x06colors\x12\x14\n" +
+	"\x05first\x18\x03 \x01(\x05R\x05first\x12\x14\n" +
+	"\x05vader\x18\x04 \x01(\bR\x05vader\x12\x1d\n" +
+	"\n" +
+	"open_cards\x18\x05 \x01(\bR\topenCards\x12\x1b\n" +
+	"\tno_return\x18\x06 \x01(\bR\bnoReturn\x125\n" +
+	"\x06layout\x18\a \x01(\v2\x1d.gamerules.v1.LabyrinthLayoutR\x06layout*\x9b\x01\n" +
+	"\x0eLabyrinthColor\x12\x1f\n" +
+	"\x1bLABYRINTH_COLOR_UNSPECIFIED\x10\x00\x12\x17\n" +
+	"\x13LABYRINTH_COLOR_RED\x10\x01\x12\x1a\n" +
+	"\x16LABYRINTH_COLOR_YELLOW\x10\x02\x12\x19\n" +
+	"\x15LABYRINTH_COLOR_GREEN\x10\x03\x12\x18\n" +
+	"\x14LABYRINTH_COLOR_BLUE\x10\x04*\x80\x01\n" +
+	"\x0eLabyrinthPhase\x12\x1f\n" +
+	"\x1bLABYRINTH_PHASE_UNSPECIFIED\x10\x00\x12\x19\n" +
+	"\x15LABYRINTH_PHASE_SHIFT\x10\x01\x12\x18\n" +
+	"\x14LABYRINTH_PHASE_MOVE\x10\x02\x12\x18\n" +
+	"\x14LABYRINTH_PHASE_OVER\x10\x03*\xdc\x03\n" +
+	"\x17LabyrinthInsertionPoint\x12)\n" +
+	"%LABYRINTH_INSERTION_POINT_UNSPECIFIED\x10\x00\x12 \n" +
+	"\x1cLABYRINTH_INSERTION_POINT_N2\x10\x01\x12 \n" +
+	"\x1cLABYRINTH_INSERTION_POINT_N4\x10\x02\x12 \n" +
+	"\x1cLABYRINTH_INSERTION_POINT_N6\x10\x03\x12 \n" +
+	"\x1cLABYRINTH_INSERTION_POINT_E2\x10\x04\x12 \n" +
+	"\x1cLABYRINTH_INSERTION_POINT_E4\x10\x05\x12 \n" +
+	"\x1cLABYRINTH_INSERTION_POINT_E6\x10\x06\x12 \n" +
+	"\x1cLABYRINTH_INSERTION_POINT_S2\x10\a\x12 \n" +
+	"\x1cLABYRINTH_INSERTION_POINT_S4\x10\b\x12 \n" +
+	"\x1cLABYRINTH_INSERTION_POINT_S6\x10\t\x12 \n" +
+	"\x1cLABYRINTH_INSERTION_POINT_W2\x10\n" +
+	"\x12 \n" +
+	"\x1cLABYRINTH_INSERTION_POINT_W4\x10\v\x12 \n" +
+	"\x1cLABYRINTH_INSERTION_POINT_W6\x10\fB@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
 
 var (
 	file_gamerules_v1_labyrinth_proto_rawDescOnce sync.Once
@@ -153,18 +1094,46 @@ func file_gamerules_v1_labyrinth_proto_rawDescGZIP() []byte {
 	return file_gamerules_v1_labyrinth_proto_rawDescData
 }
 
-var file_gamerules_v1_labyrinth_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
+var file_gamerules_v1_labyrinth_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_gamerules_v1_labyrinth_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
 var file_gamerules_v1_labyrinth_proto_goTypes = []any{
-	(*LabyrinthState)(nil),   // 0: gamerules.v1.LabyrinthState
-	(*LabyrinthMove)(nil),    // 1: gamerules.v1.LabyrinthMove
-	(*LabyrinthOptions)(nil), // 2: gamerules.v1.LabyrinthOptions
+	(LabyrinthColor)(0),          // 0: gamerules.v1.LabyrinthColor
+	(LabyrinthPhase)(0),          // 1: gamerules.v1.LabyrinthPhase
+	(LabyrinthInsertionPoint)(0), // 2: gamerules.v1.LabyrinthInsertionPoint
+	(*LabyrinthSquare)(nil),      // 3: gamerules.v1.LabyrinthSquare
+	(*LabyrinthTile)(nil),        // 4: gamerules.v1.LabyrinthTile
+	(*LabyrinthPlayer)(nil),      // 5: gamerules.v1.LabyrinthPlayer
+	(*LabyrinthState)(nil),       // 6: gamerules.v1.LabyrinthState
+	(*LabyrinthShift)(nil),       // 7: gamerules.v1.LabyrinthShift
+	(*LabyrinthFigureMove)(nil),  // 8: gamerules.v1.LabyrinthFigureMove
+	(*LabyrinthMove)(nil),        // 9: gamerules.v1.LabyrinthMove
+	(*LabyrinthStack)(nil),       // 10: gamerules.v1.LabyrinthStack
+	(*LabyrinthLayout)(nil),      // 11: gamerules.v1.LabyrinthLayout
+	(*LabyrinthOptions)(nil),     // 12: gamerules.v1.LabyrinthOptions
 }
 var file_gamerules_v1_labyrinth_proto_depIdxs = []int32{
-	0, // [0:0] is the sub-list for method output_type
-	0, // [0:0] is the sub-list for method input_type
-	0, // [0:0] is the sub-list for extension type_name
-	0, // [0:0] is the sub-list for extension extendee
-	0, // [0:0] is the sub-list for field type_name
+	0,  // 0: gamerules.v1.LabyrinthPlayer.color:type_name -> gamerules.v1.LabyrinthColor
+	3,  // 1: gamerules.v1.LabyrinthPlayer.ship:type_name -> gamerules.v1.LabyrinthSquare
+	4,  // 2: gamerules.v1.LabyrinthState.board:type_name -> gamerules.v1.LabyrinthTile
+	4,  // 3: gamerules.v1.LabyrinthState.spare:type_name -> gamerules.v1.LabyrinthTile
+	5,  // 4: gamerules.v1.LabyrinthState.players:type_name -> gamerules.v1.LabyrinthPlayer
+	3,  // 5: gamerules.v1.LabyrinthState.vader:type_name -> gamerules.v1.LabyrinthSquare
+	2,  // 6: gamerules.v1.LabyrinthState.last:type_name -> gamerules.v1.LabyrinthInsertionPoint
+	1,  // 7: gamerules.v1.LabyrinthState.phase:type_name -> gamerules.v1.LabyrinthPhase
+	2,  // 8: gamerules.v1.LabyrinthShift.point:type_name -> gamerules.v1.LabyrinthInsertionPoint
+	3,  // 9: gamerules.v1.LabyrinthFigureMove.to:type_name -> gamerules.v1.LabyrinthSquare
+	7,  // 10: gamerules.v1.LabyrinthMove.shift:type_name -> gamerules.v1.LabyrinthShift
+	8,  // 11: gamerules.v1.LabyrinthMove.figure:type_name -> gamerules.v1.LabyrinthFigureMove
+	4,  // 12: gamerules.v1.LabyrinthLayout.board:type_name -> gamerules.v1.LabyrinthTile
+	4,  // 13: gamerules.v1.LabyrinthLayout.spare:type_name -> gamerules.v1.LabyrinthTile
+	10, // 14: gamerules.v1.LabyrinthLayout.stacks:type_name -> gamerules.v1.LabyrinthStack
+	0,  // 15: gamerules.v1.LabyrinthOptions.colors:type_name -> gamerules.v1.LabyrinthColor
+	11, // 16: gamerules.v1.LabyrinthOptions.layout:type_name -> gamerules.v1.LabyrinthLayout
+	17, // [17:17] is the sub-list for method output_type
+	17, // [17:17] is the sub-list for method input_type
+	17, // [17:17] is the sub-list for extension type_name
+	17, // [17:17] is the sub-list for extension extendee
+	0,  // [0:17] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_labyrinth_proto_init() }
@@ -172,18 +1141,23 @@ func file_gamerules_v1_labyrinth_proto_init() {
 	if File_gamerules_v1_labyrinth_proto != nil {
 		return
 	}
+	file_gamerules_v1_labyrinth_proto_msgTypes[6].OneofWrappers = []any{
+		(*LabyrinthMove_Shift)(nil),
+		(*LabyrinthMove_Figure)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamerules_v1_labyrinth_proto_rawDesc), len(file_gamerules_v1_labyrinth_proto_rawDesc)),
-			NumEnums:      0,
-			NumMessages:   3,
+			NumEnums:      3,
+			NumMessages:   10,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
 		GoTypes:           file_gamerules_v1_labyrinth_proto_goTypes,
 		DependencyIndexes: file_gamerules_v1_labyrinth_proto_depIdxs,
+		EnumInfos:         file_gamerules_v1_labyrinth_proto_enumTypes,
 		MessageInfos:      file_gamerules_v1_labyrinth_proto_msgTypes,
 	}.Build()
 	File_gamerules_v1_labyrinth_proto = out.File

@@ -1,0 +1,364 @@
+package service
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/rules/game"
+	"github.com/gamerules/gamerules/rules/labyrinth"
+)
+
+// labyrinthEngine adapts rules/labyrinth to the API (game id "labyrinth").
+// The card stacks are secret: ObserveState gives a player's view (Observe),
+// and a view is refused as input (Decode validates).
+type labyrinthEngine struct{}
+
+func init() { register(labyrinthEngine{}) }
+
+func (labyrinthEngine) Info() *gamerulesv1.GameInfo {
+	return &gamerulesv1.GameInfo{
+		Id:                   "labyrinth",
+		DisplayName:          "Labyrinth (Star Wars edition)",
+		MinPlayers:           labyrinth.MinPlayers,
+		MaxPlayers:           labyrinth.MaxPlayers,
+		HasHiddenInformation: true,
+		Variants: []string{
+			"players: 2..4 (default 4), colours red, yellow, green, blue in turn order; first: the index of the player who begins",
+			"vader: Darth Vader moves for the cards with the Vader symbol (targets U..X)",
+			"open_cards: a player sees all his cards and may find any unfound one",
+			"no_return: the game ends when a player has found all his cards",
+			"layout: an explicit set-up (board, spare, stacks; typed or as text) instead of a random one from the seed",
+		},
+		MoveNotation:  `shift: insertion point and quarter turns clockwise of the spare, e.g. "N2", "W4:1"; then the figure's destination, "r3c5" (own ship) or "V:r3c5" (Darth Vader); staying is the figure's own square`,
+		StateNotation: `<board> <spare> <figures> <last> <turn> <cards> <variants>, e.g. "6aeAaeB5*c/9c6ceOa7Q/7C97D6eEadF/5cT5aaa9U/7G6SbH5dI7PdJ/dM6V9936Xa/3eRbK3WbL59 7N R11,Y17 - Rs :MAGBULCXIWPE,:HKNTQRJDSFOV -" (see LabyrinthState)`,
+	}
+}
+
+func (labyrinthEngine) NewGame(req *gamerulesv1.NewGameRequest, seed uint64) (Position, error) {
+	opts := req.GetLabyrinth()
+	o := labyrinth.Options{
+		Players: int(opts.GetPlayers()),
+		First:   int(opts.GetFirst()),
+		Seed:    seed,
+		Variants: labyrinth.Variants{
+			Vader:     opts.GetVader(),
+			OpenCards: opts.GetOpenCards(),
+			NoReturn:  opts.GetNoReturn(),
+		},
+	}
+	if len(opts.GetColors()) > labyrinth.MaxPlayers {
+		return nil, fmt.Errorf("labyrinth: %w: %d colours; at most 4 players", game.ErrInvalidOptions, len(opts.GetColors()))
+	}
+	for _, c := range opts.GetColors() {
+		col, err := labyrinthColorFromProto(c, game.ErrInvalidOptions)
+		if err != nil {
+			return nil, err
+		}
+		o.Colors = append(o.Colors, col)
+	}
+	if l := opts.GetLayout(); l != nil {
+		layout, err := labyrinthLayoutFromProto(l)
+		if err != nil {
+			return nil, err
+		}
+		o.Layout = &layout
+	}
+	s, err := labyrinth.New(o)
+	if err != nil {
+		return nil, err
+	}
+	return labyrinthPos{s}, nil
+}
+
+func labyrinthLayoutFromProto(l *gamerulesv1.LabyrinthLayout) (labyrinth.Layout, error) {
+	typed := len(l.GetBoard()) > 0 || l.GetSpare() != nil || len(l.GetStacks()) > 0
+	if l.GetText() != "" {
+		if typed {
+			return labyrinth.Layout{}, fmt.Errorf("labyrinth: %w: layout: give text or typed board, spare and stacks, not both", game.ErrInvalidOptions)
+		}
+		return labyrinth.ParseLayout(l.GetText())
+	}
+	var out labyrinth.Layout
+	if err := labyrinthBoardFromProto(l.GetBoard(), l.GetSpare(), &out.Board, &out.Spare, game.ErrInvalidOptions); err != nil {
+		return labyrinth.Layout{}, err
+	}
+	if len(l.GetStacks()) > labyrinth.MaxPlayers {
+		return labyrinth.Layout{}, fmt.Errorf("labyrinth: %w: layout: %d stacks; at most 4 players", game.ErrInvalidOptions, len(l.GetStacks()))
+	}
+	for p, st := range l.GetStacks() {
+		cards, err := labyrinthCards(st.GetCards(), false, fmt.Sprintf("layout stack %d", p), game.ErrInvalidOptions)
+		if err != nil {
+			return labyrinth.Layout{}, err
+		}
+		out.Stacks = append(out.Stacks, cards)
+	}
+	return out, nil
+}
+
+// Decode reads the text, the typed state, or both, and refuses a state
+// that does not Validate, a per-player view among them.
+func (labyrinthEngine) Decode(st *gamerulesv1.GameState) (Position, error) {
+	typed := st.GetLabyrinth()
+	s, err := decodeState(st, typed != nil, labyrinth.ParseState,
+		func() (labyrinth.State, error) { return labyrinthStateFromProto(typed) })
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return labyrinthPos{s}, nil
+}
+
+func labyrinthColorFromProto(c gamerulesv1.LabyrinthColor, kind error) (labyrinth.Color, error) {
+	if c < gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_RED || c > gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_BLUE {
+		return 0, fmt.Errorf("labyrinth: %w: colour %v", kind, c)
+	}
+	return labyrinth.Color(c - 1), nil
+}
+
+func labyrinthSquareFromProto(q *gamerulesv1.LabyrinthSquare) labyrinth.Square {
+	if q == nil || q.GetRow() > 7 || q.GetCol() > 7 {
+		return labyrinth.NoSquare
+	}
+	return labyrinth.Sq(int(q.GetRow()), int(q.GetCol()))
+}
+
+func labyrinthSquareToProto(q labyrinth.Square) *gamerulesv1.LabyrinthSquare {
+	if !q.Valid() {
+		return nil
+	}
+	return &gamerulesv1.LabyrinthSquare{Row: uint32(q.Row()), Col: uint32(q.Col())}
+}
+
+func labyrinthTileFromProto(t *gamerulesv1.LabyrinthTile, where string, kind error) (labyrinth.Tile, error) {
+	if t == nil {
+		return labyrinth.Tile{}, fmt.Errorf("labyrinth: %w: %s: tile missing", kind, where)
+	}
+	if t.GetSides() > 15 || t.GetTarget() > labyrinth.NumTargets {
+		return labyrinth.Tile{}, fmt.Errorf("labyrinth: %w: %s: sides %d (want 0..15) or target %d (want 0..24) out of range", kind, where, t.GetSides(), t.GetTarget())
+	}
+	return labyrinth.Tile{Sides: uint8(t.GetSides()), Target: uint8(t.GetTarget()), Vader: t.GetVader()}, nil
+}
+
+func labyrinthTileToProto(t labyrinth.Tile) *gamerulesv1.LabyrinthTile {
+	return &gamerulesv1.LabyrinthTile{Sides: uint32(t.Sides), Target: uint32(t.Target), Vader: t.Vader}
+}
+
+func labyrinthBoardFromProto(board []*gamerulesv1.LabyrinthTile, spare *gamerulesv1.LabyrinthTile, outBoard *[labyrinth.NumSquares]labyrinth.Tile, outSpare *labyrinth.Tile, kind error) error {
+	if len(board) != labyrinth.NumSquares {
+		return fmt.Errorf("labyrinth: %w: board has %d tiles; want 49", kind, len(board))
+	}
+	for q, t := range board {
+		tile, err := labyrinthTileFromProto(t, labyrinth.Square(q).String(), kind)
+		if err != nil {
+			return err
+		}
+		outBoard[q] = tile
+	}
+	tile, err := labyrinthTileFromProto(spare, "spare", kind)
+	if err != nil {
+		return err
+	}
+	*outSpare = tile
+	return nil
+}
+
+// labyrinthCards converts cards 1..24 (0 = hidden, when allowed).
+func labyrinthCards(cards []uint32, allowHidden bool, where string, kind error) ([]uint8, error) {
+	if len(cards) > labyrinth.NumTargets {
+		return nil, fmt.Errorf("labyrinth: %w: %s: %d cards", kind, where, len(cards))
+	}
+	out := make([]uint8, len(cards))
+	for i, c := range cards {
+		if c > labyrinth.NumTargets || (c == 0 && !allowHidden) {
+			return nil, fmt.Errorf("labyrinth: %w: %s: card %d is not a target 1..24", kind, where, c)
+		}
+		out[i] = uint8(c)
+	}
+	return out, nil
+}
+
+func labyrinthStateFromProto(pb *gamerulesv1.LabyrinthState) (labyrinth.State, error) {
+	bad := game.ErrInvalidState
+	var sn labyrinth.Snapshot
+	if err := labyrinthBoardFromProto(pb.GetBoard(), pb.GetSpare(), &sn.Board, &sn.Spare, bad); err != nil {
+		return labyrinth.State{}, err
+	}
+	if n := len(pb.GetPlayers()); n < labyrinth.MinPlayers || n > labyrinth.MaxPlayers {
+		return labyrinth.State{}, fmt.Errorf("labyrinth: %w: %d players; want 2..4", bad, n)
+	}
+	for p, pl := range pb.GetPlayers() {
+		c, err := labyrinthColorFromProto(pl.GetColor(), bad)
+		if err != nil {
+			return labyrinth.State{}, err
+		}
+		ship := labyrinthSquareFromProto(pl.GetShip())
+		if !ship.Valid() {
+			return labyrinth.State{}, fmt.Errorf("labyrinth: %w: player %d: ship square missing or off the board", bad, p)
+		}
+		found, err := labyrinthCards(pl.GetFound(), false, fmt.Sprintf("player %d found", p), bad)
+		if err != nil {
+			return labyrinth.State{}, err
+		}
+		stack, err := labyrinthCards(pl.GetStack(), true, fmt.Sprintf("player %d stack", p), bad)
+		if err != nil {
+			return labyrinth.State{}, err
+		}
+		sn.Colors = append(sn.Colors, c)
+		sn.Ships = append(sn.Ships, ship)
+		sn.Found = append(sn.Found, found)
+		sn.Stacks = append(sn.Stacks, stack)
+	}
+	sn.Vader = labyrinth.NoSquare
+	if v := pb.GetVader(); v != nil {
+		if sn.Vader = labyrinthSquareFromProto(v); !sn.Vader.Valid() {
+			return labyrinth.State{}, fmt.Errorf("labyrinth: %w: Darth Vader's square is off the board", bad)
+		}
+	}
+	if l := pb.GetLast(); l < 0 || l > gamerulesv1.LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_W6 {
+		return labyrinth.State{}, fmt.Errorf("labyrinth: %w: last insertion point %v", bad, l)
+	}
+	sn.Last = labyrinth.Point(pb.GetLast())
+	sn.Turn = int(pb.GetTurn())
+	if ph := pb.GetPhase(); ph < gamerulesv1.LabyrinthPhase_LABYRINTH_PHASE_SHIFT || ph > gamerulesv1.LabyrinthPhase_LABYRINTH_PHASE_OVER {
+		return labyrinth.State{}, fmt.Errorf("labyrinth: %w: phase %v", bad, ph)
+	}
+	sn.Phase = labyrinth.Phase(pb.GetPhase())
+	sn.Variants = labyrinth.Variants{Vader: pb.GetVaderVariant(), OpenCards: pb.GetOpenCards(), NoReturn: pb.GetNoReturn()}
+	return labyrinth.FromSnapshot(sn)
+}
+
+func labyrinthStateToProto(s labyrinth.State) *gamerulesv1.LabyrinthState {
+	sn := s.Snapshot()
+	pb := &gamerulesv1.LabyrinthState{
+		Board:        make([]*gamerulesv1.LabyrinthTile, len(sn.Board)),
+		Spare:        labyrinthTileToProto(sn.Spare),
+		Vader:        labyrinthSquareToProto(sn.Vader),
+		Last:         gamerulesv1.LabyrinthInsertionPoint(sn.Last),
+		Turn:         int32(sn.Turn),
+		Phase:        gamerulesv1.LabyrinthPhase(sn.Phase),
+		VaderVariant: sn.Variants.Vader,
+		OpenCards:    sn.OpenCards,
+		NoReturn:     sn.NoReturn,
+	}
+	for q, t := range sn.Board {
+		pb.Board[q] = labyrinthTileToProto(t)
+	}
+	for p, c := range sn.Colors {
+		pb.Players = append(pb.Players, &gamerulesv1.LabyrinthPlayer{
+			Color: gamerulesv1.LabyrinthColor(c + 1),
+			Ship:  labyrinthSquareToProto(sn.Ships[p]),
+			Found: labyrinthUint32s(sn.Found[p]),
+			Stack: labyrinthUint32s(sn.Stacks[p]),
+		})
+	}
+	return pb
+}
+
+func labyrinthUint32s(cards []uint8) []uint32 {
+	if len(cards) == 0 {
+		return nil
+	}
+	out := make([]uint32, len(cards))
+	for i, c := range cards {
+		out[i] = uint32(c)
+	}
+	return out
+}
+
+func labyrinthMoveToProto(m labyrinth.Move) *gamerulesv1.Move {
+	typed := &gamerulesv1.LabyrinthMove{}
+	if m.IsShift() {
+		typed.Kind = &gamerulesv1.LabyrinthMove_Shift{Shift: &gamerulesv1.LabyrinthShift{
+			Point: gamerulesv1.LabyrinthInsertionPoint(m.Point), Rotation: uint32(m.Rotation),
+		}}
+	} else {
+		typed.Kind = &gamerulesv1.LabyrinthMove_Figure{Figure: &gamerulesv1.LabyrinthFigureMove{
+			To: labyrinthSquareToProto(m.To), Vader: m.Vader,
+		}}
+	}
+	return &gamerulesv1.Move{Notation: m.String(), Move: &gamerulesv1.Move_Labyrinth{Labyrinth: typed}}
+}
+
+// labyrinthMoveFromProto converts a typed move, with the rotation reduced as
+// ParseMove reduces it (so it equals the listed move).
+func labyrinthMoveFromProto(s labyrinth.State, pb *gamerulesv1.LabyrinthMove) (labyrinth.Move, error) {
+	switch {
+	case pb.GetShift() != nil:
+		sh := pb.GetShift()
+		p := labyrinth.Point(sh.GetPoint())
+		if sh.GetPoint() < 0 || !p.Valid() || int32(p) != int32(sh.GetPoint()) {
+			return labyrinth.Move{}, fmt.Errorf("labyrinth: %w: shift: insertion point %v", game.ErrIllegalMove, sh.GetPoint())
+		}
+		if sh.GetRotation() > 3 {
+			return labyrinth.Move{}, fmt.Errorf("labyrinth: %w: shift: rotation %d; want 0..3", game.ErrIllegalMove, sh.GetRotation())
+		}
+		return labyrinth.ParseMove(s, labyrinth.ShiftMove(p, int(sh.GetRotation())).String())
+	case pb.GetFigure() != nil:
+		f := pb.GetFigure()
+		to := labyrinthSquareFromProto(f.GetTo())
+		if !to.Valid() {
+			return labyrinth.Move{}, fmt.Errorf("labyrinth: %w: figure move: destination missing or off the board", game.ErrIllegalMove)
+		}
+		return labyrinth.Move{Vader: f.GetVader(), To: to}, nil
+	}
+	return labyrinth.Move{}, fmt.Errorf("labyrinth: %w: typed move has neither shift nor figure", game.ErrIllegalMove)
+}
+
+// labyrinthPos is a decoded, valid Labyrinth state (never a view).
+type labyrinthPos struct{ s labyrinth.State }
+
+func (p labyrinthPos) Encode() *gamerulesv1.GameState {
+	return labyrinthEncode(p.s)
+}
+
+func labyrinthEncode(s labyrinth.State) *gamerulesv1.GameState {
+	return &gamerulesv1.GameState{Text: s.String(), State: &gamerulesv1.GameState_Labyrinth{Labyrinth: labyrinthStateToProto(s)}}
+}
+
+func (p labyrinthPos) LegalMoves(includeResults bool) ([]*gamerulesv1.Move, bool, error) {
+	moves := p.s.LegalMoves()
+	out := make([]*gamerulesv1.Move, 0, len(moves))
+	for _, m := range moves {
+		pm := labyrinthMoveToProto(m)
+		if includeResults {
+			next, err := p.s.Apply(m)
+			if err != nil {
+				return nil, false, fmt.Errorf("labyrinth: listed move %v does not apply: %v", m, err) // a bug: Internal
+			}
+			pm.Result = labyrinthEncode(next)
+		}
+		out = append(out, pm)
+	}
+	return out, false, nil
+}
+
+func (p labyrinthPos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {
+	typed := mv.GetLabyrinth()
+	m, err := decodeMove(mv, typed != nil,
+		func(text string) (labyrinth.Move, error) { return labyrinth.ParseMove(p.s, text) },
+		func() (labyrinth.Move, error) { return labyrinthMoveFromProto(p.s, typed) })
+	if err != nil {
+		return nil, nil, false, err
+	}
+	next, err := p.s.Apply(m)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	return labyrinthPos{next}, labyrinthMoveToProto(m), false, nil
+}
+
+func (p labyrinthPos) Outcome() game.Outcome { return p.s.Outcome() }
+
+// Observe returns what player (0-based) may see: the other players' stacks
+// hidden (0 in the typed state, '?' in the text), and his own below the top
+// card unless the open-cards variant is on. Player −1 gets a spectator's
+// view, every stack hidden. Other players are ErrInvalidState.
+func (p labyrinthPos) Observe(player int) (*gamerulesv1.GameState, error) {
+	if player < -1 || player >= p.s.Players() {
+		return nil, fmt.Errorf("labyrinth: %w: no player %d (players 0..%d, or -1 for a spectator)", game.ErrInvalidState, player, p.s.Players()-1)
+	}
+	return labyrinthEncode(p.s.View(player)), nil
+}
