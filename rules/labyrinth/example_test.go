@@ -29,8 +29,8 @@ func Example() {
 	// {false -1 [0 0] }
 }
 
-// ParseMove reads the spec's notation; a rotation that gives the same
-// orientation of a straight spare is the smaller one.
+// ParseMove reads the spec's notation; ":0" may be written or left out.
+// (With a straight spare, a rotation by 2 reads as the smaller one.)
 func ExampleParseMove() {
 	s, _ := labyrinth.New(labyrinth.Options{Players: 2, Seed: 0})
 	for _, text := range []string{"N2", "E4:3", "S6:0", "r3c5", "V:r7c1", "N3"} {

@@ -848,7 +848,7 @@ func mapsEqual(a, b map[tileKey]int) bool {
 // TestRandomPlayouts plays random games for each player count and variant
 // through the shared harness. GAMERULES_LONG=1 plays ≥ 10,000 games in all.
 func TestRandomPlayouts(t *testing.T) {
-	games := 3
+	games := 2
 	if os.Getenv("GAMERULES_LONG") != "" {
 		games = 100
 	} else if testing.Short() {
