@@ -30,7 +30,7 @@ func BenchmarkLegalMoves(b *testing.B) {
 // TestLegalMovesMedian reports the median time of LegalMoves per oracle
 // position (the target: under 5 µs).
 func TestLegalMovesMedian(t *testing.T) {
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		t.Skip("timing")
 	}
 	rows := allOracleRows(t)

@@ -1,0 +1,82 @@
+// Package backgammon is the rules engine for backgammon, exact to GNU
+// Backgammon (gnubg 1.07): for every position and roll it lists the same
+// legal plays, one per resulting position, and writes positions as gnubg's
+// Position ID and Match ID.
+//
+// # Rule source
+//
+// ../../../shared/rules/backgammon.md (from the leaflet "Tryktrak", with the
+// standard points marked): "Moving", "Must-play rules", "Hitting and the
+// bar", "Bearing off", "End of the game and score", "Move notation", "How the
+// API represents a turn" and "Interchange formats". Where the spec leaves a
+// point open, gnubg's behaviour decides (its GenerateMoves keeps the plays
+// that use the most dice, then the most pips, one per position).
+//
+// # Variants
+//
+// None yet: a money game with the cube at 1. Options is empty.
+//
+// # Not supported
+//
+//   - the doubling cube, match play, the Crawford and Jacoby rules (a Match ID
+//     with a cube other than 1 and centred, a match length, a pending double
+//     or resignation is refused as an invalid state);
+//   - resignations (game states 3 and 4 of the Match ID);
+//   - the money-session score is passed through the Match ID unchanged; the
+//     engine never adds a game's result to it.
+//
+// # Coordinates
+//
+// Player 0 is White, player 1 Black. Each player numbers the points from his
+// own side: he moves from his 24-point to his 1-point and bears off past it;
+// the bar is 25 and "off" is 0. Opponent's point p is one's own point 25-p.
+// Board (the typed form) and State.Checkers use these numbers.
+//
+// # Turns and chance
+//
+// A State is in one of four phases (Phase): PhaseOpening (nobody has rolled;
+// the moves are the 30 opening rolls "roll w-b", white's die and black's,
+// each 1/30), PhaseRoll (the 21 rolls "roll 6-5", 1/36 or 2/36), PhaseMove
+// (checker plays, or "pass" when no number can be played) and PhaseOver.
+// Dice are moves: LegalMoves lists the outcomes, Move.Probability gives their
+// chance, and RollDice draws one with a caller's *rand.Rand, so the engine
+// itself is deterministic.
+//
+// # Notation
+//
+// Plays are written as gnubg writes them: "24/18 13/11", "bar/22", "6/off",
+// "13/9(4)", "24/23*/20" (Move.String). ParseMove also reads every form the
+// spec lists — separate steps in any order, "25"/"b" for the bar, "0" for
+// off, combined moves such as "24/13", with or without "*" — and turns it
+// into the canonical Move that LegalMoves lists.
+//
+// The text form of a State is gnubg's ID "<PositionID>:<MatchID>"
+// (State.String, ParseState), e.g. "4HPwATDgc/ABMA:MIEFAAAAAAAE" for the
+// start with white to play 3-1. The Position ID is written from the side of
+// the player whose turn it is; after a play the turn passes, so it is the
+// opponent's view, and a finished game is written from the loser's side.
+//
+// # Concurrency
+//
+// State and Move are small comparable values; Apply returns a new State and
+// never changes its receiver, so both may be shared between goroutines. The
+// package keeps no mutable globals except a sync.Pool of scratch buffers. A
+// *rand.Rand given to RollDice is not safe for concurrent use.
+//
+// # Performance
+//
+// LegalMoves generates with a compact per-position copy (arrays, a bitmask
+// of occupied points and an exact 128-bit key of the result for
+// deduplication) and allocates once, for the result; AppendLegalMoves with a
+// reused slice does not allocate. See BenchmarkLegalMoves.
+//
+// # Files
+//
+//	doc.go       this overview
+//	state.go     State, Phase, Board, New, FromBoard, Validate, Outcome, Info
+//	id.go        gnubg Position ID and Match ID; String, ParseState, FromPositionID
+//	move.go      Move, Kind, Step, constructors, gnubg-style String
+//	movegen.go   legal-play generation and LegalMoves
+//	apply.go     Apply and RollDice
+//	parse.go     ParseMove: notation to the canonical Move, with reasons for refusals
+package backgammon

@@ -1,0 +1,5 @@
+//go:build !race
+
+package backgammon
+
+const raceEnabled = false
