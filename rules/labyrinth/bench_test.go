@@ -7,11 +7,13 @@ import (
 	lab "github.com/gamerules/gamerules/rules/labyrinth"
 )
 
-// benchState is a mid-game 4-player position with Darth Vader, in the shift phase.
+// benchState is a mid-game 4-player position with Darth Vader, in the
+// shift phase with 44 distinct shifts.
 func benchState(b *testing.B) lab.State {
 	s := mustNew(b, lab.Options{Players: 4, Seed: 2024, Variants: lab.Variants{Vader: true}})
 	r := rand.New(rand.NewPCG(5, 6))
-	for i := 0; i < 40; i++ {
+	// 40 plies, then on to a shift phase with a corner or T spare (44 shifts).
+	for i := 0; i < 40 || s.Phase() != lab.PhaseShift || s.Spare().Shape() == lab.ShapeStraight; i++ {
 		ms := s.LegalMoves()
 		s, _ = s.Apply(ms[r.IntN(len(ms))])
 	}
