@@ -7,6 +7,7 @@
 package gamerulesv1
 
 import (
+	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	reflect "reflect"
@@ -21,9 +22,223 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// BackgammonState is the typed form of a backgammon state.
+// BackgammonPlayer is one of the two sides of backgammon.
+type BackgammonPlayer int32
+
+const (
+	// Not given: white.
+	BackgammonPlayer_BACKGAMMON_PLAYER_UNSPECIFIED BackgammonPlayer = 0
+	// White, player index 0.
+	BackgammonPlayer_BACKGAMMON_PLAYER_WHITE BackgammonPlayer = 1
+	// Black, player index 1.
+	BackgammonPlayer_BACKGAMMON_PLAYER_BLACK BackgammonPlayer = 2
+)
+
+// Enum value maps for BackgammonPlayer.
+var (
+	BackgammonPlayer_name = map[int32]string{
+		0: "BACKGAMMON_PLAYER_UNSPECIFIED",
+		1: "BACKGAMMON_PLAYER_WHITE",
+		2: "BACKGAMMON_PLAYER_BLACK",
+	}
+	BackgammonPlayer_value = map[string]int32{
+		"BACKGAMMON_PLAYER_UNSPECIFIED": 0,
+		"BACKGAMMON_PLAYER_WHITE":       1,
+		"BACKGAMMON_PLAYER_BLACK":       2,
+	}
+)
+
+func (x BackgammonPlayer) Enum() *BackgammonPlayer {
+	p := new(BackgammonPlayer)
+	*p = x
+	return p
+}
+
+func (x BackgammonPlayer) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (BackgammonPlayer) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamerules_v1_backgammon_proto_enumTypes[0].Descriptor()
+}
+
+func (BackgammonPlayer) Type() protoreflect.EnumType {
+	return &file_gamerules_v1_backgammon_proto_enumTypes[0]
+}
+
+func (x BackgammonPlayer) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use BackgammonPlayer.Descriptor instead.
+func (BackgammonPlayer) EnumDescriptor() ([]byte, []int) {
+	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{0}
+}
+
+// BackgammonPhase is the part of a turn a state is in. The Match ID's game
+// state tells them apart: 0 opening, 1 roll or move (with dice), 2 over.
+type BackgammonPhase int32
+
+const (
+	// Not given: over if a player has no checkers left, else move when dice
+	// are given, else roll.
+	BackgammonPhase_BACKGAMMON_PHASE_UNSPECIFIED BackgammonPhase = 0
+	// Nobody has rolled yet: the legal moves are the 30 opening rolls.
+	BackgammonPhase_BACKGAMMON_PHASE_OPENING BackgammonPhase = 1
+	// The player on turn must roll: the legal moves are the 21 rolls.
+	BackgammonPhase_BACKGAMMON_PHASE_ROLL BackgammonPhase = 2
+	// The player on turn has dice and plays them (or passes).
+	BackgammonPhase_BACKGAMMON_PHASE_MOVE BackgammonPhase = 3
+	// A player has borne off all 15 checkers; no legal moves.
+	BackgammonPhase_BACKGAMMON_PHASE_OVER BackgammonPhase = 4
+)
+
+// Enum value maps for BackgammonPhase.
+var (
+	BackgammonPhase_name = map[int32]string{
+		0: "BACKGAMMON_PHASE_UNSPECIFIED",
+		1: "BACKGAMMON_PHASE_OPENING",
+		2: "BACKGAMMON_PHASE_ROLL",
+		3: "BACKGAMMON_PHASE_MOVE",
+		4: "BACKGAMMON_PHASE_OVER",
+	}
+	BackgammonPhase_value = map[string]int32{
+		"BACKGAMMON_PHASE_UNSPECIFIED": 0,
+		"BACKGAMMON_PHASE_OPENING":     1,
+		"BACKGAMMON_PHASE_ROLL":        2,
+		"BACKGAMMON_PHASE_MOVE":        3,
+		"BACKGAMMON_PHASE_OVER":        4,
+	}
+)
+
+func (x BackgammonPhase) Enum() *BackgammonPhase {
+	p := new(BackgammonPhase)
+	*p = x
+	return p
+}
+
+func (x BackgammonPhase) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (BackgammonPhase) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamerules_v1_backgammon_proto_enumTypes[1].Descriptor()
+}
+
+func (BackgammonPhase) Type() protoreflect.EnumType {
+	return &file_gamerules_v1_backgammon_proto_enumTypes[1]
+}
+
+func (x BackgammonPhase) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use BackgammonPhase.Descriptor instead.
+func (BackgammonPhase) EnumDescriptor() ([]byte, []int) {
+	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{1}
+}
+
+// BackgammonMoveKind says what a backgammon move is.
+type BackgammonMoveKind int32
+
+const (
+	// Not given: a play when steps are given, a roll when dice are given.
+	BackgammonMoveKind_BACKGAMMON_MOVE_KIND_UNSPECIFIED BackgammonMoveKind = 0
+	// Checkers move: `steps`.
+	BackgammonMoveKind_BACKGAMMON_MOVE_KIND_PLAY BackgammonMoveKind = 1
+	// No number can be played; the turn passes.
+	BackgammonMoveKind_BACKGAMMON_MOVE_KIND_PASS BackgammonMoveKind = 2
+	// A chance outcome: `dice`, or none to have the server draw them.
+	BackgammonMoveKind_BACKGAMMON_MOVE_KIND_ROLL BackgammonMoveKind = 3
+)
+
+// Enum value maps for BackgammonMoveKind.
+var (
+	BackgammonMoveKind_name = map[int32]string{
+		0: "BACKGAMMON_MOVE_KIND_UNSPECIFIED",
+		1: "BACKGAMMON_MOVE_KIND_PLAY",
+		2: "BACKGAMMON_MOVE_KIND_PASS",
+		3: "BACKGAMMON_MOVE_KIND_ROLL",
+	}
+	BackgammonMoveKind_value = map[string]int32{
+		"BACKGAMMON_MOVE_KIND_UNSPECIFIED": 0,
+		"BACKGAMMON_MOVE_KIND_PLAY":        1,
+		"BACKGAMMON_MOVE_KIND_PASS":        2,
+		"BACKGAMMON_MOVE_KIND_ROLL":        3,
+	}
+)
+
+func (x BackgammonMoveKind) Enum() *BackgammonMoveKind {
+	p := new(BackgammonMoveKind)
+	*p = x
+	return p
+}
+
+func (x BackgammonMoveKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (BackgammonMoveKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamerules_v1_backgammon_proto_enumTypes[2].Descriptor()
+}
+
+func (BackgammonMoveKind) Type() protoreflect.EnumType {
+	return &file_gamerules_v1_backgammon_proto_enumTypes[2]
+}
+
+func (x BackgammonMoveKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use BackgammonMoveKind.Descriptor instead.
+func (BackgammonMoveKind) EnumDescriptor() ([]byte, []int) {
+	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{2}
+}
+
+// BackgammonState is the typed form of a backgammon state: a money game with
+// the cube at 1. Points are numbered from each player's own side: he moves
+// from his 24-point to his 1-point and bears off; opponent's point p is
+// one's own point 25 - p.
+//
+// Text form: gnubg's ID "<Position ID>:<Match ID>", written from the side of
+// the player on turn, e.g. "4HPwATDgc/ABMA:MIEFAAAAAAAE" (the start, white
+// to play 3-1). On input the board may be given either as `white` and
+// `black` or as `position_id` (read from the side of `turn`; white when
+// unspecified), or both (then they must agree).
 type BackgammonState struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// White's checkers: 25 counts from white's side, index 0..23 = his points
+	// 1..24, index 24 = his bar. Borne off = 15 minus the sum. Empty on input
+	// when position_id is given.
+	White []uint32 `protobuf:"varint,1,rep,packed,name=white,proto3" json:"white,omitempty"`
+	// Black's checkers, the same way from black's side.
+	Black []uint32 `protobuf:"varint,2,rep,packed,name=black,proto3" json:"black,omitempty"`
+	// The player on turn: to roll (roll phase), to move (move phase); after
+	// the end, the loser, from whose side the position is written.
+	Turn BackgammonPlayer `protobuf:"varint,3,opt,name=turn,proto3,enum=gamerules.v1.BackgammonPlayer" json:"turn,omitempty"`
+	// The phase of the turn.
+	Phase BackgammonPhase `protobuf:"varint,4,opt,name=phase,proto3,enum=gamerules.v1.BackgammonPhase" json:"phase,omitempty"`
+	// The two dice in the move phase, as rolled (after an opening roll:
+	// white's, then black's); empty in the other phases.
+	Dice []uint32 `protobuf:"varint,5,rep,packed,name=dice,proto3" json:"dice,omitempty"`
+	// The gnubg Position ID (14 characters) from the side of `turn`.
+	PositionId string `protobuf:"bytes,6,opt,name=position_id,json=positionId,proto3" json:"position_id,omitempty"`
+	// The gnubg Match ID (12 characters). Ignored on input; give it in the
+	// state's text instead.
+	MatchId string `protobuf:"bytes,7,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	// White's pip count: the pips his checkers still have to travel.
+	WhitePips uint32 `protobuf:"varint,8,opt,name=white_pips,json=whitePips,proto3" json:"white_pips,omitempty"`
+	// Black's pip count.
+	BlackPips uint32 `protobuf:"varint,9,opt,name=black_pips,json=blackPips,proto3" json:"black_pips,omitempty"`
+	// White's checkers borne off.
+	WhiteOff uint32 `protobuf:"varint,10,opt,name=white_off,json=whiteOff,proto3" json:"white_off,omitempty"`
+	// Black's checkers borne off.
+	BlackOff uint32 `protobuf:"varint,11,opt,name=black_off,json=blackOff,proto3" json:"black_off,omitempty"`
+	// White's money-session score carried in the Match ID (passed through;
+	// the engine does not add a game's result).
+	WhiteScore uint32 `protobuf:"varint,12,opt,name=white_score,json=whiteScore,proto3" json:"white_score,omitempty"`
+	// Black's money-session score carried in the Match ID.
+	BlackScore    uint32 `protobuf:"varint,13,opt,name=black_score,json=blackScore,proto3" json:"black_score,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -58,16 +273,183 @@ func (*BackgammonState) Descriptor() ([]byte, []int) {
 	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{0}
 }
 
-// BackgammonMove is the typed form of a backgammon move.
+func (x *BackgammonState) GetWhite() []uint32 {
+	if x != nil {
+		return x.White
+	}
+	return nil
+}
+
+func (x *BackgammonState) GetBlack() []uint32 {
+	if x != nil {
+		return x.Black
+	}
+	return nil
+}
+
+func (x *BackgammonState) GetTurn() BackgammonPlayer {
+	if x != nil {
+		return x.Turn
+	}
+	return BackgammonPlayer_BACKGAMMON_PLAYER_UNSPECIFIED
+}
+
+func (x *BackgammonState) GetPhase() BackgammonPhase {
+	if x != nil {
+		return x.Phase
+	}
+	return BackgammonPhase_BACKGAMMON_PHASE_UNSPECIFIED
+}
+
+func (x *BackgammonState) GetDice() []uint32 {
+	if x != nil {
+		return x.Dice
+	}
+	return nil
+}
+
+func (x *BackgammonState) GetPositionId() string {
+	if x != nil {
+		return x.PositionId
+	}
+	return ""
+}
+
+func (x *BackgammonState) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
+	}
+	return ""
+}
+
+func (x *BackgammonState) GetWhitePips() uint32 {
+	if x != nil {
+		return x.WhitePips
+	}
+	return 0
+}
+
+func (x *BackgammonState) GetBlackPips() uint32 {
+	if x != nil {
+		return x.BlackPips
+	}
+	return 0
+}
+
+func (x *BackgammonState) GetWhiteOff() uint32 {
+	if x != nil {
+		return x.WhiteOff
+	}
+	return 0
+}
+
+func (x *BackgammonState) GetBlackOff() uint32 {
+	if x != nil {
+		return x.BlackOff
+	}
+	return 0
+}
+
+func (x *BackgammonState) GetWhiteScore() uint32 {
+	if x != nil {
+		return x.WhiteScore
+	}
+	return 0
+}
+
+func (x *BackgammonState) GetBlackScore() uint32 {
+	if x != nil {
+		return x.BlackScore
+	}
+	return 0
+}
+
+// BackgammonStep is one checker moved by one die, in the mover's numbering.
+type BackgammonStep struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The point the checker leaves: 1..24, or 25 for the bar.
+	From uint32 `protobuf:"varint,1,opt,name=from,proto3" json:"from,omitempty"`
+	// The point it lands on: 1..24, or 0 when borne off.
+	To uint32 `protobuf:"varint,2,opt,name=to,proto3" json:"to,omitempty"`
+	// True when the step hits a lone opposing checker. Ignored on input.
+	Hit           bool `protobuf:"varint,3,opt,name=hit,proto3" json:"hit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BackgammonStep) Reset() {
+	*x = BackgammonStep{}
+	mi := &file_gamerules_v1_backgammon_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BackgammonStep) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BackgammonStep) ProtoMessage() {}
+
+func (x *BackgammonStep) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_backgammon_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BackgammonStep.ProtoReflect.Descriptor instead.
+func (*BackgammonStep) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *BackgammonStep) GetFrom() uint32 {
+	if x != nil {
+		return x.From
+	}
+	return 0
+}
+
+func (x *BackgammonStep) GetTo() uint32 {
+	if x != nil {
+		return x.To
+	}
+	return 0
+}
+
+func (x *BackgammonStep) GetHit() bool {
+	if x != nil {
+		return x.Hit
+	}
+	return false
+}
+
+// BackgammonMove is the typed form of a backgammon move. Notation: gnubg's,
+// e.g. "24/18 13/11", "bar/22", "6/off", "13/9(4)", "24/23*/20"; "pass";
+// "roll 6-5" (in the opening "roll <white's die>-<black's die>"), or "roll"
+// to have the server draw the dice.
 type BackgammonMove struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// What the move is.
+	Kind BackgammonMoveKind `protobuf:"varint,1,opt,name=kind,proto3,enum=gamerules.v1.BackgammonMoveKind" json:"kind,omitempty"`
+	// A play's single-die steps, in an order they can be played (output: the
+	// canonical order, by descending from and to). Any order that is legal is
+	// accepted on input.
+	Steps []*BackgammonStep `protobuf:"bytes,2,rep,name=steps,proto3" json:"steps,omitempty"`
+	// A roll's two dice (1..6): high first in the roll phase; white's then
+	// black's in the opening (they differ). Empty to have the server draw.
+	Dice          []uint32 `protobuf:"varint,3,rep,packed,name=dice,proto3" json:"dice,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *BackgammonMove) Reset() {
 	*x = BackgammonMove{}
-	mi := &file_gamerules_v1_backgammon_proto_msgTypes[1]
+	mi := &file_gamerules_v1_backgammon_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -79,7 +461,7 @@ func (x *BackgammonMove) String() string {
 func (*BackgammonMove) ProtoMessage() {}
 
 func (x *BackgammonMove) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_backgammon_proto_msgTypes[1]
+	mi := &file_gamerules_v1_backgammon_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -92,10 +474,33 @@ func (x *BackgammonMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackgammonMove.ProtoReflect.Descriptor instead.
 func (*BackgammonMove) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{1}
+	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{2}
 }
 
-// BackgammonOptions are the options of a new backgammon game.
+func (x *BackgammonMove) GetKind() BackgammonMoveKind {
+	if x != nil {
+		return x.Kind
+	}
+	return BackgammonMoveKind_BACKGAMMON_MOVE_KIND_UNSPECIFIED
+}
+
+func (x *BackgammonMove) GetSteps() []*BackgammonStep {
+	if x != nil {
+		return x.Steps
+	}
+	return nil
+}
+
+func (x *BackgammonMove) GetDice() []uint32 {
+	if x != nil {
+		return x.Dice
+	}
+	return nil
+}
+
+// BackgammonOptions are the options of a new backgammon game. There are
+// none yet: a money game with the cube at 1 (the doubling cube and match
+// play are planned).
 type BackgammonOptions struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -104,7 +509,7 @@ type BackgammonOptions struct {
 
 func (x *BackgammonOptions) Reset() {
 	*x = BackgammonOptions{}
-	mi := &file_gamerules_v1_backgammon_proto_msgTypes[2]
+	mi := &file_gamerules_v1_backgammon_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -116,7 +521,7 @@ func (x *BackgammonOptions) String() string {
 func (*BackgammonOptions) ProtoMessage() {}
 
 func (x *BackgammonOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_backgammon_proto_msgTypes[2]
+	mi := &file_gamerules_v1_backgammon_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -129,17 +534,58 @@ func (x *BackgammonOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackgammonOptions.ProtoReflect.Descriptor instead.
 func (*BackgammonOptions) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{2}
+	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{3}
 }
 
 var File_gamerules_v1_backgammon_proto protoreflect.FileDescriptor
 
 const file_gamerules_v1_backgammon_proto_rawDesc = "" +
 	"\n" +
-	"\x1dgamerules/v1/backgammon.proto\x12\fgamerules.v1\"\x11\n" +
-	"\x0fBackgammonState\"\x10\n" +
-	"\x0eBackgammonMove\"\x13\n" +
-	"\x11BackgammonOptionsB@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
+	"\x1dgamerules/v1/backgammon.proto\x12\fgamerules.v1\x1a\x1fgoogle/api/field_behavior.proto\"\xc9\x03\n" +
+	"\x0fBackgammonState\x12\x14\n" +
+	"\x05white\x18\x01 \x03(\rR\x05white\x12\x14\n" +
+	"\x05black\x18\x02 \x03(\rR\x05black\x122\n" +
+	"\x04turn\x18\x03 \x01(\x0e2\x1e.gamerules.v1.BackgammonPlayerR\x04turn\x123\n" +
+	"\x05phase\x18\x04 \x01(\x0e2\x1d.gamerules.v1.BackgammonPhaseR\x05phase\x12\x12\n" +
+	"\x04dice\x18\x05 \x03(\rR\x04dice\x12\x1f\n" +
+	"\vposition_id\x18\x06 \x01(\tR\n" +
+	"positionId\x12\x1e\n" +
+	"\bmatch_id\x18\a \x01(\tB\x03\xe0A\x03R\amatchId\x12\"\n" +
+	"\n" +
+	"white_pips\x18\b \x01(\rB\x03\xe0A\x03R\twhitePips\x12\"\n" +
+	"\n" +
+	"black_pips\x18\t \x01(\rB\x03\xe0A\x03R\tblackPips\x12 \n" +
+	"\twhite_off\x18\n" +
+	" \x01(\rB\x03\xe0A\x03R\bwhiteOff\x12 \n" +
+	"\tblack_off\x18\v \x01(\rB\x03\xe0A\x03R\bblackOff\x12\x1f\n" +
+	"\vwhite_score\x18\f \x01(\rR\n" +
+	"whiteScore\x12\x1f\n" +
+	"\vblack_score\x18\r \x01(\rR\n" +
+	"blackScore\"K\n" +
+	"\x0eBackgammonStep\x12\x12\n" +
+	"\x04from\x18\x01 \x01(\rR\x04from\x12\x0e\n" +
+	"\x02to\x18\x02 \x01(\rR\x02to\x12\x15\n" +
+	"\x03hit\x18\x03 \x01(\bB\x03\xe0A\x03R\x03hit\"\x8e\x01\n" +
+	"\x0eBackgammonMove\x124\n" +
+	"\x04kind\x18\x01 \x01(\x0e2 .gamerules.v1.BackgammonMoveKindR\x04kind\x122\n" +
+	"\x05steps\x18\x02 \x03(\v2\x1c.gamerules.v1.BackgammonStepR\x05steps\x12\x12\n" +
+	"\x04dice\x18\x03 \x03(\rR\x04dice\"\x13\n" +
+	"\x11BackgammonOptions*o\n" +
+	"\x10BackgammonPlayer\x12!\n" +
+	"\x1dBACKGAMMON_PLAYER_UNSPECIFIED\x10\x00\x12\x1b\n" +
+	"\x17BACKGAMMON_PLAYER_WHITE\x10\x01\x12\x1b\n" +
+	"\x17BACKGAMMON_PLAYER_BLACK\x10\x02*\xa2\x01\n" +
+	"\x0fBackgammonPhase\x12 \n" +
+	"\x1cBACKGAMMON_PHASE_UNSPECIFIED\x10\x00\x12\x1c\n" +
+	"\x18BACKGAMMON_PHASE_OPENING\x10\x01\x12\x19\n" +
+	"\x15BACKGAMMON_PHASE_ROLL\x10\x02\x12\x19\n" +
+	"\x15BACKGAMMON_PHASE_MOVE\x10\x03\x12\x19\n" +
+	"\x15BACKGAMMON_PHASE_OVER\x10\x04*\x97\x01\n" +
+	"\x12BackgammonMoveKind\x12$\n" +
+	" BACKGAMMON_MOVE_KIND_UNSPECIFIED\x10\x00\x12\x1d\n" +
+	"\x19BACKGAMMON_MOVE_KIND_PLAY\x10\x01\x12\x1d\n" +
+	"\x19BACKGAMMON_MOVE_KIND_PASS\x10\x02\x12\x1d\n" +
+	"\x19BACKGAMMON_MOVE_KIND_ROLL\x10\x03B@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
 
 var (
 	file_gamerules_v1_backgammon_proto_rawDescOnce sync.Once
@@ -153,18 +599,27 @@ func file_gamerules_v1_backgammon_proto_rawDescGZIP() []byte {
 	return file_gamerules_v1_backgammon_proto_rawDescData
 }
 
-var file_gamerules_v1_backgammon_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
+var file_gamerules_v1_backgammon_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_gamerules_v1_backgammon_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
 var file_gamerules_v1_backgammon_proto_goTypes = []any{
-	(*BackgammonState)(nil),   // 0: gamerules.v1.BackgammonState
-	(*BackgammonMove)(nil),    // 1: gamerules.v1.BackgammonMove
-	(*BackgammonOptions)(nil), // 2: gamerules.v1.BackgammonOptions
+	(BackgammonPlayer)(0),     // 0: gamerules.v1.BackgammonPlayer
+	(BackgammonPhase)(0),      // 1: gamerules.v1.BackgammonPhase
+	(BackgammonMoveKind)(0),   // 2: gamerules.v1.BackgammonMoveKind
+	(*BackgammonState)(nil),   // 3: gamerules.v1.BackgammonState
+	(*BackgammonStep)(nil),    // 4: gamerules.v1.BackgammonStep
+	(*BackgammonMove)(nil),    // 5: gamerules.v1.BackgammonMove
+	(*BackgammonOptions)(nil), // 6: gamerules.v1.BackgammonOptions
 }
 var file_gamerules_v1_backgammon_proto_depIdxs = []int32{
-	0, // [0:0] is the sub-list for method output_type
-	0, // [0:0] is the sub-list for method input_type
-	0, // [0:0] is the sub-list for extension type_name
-	0, // [0:0] is the sub-list for extension extendee
-	0, // [0:0] is the sub-list for field type_name
+	0, // 0: gamerules.v1.BackgammonState.turn:type_name -> gamerules.v1.BackgammonPlayer
+	1, // 1: gamerules.v1.BackgammonState.phase:type_name -> gamerules.v1.BackgammonPhase
+	2, // 2: gamerules.v1.BackgammonMove.kind:type_name -> gamerules.v1.BackgammonMoveKind
+	4, // 3: gamerules.v1.BackgammonMove.steps:type_name -> gamerules.v1.BackgammonStep
+	4, // [4:4] is the sub-list for method output_type
+	4, // [4:4] is the sub-list for method input_type
+	4, // [4:4] is the sub-list for extension type_name
+	4, // [4:4] is the sub-list for extension extendee
+	0, // [0:4] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_backgammon_proto_init() }
@@ -177,13 +632,14 @@ func file_gamerules_v1_backgammon_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamerules_v1_backgammon_proto_rawDesc), len(file_gamerules_v1_backgammon_proto_rawDesc)),
-			NumEnums:      0,
-			NumMessages:   3,
+			NumEnums:      3,
+			NumMessages:   4,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
 		GoTypes:           file_gamerules_v1_backgammon_proto_goTypes,
 		DependencyIndexes: file_gamerules_v1_backgammon_proto_depIdxs,
+		EnumInfos:         file_gamerules_v1_backgammon_proto_enumTypes,
 		MessageInfos:      file_gamerules_v1_backgammon_proto_msgTypes,
 	}.Build()
 	File_gamerules_v1_backgammon_proto = out.File

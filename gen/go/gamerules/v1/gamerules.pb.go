@@ -1117,7 +1117,8 @@ type ObserveStateRequest struct {
 	Game string `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
 	// The full state.
 	State *GameState `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
-	// The player (0-based index) whose view is wanted.
+	// The player (0-based index) whose view is wanted; -1 for a spectator, who
+	// sees no player's secrets.
 	Player        int32 `protobuf:"varint,3,opt,name=player,proto3" json:"player,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
