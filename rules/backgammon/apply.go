@@ -3,6 +3,7 @@ package backgammon
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/gamerules/gamerules/rules/game"
 )
@@ -67,18 +68,44 @@ func (s State) Apply(m Move) (State, error) {
 		return State{}, fmt.Errorf("backgammon: %w: not a move (kind %s)", game.ErrIllegalMove, m.kind)
 	}
 
+	c, err := s.canonical(m)
+	if err != nil {
+		return State{}, err
+	}
+	if c.kind == KindPass {
+		return s.endTurn(s), nil
+	}
+	return s.play(c), nil
+}
+
+// Canonical returns the move LegalMoves lists that m stands for: for a play
+// given in another order of steps, or with combined steps (as PlayMove
+// allows), the canonical play with the same result; other moves unchanged.
+// It checks m as Apply does and returns the same errors; s does not change.
+func (s State) Canonical(m Move) (Move, error) {
+	if _, err := s.Apply(m); err != nil {
+		return Move{}, err
+	}
+	if m.kind != KindPlay {
+		return m, nil
+	}
+	return s.canonical(m)
+}
+
+// canonical resolves a pass or play in PhaseMove against the legal plays.
+func (s State) canonical(m Move) (Move, error) {
 	g := genPool.Get().(*gen)
 	defer genPool.Put(g)
 	g.generate(&s)
 	if m.kind == KindPass {
 		if len(g.ents) > 0 {
-			return State{}, fmt.Errorf("backgammon: %w: pass with %d-%d: a play is possible (%d legal, e.g. %s)", game.ErrIllegalMove, s.dice[0], s.dice[1], len(g.ents), g.ents[0].m)
+			return Move{}, fmt.Errorf("backgammon: %w: pass with %d-%d: a play is possible (%d legal, e.g. %s)", game.ErrIllegalMove, s.dice[0], s.dice[1], len(g.ents), g.ents[0].m)
 		}
-		return s.endTurn(s), nil
+		return m, nil
 	}
 	for i := range g.ents {
 		if g.ents[i].m == m {
-			return s.play(m), nil
+			return m, nil
 		}
 	}
 	// Not canonical: search for a legal play made of these steps.
@@ -89,9 +116,35 @@ func (s State) Apply(m Move) (State, error) {
 	}
 	j, err := q.run(m.String())
 	if err != nil {
-		return State{}, err
+		return Move{}, err
 	}
-	return s.play(g.ents[j].m), nil
+	return g.ents[j].m, nil
+}
+
+// LegalMovesWithResults returns LegalMoves and, at the same index, the
+// State after each move: what Apply would return, computed without checking
+// each move again. s does not change.
+func (s State) LegalMovesWithResults() ([]Move, []State) {
+	moves := s.LegalMoves()
+	next := make([]State, len(moves))
+	for i, m := range moves {
+		switch m.kind {
+		case KindPlay:
+			next[i] = s.play(m)
+		case KindPass:
+			next[i] = s.endTurn(s)
+		default:
+			next[i], _ = s.Apply(m) // a chance outcome: cheap, and cannot fail for a listed move
+		}
+	}
+	return moves, next
+}
+
+// IsRollRequest reports whether text is a bare "roll" (any case, spaces
+// around): a request to have the dice drawn, which ParseMove refuses and a
+// server serves with RollDice.
+func IsRollRequest(text string) bool {
+	return strings.EqualFold(strings.TrimSpace(text), "roll")
 }
 
 // play applies the steps of a legal play and ends the turn.

@@ -1,6 +1,7 @@
 package backgammon
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -223,7 +224,14 @@ func ParseState(text string) (State, error) {
 	text = strings.TrimSpace(text)
 	pid, mid, hasMid := strings.Cut(text, ":")
 	if !hasMid {
-		return FromPositionID(pid, White, PhaseRoll, 0, 0)
+		s, err := FromPositionID(pid, White, PhaseRoll, 0, 0)
+		if err != nil && errors.Is(err, game.ErrInvalidState) {
+			// A finished position: read it as over.
+			if over, err2 := FromPositionID(pid, White, PhaseOver, 0, 0); err2 == nil {
+				return over, nil
+			}
+		}
+		return s, err
 	}
 	var s State
 	if len(mid) != 12 {
@@ -303,9 +311,8 @@ func ParseState(text string) (State, error) {
 }
 
 // FromPositionID builds a State from a bare gnubg Position ID, read from the
-// side of turn (the player on roll), with the phase and, for PhaseMove, the
-// dice (1..6; 0 otherwise). If the position has a player with no checkers
-// left, the phase becomes PhaseOver whatever was asked. Errors wrap
+// side of turn (the player on turn), with the phase and, for PhaseMove, the
+// dice (1..6; 0 otherwise). The result is validated; errors wrap
 // game.ErrInvalidState.
 func FromPositionID(id string, turn int, phase Phase, d1, d2 int) (State, error) {
 	rows, pe := decodePositionID(strings.TrimSpace(id))
@@ -320,14 +327,30 @@ func FromPositionID(id string, turn int, phase Phase, d1, d2 int) (State, error)
 		b[1-turn][i] = int(rows[0][i])
 		b[turn][i] = int(rows[1][i])
 	}
-	sum := [2]int{}
+	return FromBoard(b, turn, phase, d1, d2)
+}
+
+// WithScore returns s with the money-session score the Match ID carries set
+// to a (white) and b (black), each 0..32767. Errors wrap game.ErrInvalidState.
+func (s State) WithScore(a, b int) (State, error) {
+	if a < 0 || a >= 1<<15 || b < 0 || b >= 1<<15 {
+		return State{}, fmt.Errorf("backgammon: %w: score %d-%d: each is 0..32767 (15 bits of the Match ID)", game.ErrInvalidState, a, b)
+	}
+	s.score = [2]uint16{uint16(a), uint16(b)}
+	return s, nil
+}
+
+// Finished reports whether a player has no checkers left on b (then a
+// State of b is in PhaseOver).
+func (b Board) Finished() bool {
 	for p := 0; p < 2; p++ {
+		n := 0
 		for _, c := range b[p] {
-			sum[p] += c
+			n += c
+		}
+		if n == 0 {
+			return true
 		}
 	}
-	if (sum[0] == 0) != (sum[1] == 0) {
-		phase, d1, d2 = PhaseOver, 0, 0
-	}
-	return FromBoard(b, turn, phase, d1, d2)
+	return false
 }

@@ -304,6 +304,44 @@ func TestApplyNonCanonical(t *testing.T) {
 	}
 }
 
+func TestCanonicalAndResults(t *testing.T) {
+	s := mustState(t, white31)
+	m, _ := PlayMove(Step{From: 6, To: 5}, Step{From: 8, To: 5})
+	c, err := s.Canonical(m)
+	if err != nil || c.String() != "8/5 6/5" || c == m {
+		t.Errorf("Canonical(6/5 8/5) = %v, %v; want the listed 8/5 6/5", c, err)
+	}
+	if _, err := s.Canonical(PassMove()); err == nil {
+		t.Error("Canonical(pass) with plays = nil error")
+	}
+	if c, err := mustState(t, openingID).Canonical(OpeningRollMove(1, 2)); err != nil || c != OpeningRollMove(1, 2) {
+		t.Errorf("Canonical(opening roll) = %v, %v", c, err)
+	}
+	for _, text := range []string{openingID, white31, "4HPwATDgc/ABMA:cAkAAAAAAAAE", fromBoard(map[int]int{25: 1, 6: 14}, map[int]int{2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 5}, 6, 5)} {
+		s := mustState(t, text)
+		moves, results := s.LegalMovesWithResults()
+		if len(moves) != len(results) || len(moves) == 0 {
+			t.Fatalf("%s: LegalMovesWithResults = %d moves, %d results", s, len(moves), len(results))
+		}
+		for i, m := range moves {
+			if next, err := s.Apply(m); err != nil || next != results[i] {
+				t.Errorf("%s: result of %s = %s; Apply gives %s, %v", s, m, results[i], next, err)
+			}
+		}
+	}
+	for text, want := range map[string]bool{"roll": true, " ROLL ": true, "roll 6-5": false, "": false} {
+		if IsRollRequest(text) != want {
+			t.Errorf("IsRollRequest(%q) = %v", text, !want)
+		}
+	}
+	if _, err := s.WithScore(-1, 0); err == nil {
+		t.Error("WithScore(-1, 0) = nil error")
+	}
+	if w, err := s.WithScore(3, 4); err != nil || w.MatchID() == s.MatchID() {
+		t.Errorf("WithScore(3, 4) = %v, %v", w, err)
+	}
+}
+
 func TestMoveAccessors(t *testing.T) {
 	s := mustState(t, fromBoard(map[int]int{24: 2, 13: 5, 8: 3, 6: 5}, map[int]int{2: 1, 4: 1, 13: 13}, 3, 1))
 	m, err := ParseMove(s, "24/23*/20")

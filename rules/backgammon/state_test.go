@@ -269,8 +269,8 @@ func TestWinningPlay(t *testing.T) {
 }
 
 func TestPositionIDRoundTrip(t *testing.T) {
-	for _, id := range []string{startID, "lK/gADScXsEBSA", "AAAAfr8CCAAAAA", "AAAABgAAAAAAAA"} {
-		s, err := FromPositionID(id, Black, PhaseRoll, 0, 0)
+	for id, phase := range map[string]Phase{startID: PhaseRoll, "lK/gADScXsEBSA": PhaseRoll, "AAAAfr8CCAAAAA": PhaseOver, "AAAABgAAAAAAAA": PhaseOver} {
+		s, err := FromPositionID(id, Black, phase, 0, 0)
 		if err != nil {
 			t.Fatalf("FromPositionID(%q) = %v", id, err)
 		}
@@ -281,5 +281,14 @@ func TestPositionIDRoundTrip(t *testing.T) {
 	s, err := ParseState("AAAABgAAAAAAAA")
 	if err != nil || s.Phase() != PhaseOver {
 		t.Errorf("ParseState(bare finished ID) = %v phase %s; want PhaseOver", err, s.Phase())
+	}
+	if _, err := FromPositionID("AAAABgAAAAAAAA", White, PhaseRoll, 0, 0); err == nil {
+		t.Errorf("FromPositionID(finished, PhaseRoll) = nil error; want the phase refused")
+	}
+	if b := s.Board(); !b.Finished() {
+		t.Errorf("Board(%s).Finished() = false", s)
+	}
+	if b := mustState(t, white31).Board(); b.Finished() {
+		t.Errorf("Board(start).Finished() = true")
 	}
 }
