@@ -57,6 +57,9 @@ func (gravityTrapEngine) NewGame(req *gamerulesv1.NewGameRequest, _ uint64) (Pos
 
 // Decode reads the text, the typed state, or both. With a typed state the
 // text is read against the typed board (so a custom board's text works).
+// A typed state that holds nothing but the board (to_act unspecified, no
+// marbles, no ships, no option) next to a text is the "text plus the typed
+// board" the spec allows: the text gives the position on that board.
 func (gravityTrapEngine) Decode(st *gamerulesv1.GameState) (Position, error) {
 	typed := st.GetGravityTrap()
 	var b *gravitytrap.Board
@@ -64,6 +67,13 @@ func (gravityTrapEngine) Decode(st *gamerulesv1.GameState) (Position, error) {
 		var err error
 		if b, err = gravityTrapBoardFromProto(typed.GetBoard()); err != nil {
 			return nil, err
+		}
+		if st.GetText() != "" && gravityTrapBoardOnly(typed) {
+			s, err := gravitytrap.ParseStateOn(b, st.GetText())
+			if err != nil {
+				return nil, err
+			}
+			return gravityTrapPos{s}, nil
 		}
 	}
 	s, err := decodeState(st, typed != nil,
@@ -78,6 +88,13 @@ func (gravityTrapEngine) Decode(st *gamerulesv1.GameState) (Position, error) {
 		return nil, err
 	}
 	return gravityTrapPos{s}, nil
+}
+
+// gravityTrapBoardOnly reports whether a typed state holds a board and no
+// position: no player to act, marbles, ships or option.
+func gravityTrapBoardOnly(pb *gamerulesv1.GravityTrapState) bool {
+	return pb.GetToAct() == gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_UNSPECIFIED &&
+		len(pb.GetMarbles()) == 0 && pb.RedShip == nil && pb.BlueShip == nil && !pb.GetAllowMirrorPlacement()
 }
 
 // gravityTrapBoardFromProto returns the board a proto board names or
@@ -144,7 +161,7 @@ func gravityTrapStateFromProto(pb *gamerulesv1.GravityTrapState, b *gravitytrap.
 	case gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_BLUE:
 		p.ToAct = gravitytrap.Blue
 	default:
-		return gravitytrap.State{}, fmt.Errorf("gravitytrap: %w: to_act must be red or blue, not %v", game.ErrInvalidState, pb.GetToAct())
+		return gravitytrap.State{}, fmt.Errorf("gravitytrap: %w: gravity_trap.to_act must be red or blue, not %v (a typed state holding only the board needs the text)", game.ErrInvalidState, pb.GetToAct())
 	}
 	return gravitytrap.FromPosition(p)
 }

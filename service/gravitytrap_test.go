@@ -410,3 +410,51 @@ func TestGravityTrapOptions(t *testing.T) {
 		t.Errorf("Info() = %v", info)
 	}
 }
+
+// TestGravityTrapTextWithTypedBoard: the text plus a typed state holding
+// only the board is a state on that board (spec "Text form": "text plus the
+// typed board is fine"); a typed board alone, without the text, is not a
+// state.
+func TestGravityTrapTextWithTypedBoard(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	withBoard := func(text string, b *gamerulesv1.GravityTrapBoard) *gamerulesv1.GameState {
+		return &gamerulesv1.GameState{Text: text, State: &gamerulesv1.GameState_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapState{Board: b}}}
+	}
+	for _, tc := range []struct {
+		state *gamerulesv1.GameState
+		want  []string
+	}{
+		{withBoard("..BoRo r", gtHex()), []string{"3", "5"}},
+		{withBoard("RoooBooooooooooooooooo r", &gamerulesv1.GravityTrapBoard{Name: "default"}), []string{"1", "8", "14"}},
+		{withBoard("RoooBooooooooooooooooo r", nil), []string{"1", "8", "14"}},
+		{withBoard("R..... B", gtHex()), []string{"place 1", "place 2", "place 4", "place 5"}},
+	} {
+		lm, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: gtGame, State: tc.state})
+		if err != nil {
+			t.Errorf("LegalMoves(%q with the typed board) = %v", tc.state.GetText(), err)
+			continue
+		}
+		var got []string
+		for _, m := range lm.GetMoves() {
+			got = append(got, m.GetNotation())
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("LegalMoves(%q with the typed board) = %v; want %v", tc.state.GetText(), got, tc.want)
+		}
+	}
+	am, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: withBoard("..BoRo r", gtHex()), Move: &gamerulesv1.Move{Notation: "3"}})
+	if err != nil || am.GetState().GetText() != "..BR.o b" || !proto.Equal(am.GetState().GetGravityTrap().GetBoard(), gtHex()) {
+		t.Errorf("ApplyMove(..BoRo r with the typed board, 3) = %v, %v", am, err)
+	}
+	for _, st := range []*gamerulesv1.GameState{
+		withBoard("", gtHex()),                                                              // no position at all
+		withBoard("RoooBooooooooooooooooo r rings", gtHex()),                                // a board name on a caller's board
+		withBoard("RoooBooooooooooooooooo r", &gamerulesv1.GravityTrapBoard{Name: "rings"}), // text on default, board rings
+		withBoard("RooBoo r", gtHex()),                                                      // hex: ships set up on opposite stations 0 and 3
+	} {
+		if _, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: gtGame, State: st}); gtReason(t, err) != ReasonInvalidState {
+			t.Errorf("LegalMoves(%q with board %v) = %v; want INVALID_STATE", st.GetText(), st.GetGravityTrap().GetBoard(), err)
+		}
+	}
+}
