@@ -451,7 +451,7 @@ func TestGravityTrapTextWithTypedBoard(t *testing.T) {
 		withBoard("", gtHex()),                                                              // no position at all
 		withBoard("RoooBooooooooooooooooo r rings", gtHex()),                                // a board name on a caller's board
 		withBoard("RoooBooooooooooooooooo r", &gamerulesv1.GravityTrapBoard{Name: "rings"}), // text on default, board rings
-		withBoard("RooBoo r", gtHex()),                                                      // hex: ships set up on opposite stations 0 and 3
+		withBoard("RoBo.o r", gtHex()),                                                      // hex: blue moved last, but no empty station is on his lines
 	} {
 		if _, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: gtGame, State: st}); gtReason(t, err) != ReasonInvalidState {
 			t.Errorf("LegalMoves(%q with board %v) = %v; want INVALID_STATE", st.GetText(), st.GetGravityTrap().GetBoard(), err)

@@ -184,11 +184,7 @@ func (s State) Marbles() int { return bits.OnesCount64(s.marbles) }
 //   - moving, after k >= 1 moves (k = stations holding neither marble nor
 //     ship): the player who moved last must share a line with an empty
 //     station (the one he left, which stays empty for good), and after
-//     k >= 2 moves so must the player to move;
-//   - moving, unless AllowMirrorPlacement, after k <= 2 moves: ships set up
-//     on opposite stations (the mirror ban). After 0 moves these are the
-//     ships' stations, after 1 the empty station and the ship of the player
-//     to move, after 2 the two empty stations.
+//     k >= 2 moves so must the player to move.
 //
 // Validate never changes s. It does not look for impossible histories
 // beyond these checks.
@@ -238,34 +234,6 @@ func (s State) Validate() error {
 	}
 	if moves >= 2 && b.reach[s.ship[me]]&empty == 0 {
 		return stateErr("%s has moved but no empty station shares a line with his station %d", playerNames[me], s.ship[me])
-	}
-	return s.checkMirrorBan(empty, moves)
-}
-
-// checkMirrorBan rejects a moving-phase position that breaks the mirror ban
-// (spec "Set-up" step 2) while both ships' set-up stations are still known:
-// a ship never lands on an empty station, so a station a ship left stays
-// empty. After 0 moves both ships are on their set-up stations; after 1 the
-// player who moved (the first placer) left the only empty station and the
-// other ship has not moved; after 2 the two empty stations are the two
-// set-up stations. In none of these may the set-up stations be opposite
-// unless AllowMirrorPlacement.
-func (s *State) checkMirrorBan(empty uint64, moves int) error {
-	b := s.board
-	if s.allowMirror || b.opposite == nil || moves > 2 {
-		return nil
-	}
-	var first, second int // the set-up stations, in no particular order
-	switch moves {
-	case 0:
-		first, second = int(s.ship[0]), int(s.ship[1])
-	case 1:
-		first, second = bits.TrailingZeros64(empty), int(s.ship[s.toAct])
-	case 2:
-		first, second = bits.TrailingZeros64(empty), 63-bits.LeadingZeros64(empty)
-	}
-	if b.opposite[first] == second {
-		return stateErr("the ships were set up on opposite stations %d and %d (after %d move(s)), which the mirror ban forbids (flag m / allow_mirror_placement lifts it)", min(first, second), max(first, second), moves)
 	}
 	return nil
 }
