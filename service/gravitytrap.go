@@ -24,8 +24,8 @@ func (gravityTrapEngine) Info() *gamerulesv1.GameInfo {
 		MinPlayers:  2,
 		MaxPlayers:  2,
 		Variants: []string{
-			`board: "default" (built in), "rings" (built in), or a custom board as data (stations, lines, opposite map)`,
-			"first: red (default) or blue places first and then moves first",
+			`board: "default" or "rings" (built in), or custom_board: a board as data (stations, lines, opposite map)`,
+			"first_player: 0 red (default) or 1 blue places first and then moves first",
 			"allow_mirror_placement: let the second ship be placed opposite the first (banned by default)",
 		},
 		MoveNotation:  `the destination station id, e.g. "7"; during set-up "place 7" (or "7")`,
@@ -35,18 +35,25 @@ func (gravityTrapEngine) Info() *gamerulesv1.GameInfo {
 
 func (gravityTrapEngine) NewGame(req *gamerulesv1.NewGameRequest, _ uint64) (Position, error) {
 	opts := req.GetGravityTrap()
-	b, err := gravityTrapBoardFromProto(opts.GetBoard())
+	if opts.GetBoard() != "" && opts.GetCustomBoard() != nil {
+		return nil, fmt.Errorf("gravitytrap: %w: give board (a built-in board's name) or custom_board, not both", game.ErrInvalidOptions)
+	}
+	boardPB := opts.GetCustomBoard()
+	if opts.GetBoard() != "" {
+		boardPB = &gamerulesv1.GravityTrapBoard{Name: opts.GetBoard()}
+	}
+	b, err := gravityTrapBoardFromProto(boardPB)
 	if err != nil {
 		return nil, err
 	}
 	o := gravitytrap.Options{Board: b, AllowMirrorPlacement: opts.GetAllowMirrorPlacement()}
-	switch f := opts.GetFirst(); f {
-	case gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_UNSPECIFIED, gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_RED:
+	switch f := opts.GetFirstPlayer(); f {
+	case 0:
 		o.First = gravitytrap.Red
-	case gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_BLUE:
+	case 1:
 		o.First = gravitytrap.Blue
 	default:
-		return nil, fmt.Errorf("gravitytrap: %w: first player %d", game.ErrInvalidOptions, f)
+		return nil, fmt.Errorf("gravitytrap: %w: first_player is 0 (red) or 1 (blue), not %d", game.ErrInvalidOptions, f)
 	}
 	s, err := gravitytrap.New(o)
 	if err != nil {

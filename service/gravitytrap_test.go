@@ -222,7 +222,7 @@ func gtHex() *gamerulesv1.GravityTrapBoard {
 func TestGravityTrapCustomBoard(t *testing.T) {
 	srv := New()
 	ctx := context.Background()
-	ng, err := srv.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: gtGame, Options: &gamerulesv1.NewGameRequest_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapOptions{Board: gtHex()}}})
+	ng, err := srv.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: gtGame, Options: &gamerulesv1.NewGameRequest_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapOptions{CustomBoard: gtHex()}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,27 +303,31 @@ func TestGravityTrapErrors(t *testing.T) {
 		msg    string
 	}{
 		{"line of one station", func() error {
-			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{Board: badBoard}))
+			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{CustomBoard: badBoard}))
 			return err
 		}, ReasonInvalidState, "line 3 has 1 station"},
 		{"opposite not an involution", func() error {
-			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{Board: notInvolution}))
+			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{CustomBoard: notInvolution}))
 			return err
 		}, ReasonInvalidState, "not an involution"},
 		{"unknown board name", func() error {
-			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{Board: &gamerulesv1.GravityTrapBoard{Name: "moon"}}))
+			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{Board: "moon"}))
 			return err
 		}, ReasonInvalidState, "unknown board"},
 		{"name and data", func() error {
 			b := gtHex()
 			b.Name = "rings"
-			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{Board: b}))
+			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{CustomBoard: b}))
 			return err
 		}, ReasonInvalidState, "not both"},
-		{"bad first player", func() error {
-			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{First: 7}))
+		{"board and custom_board", func() error {
+			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{Board: "rings", CustomBoard: gtHex()}))
 			return err
-		}, ReasonInvalidOptions, "first player"},
+		}, ReasonInvalidOptions, "not both"},
+		{"bad first player", func() error {
+			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{FirstPlayer: 7}))
+			return err
+		}, ReasonInvalidOptions, "first_player"},
 		{"typed to_act missing", func() error {
 			_, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: gtGame, State: typed(func(s *gamerulesv1.GravityTrapState) { s.ToAct = 0 })})
 			return err
@@ -386,8 +390,8 @@ func TestGravityTrapOptions(t *testing.T) {
 	srv := New()
 	ctx := context.Background()
 	ng, err := srv.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: gtGame, Options: &gamerulesv1.NewGameRequest_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapOptions{
-		Board:                &gamerulesv1.GravityTrapBoard{Name: "rings"},
-		First:                gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_BLUE,
+		Board:                "rings",
+		FirstPlayer:          1,
 		AllowMirrorPlacement: true,
 	}}})
 	if err != nil || ng.GetState().GetText() != "...................... B rings m" || ng.GetState().GetGravityTrap().GetBoard().GetName() != "rings" {

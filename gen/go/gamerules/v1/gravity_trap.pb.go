@@ -427,15 +427,20 @@ func (x *GravityTrapMove) GetStation() uint32 {
 // GravityTrapOptions are the options of a new Gravity Trap game.
 type GravityTrapOptions struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The board; absent means the built-in "default" board.
-	Board *GravityTrapBoard `protobuf:"bytes,1,opt,name=board,proto3" json:"board,omitempty"`
-	// Who places his ship first and then moves first; unspecified means red.
-	First GravityTrapPlayer `protobuf:"varint,2,opt,name=first,proto3,enum=gamerules.v1.GravityTrapPlayer" json:"first,omitempty"`
+	// A built-in board: "default" (also when empty) or "rings". Give either
+	// this or custom_board.
+	Board string `protobuf:"bytes,1,opt,name=board,proto3" json:"board,omitempty"`
+	// Who places his ship first and then moves first, as a player index:
+	// 0 red (the default), 1 blue.
+	FirstPlayer int32 `protobuf:"varint,2,opt,name=first_player,json=firstPlayer,proto3" json:"first_player,omitempty"`
 	// Let the second player place his ship on the station opposite the first
 	// ship (banned by default, as five of the seven leaflet languages say).
 	AllowMirrorPlacement bool `protobuf:"varint,3,opt,name=allow_mirror_placement,json=allowMirrorPlacement,proto3" json:"allow_mirror_placement,omitempty"`
-	unknownFields        protoimpl.UnknownFields
-	sizeCache            protoimpl.SizeCache
+	// A custom board as data (stations, lines, opposite map), instead of a
+	// built-in board.
+	CustomBoard   *GravityTrapBoard `protobuf:"bytes,4,opt,name=custom_board,json=customBoard,proto3" json:"custom_board,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GravityTrapOptions) Reset() {
@@ -468,18 +473,18 @@ func (*GravityTrapOptions) Descriptor() ([]byte, []int) {
 	return file_gamerules_v1_gravity_trap_proto_rawDescGZIP(), []int{5}
 }
 
-func (x *GravityTrapOptions) GetBoard() *GravityTrapBoard {
+func (x *GravityTrapOptions) GetBoard() string {
 	if x != nil {
 		return x.Board
 	}
-	return nil
+	return ""
 }
 
-func (x *GravityTrapOptions) GetFirst() GravityTrapPlayer {
+func (x *GravityTrapOptions) GetFirstPlayer() int32 {
 	if x != nil {
-		return x.First
+		return x.FirstPlayer
 	}
-	return GravityTrapPlayer_GRAVITY_TRAP_PLAYER_UNSPECIFIED
+	return 0
 }
 
 func (x *GravityTrapOptions) GetAllowMirrorPlacement() bool {
@@ -487,6 +492,13 @@ func (x *GravityTrapOptions) GetAllowMirrorPlacement() bool {
 		return x.AllowMirrorPlacement
 	}
 	return false
+}
+
+func (x *GravityTrapOptions) GetCustomBoard() *GravityTrapBoard {
+	if x != nil {
+		return x.CustomBoard
+	}
+	return nil
 }
 
 var File_gamerules_v1_gravity_trap_proto protoreflect.FileDescriptor
@@ -517,11 +529,12 @@ const file_gamerules_v1_gravity_trap_proto_rawDesc = "" +
 	"_blue_ship\"A\n" +
 	"\x0fGravityTrapMove\x12\x14\n" +
 	"\x05place\x18\x01 \x01(\bR\x05place\x12\x18\n" +
-	"\astation\x18\x02 \x01(\rR\astation\"\xb7\x01\n" +
-	"\x12GravityTrapOptions\x124\n" +
-	"\x05board\x18\x01 \x01(\v2\x1e.gamerules.v1.GravityTrapBoardR\x05board\x125\n" +
-	"\x05first\x18\x02 \x01(\x0e2\x1f.gamerules.v1.GravityTrapPlayerR\x05first\x124\n" +
-	"\x16allow_mirror_placement\x18\x03 \x01(\bR\x14allowMirrorPlacement*s\n" +
+	"\astation\x18\x02 \x01(\rR\astation\"\xc6\x01\n" +
+	"\x12GravityTrapOptions\x12\x14\n" +
+	"\x05board\x18\x01 \x01(\tR\x05board\x12!\n" +
+	"\ffirst_player\x18\x02 \x01(\x05R\vfirstPlayer\x124\n" +
+	"\x16allow_mirror_placement\x18\x03 \x01(\bR\x14allowMirrorPlacement\x12A\n" +
+	"\fcustom_board\x18\x04 \x01(\v2\x1e.gamerules.v1.GravityTrapBoardR\vcustomBoard*s\n" +
 	"\x11GravityTrapPlayer\x12#\n" +
 	"\x1fGRAVITY_TRAP_PLAYER_UNSPECIFIED\x10\x00\x12\x1b\n" +
 	"\x17GRAVITY_TRAP_PLAYER_RED\x10\x01\x12\x1c\n" +
@@ -555,13 +568,12 @@ var file_gamerules_v1_gravity_trap_proto_depIdxs = []int32{
 	2, // 1: gamerules.v1.GravityTrapBoard.lines:type_name -> gamerules.v1.GravityTrapLine
 	3, // 2: gamerules.v1.GravityTrapState.board:type_name -> gamerules.v1.GravityTrapBoard
 	0, // 3: gamerules.v1.GravityTrapState.to_act:type_name -> gamerules.v1.GravityTrapPlayer
-	3, // 4: gamerules.v1.GravityTrapOptions.board:type_name -> gamerules.v1.GravityTrapBoard
-	0, // 5: gamerules.v1.GravityTrapOptions.first:type_name -> gamerules.v1.GravityTrapPlayer
-	6, // [6:6] is the sub-list for method output_type
-	6, // [6:6] is the sub-list for method input_type
-	6, // [6:6] is the sub-list for extension type_name
-	6, // [6:6] is the sub-list for extension extendee
-	0, // [0:6] is the sub-list for field type_name
+	3, // 4: gamerules.v1.GravityTrapOptions.custom_board:type_name -> gamerules.v1.GravityTrapBoard
+	5, // [5:5] is the sub-list for method output_type
+	5, // [5:5] is the sub-list for method input_type
+	5, // [5:5] is the sub-list for extension type_name
+	5, // [5:5] is the sub-list for extension extendee
+	0, // [0:5] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_gravity_trap_proto_init() }
