@@ -1,6 +1,7 @@
 package backgammon
 
 import (
+	"math/rand/v2"
 	"sort"
 	"testing"
 	"time"
@@ -48,4 +49,87 @@ func TestLegalMovesMedian(t *testing.T) {
 	}
 	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
 	t.Logf("LegalMoves per position: median %v, 90%% %v, max %v", ds[len(ds)/2], ds[len(ds)*9/10], ds[len(ds)-1])
+}
+
+// oracleStates returns the oracle positions (with their rolls) as States.
+func oracleStates(b *testing.B) []State {
+	rows := allOracleRows(b)
+	var states []State
+	for _, name := range []string{"curated", "random"} {
+		for i := range rows[name] {
+			states = append(states, oracleState(b, &rows[name][i]))
+		}
+	}
+	return states
+}
+
+// BenchmarkAppendLegalMoves is LegalMoves into a reused slice: no allocation.
+func BenchmarkAppendLegalMoves(b *testing.B) {
+	states := oracleStates(b)
+	var buf []Move
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf = states[i%len(states)].AppendLegalMoves(buf[:0])
+	}
+}
+
+// BenchmarkApply applies the first legal play of each oracle position
+// (Apply checks legality, so it generates the plays too).
+func BenchmarkApply(b *testing.B) {
+	states := oracleStates(b)
+	moves := make([]Move, len(states))
+	for i, s := range states {
+		moves[i] = s.LegalMoves()[0]
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := i % len(states)
+		if _, err := states[k].Apply(moves[k]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParseMove reads the last legal play of each oracle position from
+// its notation.
+func BenchmarkParseMove(b *testing.B) {
+	states := oracleStates(b)
+	texts := make([]string, len(states))
+	for i, s := range states {
+		ms := s.LegalMoves()
+		texts[i] = ms[len(ms)-1].String()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := i % len(states)
+		if _, err := ParseMove(states[k], texts[k]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkGame plays one whole game per op: seeded dice, random plays.
+func BenchmarkGame(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var buf []Move
+	plies := 0
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		s, _ := New(Options{})
+		for s.Phase() != PhaseOver {
+			var m Move
+			if s.Phase() == PhaseMove {
+				buf = s.AppendLegalMoves(buf[:0])
+				m = buf[r.IntN(len(buf))]
+			} else {
+				m, _ = RollDice(s, r)
+			}
+			s, _ = s.Apply(m)
+			plies++
+		}
+	}
+	b.ReportMetric(float64(plies)/float64(b.N), "plies/op")
 }
