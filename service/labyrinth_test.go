@@ -563,3 +563,21 @@ func TestLabyrinthInfo(t *testing.T) {
 		t.Fatalf("Info() = %v", info)
 	}
 }
+
+// TestLabyrinthNewGameMessages: an options error names the option at fault,
+// not a field the caller left out.
+func TestLabyrinthNewGameMessages(t *testing.T) {
+	srv := New()
+	for _, tc := range []struct {
+		o    *gamerulesv1.LabyrinthOptions
+		want string
+	}{
+		{&gamerulesv1.LabyrinthOptions{Colors: []gamerulesv1.LabyrinthColor{gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_RED}}, "colors: 1 given"},
+		{&gamerulesv1.LabyrinthOptions{Players: 5}, "players = 5"},
+	} {
+		_, err := srv.NewGame(context.Background(), &gamerulesv1.NewGameRequest{Game: labGame, Options: &gamerulesv1.NewGameRequest_Labyrinth{Labyrinth: tc.o}})
+		if gtReason(t, err) != ReasonInvalidOptions || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("NewGame(%v) = %v; want INVALID_OPTIONS saying %q", tc.o, err, tc.want)
+		}
+	}
+}

@@ -518,6 +518,17 @@ func TestVaderFindsLastCard(t *testing.T) {
 		sn.Found[1] = append(sn.Found[1], sn.Stacks[1]...)
 		sn.Stacks[1] = nil
 		sn.Ships[1] = lab.Yellow.Start()
+		// Yellow waits at home too, so Vader found his last card: make
+		// it a Vader card (one of his, or swapped with one of red's).
+		y := sn.Found[1]
+		last := &y[len(y)-1]
+		for _, f := range [][]uint8{y, sn.Found[0]} {
+			for i := range f {
+				if f[i] >= 21 && *last < 21 {
+					f[i], *last = *last, f[i]
+				}
+			}
+		}
 	})
 	s = mustApply(t, s, "V:"+q.String())
 	if s.Outcome().Finished || s.Turn() != 1 {
@@ -1017,5 +1028,47 @@ func TestTileRotate(t *testing.T) {
 	}
 	if got := lab.E4.Opposite(); got != lab.W4 {
 		t.Errorf("E4.Opposite() = %v; want W4", got)
+	}
+}
+
+// TestImpossibleWinners: besides the winner, only a ship waiting at home
+// after Darth Vader found its player's last card (a Vader card) can meet
+// the winning condition; anything else cannot arise in a game.
+func TestImpossibleWinners(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		v       lab.Variants
+		over    bool
+		lastY   uint8 // yellow's last found card
+		wantErr bool
+	}{
+		{"over, both home, no Vader", lab.Variants{}, true, 20, true},
+		{"over, both finished, no return", lab.Variants{NoReturn: true}, true, 20, true},
+		{"over, both finished, no return, Vader", lab.Variants{Vader: true, NoReturn: true}, true, 24, true},
+		{"over, yellow waiting, last card not Vader's", lab.Variants{Vader: true}, true, 20, true},
+		{"over, yellow waiting after Vader", lab.Variants{Vader: true}, true, 24, false},
+		{"going on, yellow waiting, last card not Vader's", lab.Variants{Vader: true}, false, 20, true},
+		{"going on, yellow waiting after Vader", lab.Variants{Vader: true}, false, 24, false},
+		{"going on, yellow waiting, open cards, last card not Vader's", lab.Variants{Vader: true, OpenCards: true}, false, 20, true},
+	} {
+		sn := mustNew(t, lab.Options{Players: 2, Seed: 71, Variants: tc.v}).Snapshot()
+		all := append(sn.Stacks[0], sn.Stacks[1]...)
+		slices.Sort(all)
+		red := slices.DeleteFunc(slices.Clone(all), func(c uint8) bool { return c%2 == 0 })
+		yellow := slices.DeleteFunc(slices.Clone(all), func(c uint8) bool { return c%2 == 1 || c == tc.lastY })
+		yellow = append(yellow, tc.lastY)
+		sn.Stacks[0], sn.Found[0] = nil, red
+		sn.Stacks[1], sn.Found[1] = nil, yellow
+		sn.Ships[0], sn.Ships[1] = lab.Red.Start(), lab.Yellow.Start()
+		sn.Last, sn.Turn, sn.Phase = lab.N2, 0, lab.PhaseShift
+		if tc.over {
+			sn.Phase = lab.PhaseOver
+		} else {
+			sn.Stacks[0], sn.Found[0] = red[len(red)-1:], red[:len(red)-1] // red still plays
+		}
+		_, err := lab.FromSnapshot(sn)
+		if tc.wantErr != (err != nil) || (err != nil && !errors.Is(err, game.ErrInvalidState)) {
+			t.Errorf("%s: FromSnapshot = %v; want error %v (ErrInvalidState)", tc.name, err, tc.wantErr)
+		}
 	}
 }

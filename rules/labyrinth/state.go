@@ -199,7 +199,14 @@ func New(o Options) (State, error) {
 		}
 	}
 	if n < MinPlayers || n > MaxPlayers {
-		return State{}, fmt.Errorf("labyrinth: %w: players = %d; want 2..4", game.ErrInvalidOptions, o.Players)
+		switch {
+		case o.Players != 0:
+			return State{}, fmt.Errorf("labyrinth: %w: players = %d; want 2..4", game.ErrInvalidOptions, o.Players)
+		case o.Colors != nil:
+			return State{}, fmt.Errorf("labyrinth: %w: colors: %d given; want 2..4 (one per player)", game.ErrInvalidOptions, n)
+		default:
+			return State{}, fmt.Errorf("labyrinth: %w: layout: %d stacks; want 2..4 (one per player)", game.ErrInvalidOptions, n)
+		}
 	}
 	if o.Colors != nil && len(o.Colors) != n {
 		return State{}, fmt.Errorf("labyrinth: %w: %d colors for %d players", game.ErrInvalidOptions, len(o.Colors), n)
@@ -463,7 +470,9 @@ func (s State) Outcome() game.Outcome {
 // hidden (a per-player view is refused); Darth Vader on the board exactly
 // when that variant is on; a previous insertion point in the move phase
 // and after the game; a finished game's winner has met the winning
-// condition, and an unfinished one has no player who already won.
+// condition; and no other player has met it, except (Darth Vader variant,
+// without no return) a ship waiting on its start square after Vader found
+// its player's last card, which must then be a Vader card.
 //
 // Errors wrap game.ErrInvalidState and name the square, player or field.
 func (s State) Validate() error {
@@ -561,20 +570,26 @@ func (s *State) validate(allowHidden bool) error {
 	if s.phase != PhaseShift && s.last == NoPoint {
 		return fmt.Errorf("phase %v without a previous shift", s.phase)
 	}
-	if s.phase == PhaseOver {
-		if !s.won(int(s.turn)) {
-			return fmt.Errorf("game over but player %d (%c) has not won", s.turn, s.colors[s.turn].Letter())
-		}
-		return nil
+	over := s.phase == PhaseOver
+	if over && !s.won(int(s.turn)) {
+		return fmt.Errorf("game over but player %d (%c) has not won", s.turn, s.colors[s.turn].Letter())
 	}
 	for p := 0; p < n; p++ {
-		if !s.won(p) {
+		if !s.won(p) || (over && p == int(s.turn)) {
 			continue
 		}
 		// Only a ship waiting on its start square after Vader found the
-		// last card can have met the condition without winning yet.
+		// last card can have met the condition without winning (yet, or
+		// before another player won): the ship cannot find a card on a
+		// corner, and bringing it home after its last card wins at once.
 		if s.variants.NoReturn || !s.variants.Vader {
+			if over {
+				return fmt.Errorf("player %d (%c) has also met the winning condition", p, s.colors[p].Letter())
+			}
 			return fmt.Errorf("player %d (%c) has already won but the game goes on", p, s.colors[p].Letter())
+		}
+		if c := s.cards[p][s.found[p]-1]; !s.vaderCard(c) {
+			return fmt.Errorf("player %d (%c) has all cards found and his ship at home, but his last card %c was not found by Darth Vader, so he would have won", p, s.colors[p].Letter(), TargetLetter(c))
 		}
 	}
 	return nil
