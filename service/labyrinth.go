@@ -24,7 +24,7 @@ func (labyrinthEngine) Info() *gamerulesv1.GameInfo {
 		MaxPlayers:           labyrinth.MaxPlayers,
 		HasHiddenInformation: true,
 		Variants: []string{
-			"players: 2..4 (default 4), colours red, yellow, green, blue in turn order; first: the index of the player who begins",
+			"players: 2..4 (default 4), colours red, yellow, green, blue in turn order; first_player: the index of the player who begins",
 			"vader: Darth Vader moves for the cards with the Vader symbol (targets U..X)",
 			"open_cards: a player sees all his cards and may find any unfound one",
 			"no_return: the game ends when a player has found all his cards",
@@ -39,7 +39,7 @@ func (labyrinthEngine) NewGame(req *gamerulesv1.NewGameRequest, seed uint64) (Po
 	opts := req.GetLabyrinth()
 	o := labyrinth.Options{
 		Players: int(opts.GetPlayers()),
-		First:   int(opts.GetFirst()),
+		First:   int(opts.GetFirstPlayer()),
 		Seed:    seed,
 		Variants: labyrinth.Variants{
 			Vader:     opts.GetVader(),

@@ -333,7 +333,7 @@ func TestLabyrinthNewGame(t *testing.T) {
 	// Colours, first player and variants.
 	ng, err = srv.NewGame(ctx, opts(&gamerulesv1.LabyrinthOptions{
 		Colors: []gamerulesv1.LabyrinthColor{gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_BLUE, gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_YELLOW},
-		First:  1, Vader: true, OpenCards: true, NoReturn: true,
+		FirstPlayer: 1, Vader: true, OpenCards: true, NoReturn: true,
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -368,7 +368,7 @@ func TestLabyrinthNewGame(t *testing.T) {
 		"five players":        {Players: 5},
 		"repeated colour":     {Colors: []gamerulesv1.LabyrinthColor{1, 1}},
 		"unspecified color":   {Colors: []gamerulesv1.LabyrinthColor{0, 1}},
-		"first out of range":  {Players: 2, First: 2},
+		"first out of range":  {Players: 2, FirstPlayer: 2},
 		"layout both":         {Players: 2, Layout: &gamerulesv1.LabyrinthLayout{Text: layoutText, Spare: baseTyped.GetSpare()}},
 		"layout bad text":     {Players: 2, Layout: &gamerulesv1.LabyrinthLayout{Text: "x"}},
 		"layout short":        {Players: 2, Layout: &gamerulesv1.LabyrinthLayout{Board: baseTyped.GetBoard()[:48], Spare: baseTyped.GetSpare(), Stacks: lay.Stacks}},
@@ -454,7 +454,7 @@ func TestLabyrinthObserve(t *testing.T) {
 	s, _ := labyrinth.New(labyrinth.Options{Players: 3, Seed: 8})
 	st := &gamerulesv1.GameState{Text: s.String()}
 	for p := -1; p < 3; p++ {
-		ob, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: labGame, State: st, Player: int32(p)})
+		ob, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: labGame, State: st, Player: proto.Int32(int32(p))})
 		if err != nil {
 			t.Fatalf("ObserveState(%d) = %v", p, err)
 		}
@@ -485,7 +485,7 @@ func TestLabyrinthObserve(t *testing.T) {
 		}
 	}
 	for _, p := range []int32{3, -2} {
-		_, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: labGame, State: st, Player: p})
+		_, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: labGame, State: st, Player: proto.Int32(p)})
 		if reason := gtReason(t, err); reason != ReasonInvalidState {
 			t.Fatalf("ObserveState(%d) reason %q; want INVALID_STATE", p, reason)
 		}

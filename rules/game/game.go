@@ -50,11 +50,20 @@ type ParseError struct {
 	Kind   error  // ErrIllegalMove or ErrInvalidState
 }
 
+// maxQuoted is how much of a long input an error message quotes.
+const maxQuoted = 80
+
+// Error quotes the input (its first 80 bytes when longer, so a huge request
+// does not make a huge error) and says where and why parsing failed.
 func (e *ParseError) Error() string {
-	if e.Offset >= 0 {
-		return fmt.Sprintf("%s: cannot parse %s %q at offset %d: %s", e.Game, e.What, e.Input, e.Offset, e.Reason)
+	in := e.Input
+	if len(in) > maxQuoted {
+		in = in[:maxQuoted] + "..."
 	}
-	return fmt.Sprintf("%s: cannot parse %s %q: %s", e.Game, e.What, e.Input, e.Reason)
+	if e.Offset >= 0 {
+		return fmt.Sprintf("%s: cannot parse %s %q at offset %d: %s", e.Game, e.What, in, e.Offset, e.Reason)
+	}
+	return fmt.Sprintf("%s: cannot parse %s %q: %s", e.Game, e.What, in, e.Reason)
 }
 
 // Unwrap returns the error kind, so errors.Is works.

@@ -906,7 +906,7 @@ type LabyrinthOptions struct {
 	// first `players` of red, yellow, green, blue.
 	Colors []LabyrinthColor `protobuf:"varint,2,rep,packed,name=colors,proto3,enum=gamerules.v1.LabyrinthColor" json:"colors,omitempty"`
 	// Index of the player who begins (the leaflet: the youngest), 0-based.
-	First int32 `protobuf:"varint,3,opt,name=first,proto3" json:"first,omitempty"`
+	FirstPlayer int32 `protobuf:"varint,3,opt,name=first_player,json=firstPlayer,proto3" json:"first_player,omitempty"`
 	// Darth Vader variant: a card with the Vader symbol (targets 21..24, U..X)
 	// is found by moving Darth Vader instead of one's ship.
 	Vader bool `protobuf:"varint,4,opt,name=vader,proto3" json:"vader,omitempty"`
@@ -964,9 +964,9 @@ func (x *LabyrinthOptions) GetColors() []LabyrinthColor {
 	return nil
 }
 
-func (x *LabyrinthOptions) GetFirst() int32 {
+func (x *LabyrinthOptions) GetFirstPlayer() int32 {
 	if x != nil {
-		return x.First
+		return x.FirstPlayer
 	}
 	return 0
 }
@@ -1045,11 +1045,11 @@ const file_gamerules_v1_labyrinth_proto_rawDesc = "" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x121\n" +
 	"\x05board\x18\x02 \x03(\v2\x1b.gamerules.v1.LabyrinthTileR\x05board\x121\n" +
 	"\x05spare\x18\x03 \x01(\v2\x1b.gamerules.v1.LabyrinthTileR\x05spare\x124\n" +
-	"\x06stacks\x18\x04 \x03(\v2\x1c.gamerules.v1.LabyrinthStackR\x06stacks\"\x81\x02\n" +
+	"\x06stacks\x18\x04 \x03(\v2\x1c.gamerules.v1.LabyrinthStackR\x06stacks\"\x8e\x02\n" +
 	"\x10LabyrinthOptions\x12\x18\n" +
 	"\aplayers\x18\x01 \x01(\x05R\aplayers\x124\n" +
-	"\x06colors\x18\x02 \x03(\x0e2\x1c.gamerules.v1.LabyrinthColorR\x06colors\x12\x14\n" +
-	"\x05first\x18\x03 \x01(\x05R\x05first\x12\x14\n" +
+	"\x06colors\x18\x02 \x03(\x0e2\x1c.gamerules.v1.LabyrinthColorR\x06colors\x12!\n" +
+	"\ffirst_player\x18\x03 \x01(\x05R\vfirstPlayer\x12\x14\n" +
 	"\x05vader\x18\x04 \x01(\bR\x05vader\x12\x1d\n" +
 	"\n" +
 	"open_cards\x18\x05 \x01(\bR\topenCards\x12\x1b\n" +
