@@ -484,6 +484,9 @@ func TestLabyrinthObserve(t *testing.T) {
 			}
 		}
 	}
+	if _, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: labGame, State: st}); gtReason(t, err) != ReasonInvalidRequest {
+		t.Fatalf("ObserveState without player: %v; want INVALID_REQUEST", err)
+	}
 	for _, p := range []int32{3, -2} {
 		_, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: labGame, State: st, Player: proto.Int32(p)})
 		if reason := gtReason(t, err); reason != ReasonInvalidState {

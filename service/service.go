@@ -125,12 +125,12 @@ func (s *Server) ObserveState(_ context.Context, req *gamerulesv1.ObserveStateRe
 	if err != nil {
 		return nil, err
 	}
-	if req.Player == nil {
-		return nil, toStatus("player", fmt.Errorf("%w: player is required (0-based index, or -1 for a spectator)", errInvalidRequest))
-	}
 	obs, ok := pos.(Observer)
 	if !ok {
 		return &gamerulesv1.ObserveStateResponse{State: pos.Encode()}, nil
+	}
+	if req.Player == nil {
+		return nil, toStatus("player", fmt.Errorf("%w: player is required for a game with hidden information (0-based index, or -1 for a spectator)", errInvalidRequest))
 	}
 	view, err := obs.Observe(int(req.GetPlayer()))
 	if err != nil {

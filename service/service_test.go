@@ -112,10 +112,6 @@ func TestErrorsCarryReasonAndField(t *testing.T) {
 			_, err := s.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "abalone", State: text("n=3"), Move: &gamerulesv1.Move{Notation: "inc"}})
 			return err
 		}, ReasonGameOver, "move.notation", codes.InvalidArgument},
-		{"observe without player", func() error {
-			_, err := s.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: "abalone", State: text("n=0")})
-			return err
-		}, ReasonInvalidRequest, "player", codes.InvalidArgument},
 		{"engine bug", func() error {
 			_, err := s.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "abalone", State: text("n=0"), Move: &gamerulesv1.Move{Notation: "boom"}})
 			return err

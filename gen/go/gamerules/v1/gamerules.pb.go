@@ -1118,8 +1118,8 @@ type ObserveStateRequest struct {
 	// The full state.
 	State *GameState `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
 	// The player (0-based index) whose view is wanted; -1 for a spectator, who
-	// sees no player's secrets. Required: a view for the wrong player would
-	// show secrets.
+	// sees no player's secrets. Required for games with hidden information
+	// (a view for the wrong player would show secrets); ignored by the others.
 	Player        *int32 `protobuf:"varint,3,opt,name=player,proto3,oneof" json:"player,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1304,11 +1304,11 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x06winner\x18\x02 \x01(\x05H\x00R\x06winner\x88\x01\x01\x12\x16\n" +
 	"\x06points\x18\x03 \x03(\x05R\x06points\x12\x16\n" +
 	"\x06detail\x18\x04 \x01(\tR\x06detailB\t\n" +
-	"\a_winner\"\x8f\x01\n" +
+	"\a_winner\"\x8a\x01\n" +
 	"\x13ObserveStateRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
-	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x12 \n" +
-	"\x06player\x18\x03 \x01(\x05B\x03\xe0A\x02H\x00R\x06player\x88\x01\x01B\t\n" +
+	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x12\x1b\n" +
+	"\x06player\x18\x03 \x01(\x05H\x00R\x06player\x88\x01\x01B\t\n" +
 	"\a_player\"E\n" +
 	"\x14ObserveStateResponse\x12-\n" +
 	"\x05state\x18\x01 \x01(\v2\x17.gamerules.v1.GameStateR\x05state2\xb6\x05\n" +
