@@ -4,12 +4,12 @@
 //
 // # Rule source
 //
-// ../../../shared/rules/abalone.md (from the Polish rules sheet; where it is
-// unreadable the published official rules decide). Sections: "Board and
-// coordinates" (board.go), "Pieces and start" (Layout, New), "Moves"
-// (play in move.go, movegen.go), "End and score" (Outcome, Validate), "Move
-// notation" (Move, ParseMove), "Text form of a state" (State.String,
-// ParseState).
+// The spec rules/abalone.md in the project's shared folder (made from the
+// Polish rules sheet; where it is unreadable the published official rules
+// decide). Its sections: "Board and coordinates" (board.go), "Pieces and
+// start" (Layout, New), "Moves" (play in move.go, movegen.go), "End and
+// score" (Outcome, Validate), "Move notation" (Move, ParseMove), "Text form
+// of a state" (State.String, ParseState).
 //
 // A turn moves 1, 2 or 3 own marbles in one line by one cell: in line
 // (possibly pushing 1 or 2 opposing marbles: sumito 2-v-1, 3-v-1, 3-v-2, off
@@ -76,4 +76,10 @@
 //	state.go    State, Options, layouts, Validate, Outcome, text form
 //	move.go     Move, Aba-Pro parsing, Apply with the reason for an illegal move
 //	movegen.go  LegalMoves, AppendLegalMoves (candidate tables)
+//
+// Tests: data_test.go (oracle positions, replay and archive games from
+// testdata/abalone), rules_test.go (hand-checked moves, text form, Validate,
+// Outcome), playout_test.go (reference generator, random playouts),
+// perft_test.go (perft table and benchmarks), fuzz_test.go, example_test.go.
+// GAMERULES_LONG=1 adds perft depth 4 and 100,000 random games.
 package abalone

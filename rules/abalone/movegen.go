@@ -5,81 +5,99 @@ import (
 	"sort"
 )
 
-// cand is a move that may be legal for a marble on a given cell: an in-line
-// move in direction dir, or a broadside of a fixed group with precomputed masks.
-type cand struct {
-	m     Move
-	dir   uint8
-	broad bool
-	group uint64 // broadside: the group's cells, all of which must be own
-	dest  uint64 // broadside: the destination cells, all of which must be empty
+// entry groups, for one From cell, the candidate moves that share the
+// second cell of their notation: the in-line move towards that cell (when it
+// is a neighbour) and the broadsides of the group ending there (when one
+// fits on the board). Within an entry the in-line move sorts first and the
+// broadsides by their third cell, so scanning the entries in order yields
+// moves in notation order.
+type entry struct {
+	inline bool   // whether there is an in-line move towards the second cell
+	dir    uint8  // its direction
+	inMove Move   // the in-line move
+	nb     uint8  // number of broadsides (0..4)
+	group  uint64 // the broadsides' group: From through the second cell
+	dest   [4]uint64
+	bmove  [4]Move
 }
 
-// cands[i] lists, in notation order, every move whose From is the cell with
-// bit index i and that does not by its shape carry a marble off the board.
-var cands [NumCells][]cand
+// entries[i] lists the entries of the cell with bit index i, in notation
+// order. Moves that carry a marble off the board by their shape alone are
+// left out.
+var entries [NumCells][]entry
 
 func buildCands() {
 	for i := 0; i < NumCells; i++ {
 		from := Cell(i + 1)
-		var list []cand
+		bySecond := map[Cell]*entry{}
+		get := func(c Cell) *entry {
+			if e, ok := bySecond[c]; ok {
+				return e
+			}
+			e := &entry{}
+			bySecond[c] = e
+			return e
+		}
 		for d := Direction(0); d < 6; d++ {
 			if to := from.Neighbor(d); to != NoCell {
-				list = append(list, cand{m: Move{From: from, To: to}, dir: uint8(d)})
+				e := get(to)
+				e.inline, e.dir, e.inMove = true, uint8(d), Move{From: from, To: to}
 			}
 		}
 		for a := East; a <= NorthWest; a++ {
+			group := []Cell{from}
 			for size := 1; size <= 2; size++ {
-				var group []Cell
-				for c, k := from, 0; k <= size && c != NoCell; k++ {
-					group = append(group, c)
-					c = c.Neighbor(a)
+				next := group[size-1].Neighbor(a)
+				if next == NoCell {
+					break
 				}
-				if len(group) != size+1 {
-					continue
-				}
+				group = append(group, next)
+				var bs []Move
+				var dests []uint64
 			dirs:
 				for d := Direction(0); d < 6; d++ {
 					if d == a || d == a.Opposite() {
 						continue
 					}
-					c := cand{m: Move{From: from, To: from.Neighbor(d), End: group[size]}, dir: uint8(d), broad: true}
+					var dest uint64
 					for _, g := range group {
 						to := g.Neighbor(d)
 						if to == NoCell {
 							continue dirs
 						}
-						c.group |= bitOf(g)
-						c.dest |= bitOf(to)
+						dest |= bitOf(to)
 					}
-					list = append(list, c)
+					bs = append(bs, Move{From: from, To: from.Neighbor(d), End: next})
+					dests = append(dests, dest)
+				}
+				if len(bs) == 0 {
+					continue
+				}
+				e := get(next)
+				for _, g := range group {
+					e.group |= bitOf(g)
+				}
+				// Broadsides of one group sort by their third cell, To.
+				order := make([]int, len(bs))
+				for k := range order {
+					order[k] = k
+				}
+				sort.Slice(order, func(p, q int) bool { return bs[order[p]].To < bs[order[q]].To })
+				for _, k := range order {
+					e.bmove[e.nb], e.dest[e.nb] = bs[k], dests[k]
+					e.nb++
 				}
 			}
 		}
-		// Notation order: "xy" (in-line) < "xyz" (broadside) for the same
-		// second cell; the second cell is To for in-line, End for broadside.
-		sort.Slice(list, func(p, q int) bool { return notationLess(list[p].m, list[q].m) })
-		cands[i] = list
+		var seconds []Cell
+		for c := range bySecond {
+			seconds = append(seconds, c)
+		}
+		sort.Slice(seconds, func(p, q int) bool { return seconds[p] < seconds[q] })
+		for _, c := range seconds {
+			entries[i] = append(entries[i], *bySecond[c])
+		}
 	}
-}
-
-// notationLess orders moves by their Aba-Pro notation, in the same order as
-// comparing m.String() (cells sort as their names do).
-func notationLess(m, n Move) bool {
-	if m.From != n.From {
-		return m.From < n.From
-	}
-	m2, m3, n2, n3 := m.To, NoCell, n.To, NoCell
-	if m.End != NoCell {
-		m2, m3 = m.End, m.To
-	}
-	if n.End != NoCell {
-		n2, n3 = n.End, n.To
-	}
-	if m2 != n2 {
-		return m2 < n2
-	}
-	return m3 < n3
 }
 
 // inlineLegal reports whether the own marble at bit index i can move in line
@@ -117,15 +135,18 @@ func (s *State) appendMoves(dst []Move) []Move {
 	occ := own | opp
 	for b := own; b != 0; b &= b - 1 {
 		i := bits.TrailingZeros64(b)
-		list := cands[i]
+		list := entries[i]
 		for k := range list {
-			c := &list[k]
-			if c.broad {
-				if own&c.group == c.group && occ&c.dest == 0 {
-					dst = append(dst, c.m)
+			e := &list[k]
+			if e.inline && inlineLegal(own, opp, i, e.dir) {
+				dst = append(dst, e.inMove)
+			}
+			if e.nb > 0 && own&e.group == e.group {
+				for j := uint8(0); j < e.nb; j++ {
+					if occ&e.dest[j] == 0 {
+						dst = append(dst, e.bmove[j])
+					}
 				}
-			} else if inlineLegal(own, opp, i, c.dir) {
-				dst = append(dst, c.m)
 			}
 		}
 	}
@@ -140,15 +161,18 @@ func (s *State) countMoves() int {
 	n := 0
 	for b := own; b != 0; b &= b - 1 {
 		i := bits.TrailingZeros64(b)
-		list := cands[i]
+		list := entries[i]
 		for k := range list {
-			c := &list[k]
-			if c.broad {
-				if own&c.group == c.group && occ&c.dest == 0 {
-					n++
-				}
-			} else if inlineLegal(own, opp, i, c.dir) {
+			e := &list[k]
+			if e.inline && inlineLegal(own, opp, i, e.dir) {
 				n++
+			}
+			if e.nb > 0 && own&e.group == e.group {
+				for j := uint8(0); j < e.nb; j++ {
+					if occ&e.dest[j] == 0 {
+						n++
+					}
+				}
 			}
 		}
 	}

@@ -136,45 +136,50 @@ func BenchmarkPerftFull(b *testing.B) {
 	}
 }
 
-func benchStates() []State {
-	var out []State
+type benchState struct {
+	name string
+	s    State
+}
+
+func benchStates() []benchState {
+	var out []benchState
 	for _, l := range []Layout{Classic, BelgianDaisy, GermanDaisy} {
 		s, _ := New(Options{Layout: l})
-		out = append(out, s)
+		out = append(out, benchState{l.String(), s})
 	}
-	// A middle-game position from a replay game, with pushes available.
+	// A middle-game position with pushes available (52 moves).
 	s, err := ParseState("4w/3ww1/1bbbwww/1wbbb1bb/2bbw1bw1/1w1bww2/1bw1w2/6/5 b")
 	if err != nil {
 		panic(err)
 	}
-	return append(out, s)
+	return append(out, benchState{"midgame", s})
 }
 
 func BenchmarkLegalMoves(b *testing.B) {
-	for _, s := range benchStates() {
-		b.Run(fmt.Sprintf("moves=%d", len(s.LegalMoves())), func(b *testing.B) {
+	for _, bs := range benchStates() {
+		b.Run(bs.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = s.LegalMoves()
+				_ = bs.s.LegalMoves()
 			}
 		})
 	}
 }
 
 func BenchmarkAppendLegalMoves(b *testing.B) {
-	for _, s := range benchStates() {
+	for _, bs := range benchStates() {
 		buf := make([]Move, 0, 256)
-		b.Run(fmt.Sprintf("moves=%d", len(s.LegalMoves())), func(b *testing.B) {
+		b.Run(bs.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				buf = s.AppendLegalMoves(buf[:0])
+				buf = bs.s.AppendLegalMoves(buf[:0])
 			}
 		})
 	}
 }
 
 func BenchmarkApply(b *testing.B) {
-	s := benchStates()[3]
+	s := benchStates()[3].s
 	moves := s.LegalMoves()
 	b.ReportAllocs()
 	i := 0
@@ -187,7 +192,7 @@ func BenchmarkApply(b *testing.B) {
 }
 
 func BenchmarkParseMove(b *testing.B) {
-	s := benchStates()[3]
+	s := benchStates()[3].s
 	var texts []string
 	for _, m := range s.LegalMoves() {
 		texts = append(texts, m.String())

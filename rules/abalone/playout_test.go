@@ -195,7 +195,7 @@ func randomDenseState(r *rand.Rand) State {
 func TestAgainstReferenceRandomStates(t *testing.T) {
 	n := 50
 	if long() {
-		n = 20000
+		n = 5000
 	}
 	r := rand.New(rand.NewPCG(4, 1))
 	for i := 0; i < n; i++ {
@@ -234,7 +234,10 @@ func TestRandomPlayouts(t *testing.T) {
 	if long() {
 		games = 100_000
 	}
-	states := 0
+	states, every := 0, 211
+	if long() {
+		every = 4999 // the reference check costs about a millisecond
+	}
 	check := func(t testing.TB, s State) {
 		states++
 		o := s.Outcome()
@@ -247,7 +250,7 @@ func TestRandomPlayouts(t *testing.T) {
 		if bits.OnesCount64(s.board[0]) < MinMarbles || bits.OnesCount64(s.board[1]) < MinMarbles {
 			t.Fatalf("%s: a side below 8 marbles", s)
 		}
-		if states%211 == 0 {
+		if states%every == 0 {
 			checkAgainstReference(t, s)
 		}
 	}
