@@ -3,6 +3,7 @@ package service
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	"github.com/gamerules/gamerules/rules/abalone"
@@ -34,17 +35,17 @@ func (abaloneEngine) Info() *gamerulesv1.GameInfo {
 func (abaloneEngine) NewGame(req *gamerulesv1.NewGameRequest, _ uint64) (Position, error) {
 	opts := req.GetAbalone()
 	o := abalone.Options{MaxPlies: int(min(opts.GetMaxPlies(), abalone.MaxPliesLimit+1))}
-	switch l := opts.GetLayout(); l {
-	case gamerulesv1.AbaloneLayout_ABALONE_LAYOUT_UNSPECIFIED, gamerulesv1.AbaloneLayout_ABALONE_LAYOUT_CLASSIC:
+	switch l := strings.ToLower(opts.GetLayout()); l {
+	case "", "classic":
 		o.Layout = abalone.Classic
-	case gamerulesv1.AbaloneLayout_ABALONE_LAYOUT_BELGIAN_DAISY:
+	case "belgian_daisy", "belgian":
 		o.Layout = abalone.BelgianDaisy
-	case gamerulesv1.AbaloneLayout_ABALONE_LAYOUT_GERMAN_DAISY:
+	case "german_daisy", "german":
 		o.Layout = abalone.GermanDaisy
-	case gamerulesv1.AbaloneLayout_ABALONE_LAYOUT_CUSTOM:
+	case "custom":
 		o.Layout = abalone.Custom
 	default:
-		return nil, fmt.Errorf("abalone: %w: unknown layout %d", game.ErrInvalidOptions, l)
+		return nil, fmt.Errorf("abalone: %w: unknown layout %q; want classic, belgian_daisy, german_daisy or custom", game.ErrInvalidOptions, opts.GetLayout())
 	}
 	var err error
 	if o.Black, err = abaloneCells(opts.GetBlack(), "black", game.ErrInvalidOptions); err != nil {

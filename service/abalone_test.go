@@ -123,14 +123,14 @@ func TestAbaloneNewGame(t *testing.T) {
 	srv := New()
 	ctx := context.Background()
 	tests := []struct {
-		layout gamerulesv1.AbaloneLayout
+		layout string
 		text   string
 		moves  int
 	}{
-		{gamerulesv1.AbaloneLayout_ABALONE_LAYOUT_UNSPECIFIED, "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", 44},
-		{gamerulesv1.AbaloneLayout_ABALONE_LAYOUT_CLASSIC, "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", 44},
-		{gamerulesv1.AbaloneLayout_ABALONE_LAYOUT_BELGIAN_DAISY, "ww1bb/wwwbbb/1ww1bb1/8/9/8/1bb1ww1/bbbwww/bb1ww b", 52},
-		{gamerulesv1.AbaloneLayout_ABALONE_LAYOUT_GERMAN_DAISY, "5/ww2bb/www1bbb/1ww2bb1/9/1bb2ww1/bbb1www/bb2ww/5 b", 80},
+		{"", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", 44},
+		{"classic", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", 44},
+		{"belgian_daisy", "ww1bb/wwwbbb/1ww1bb1/8/9/8/1bb1ww1/bbbwww/bb1ww b", 52},
+		{"German_Daisy", "5/ww2bb/www1bbb/1ww2bb1/9/1bb2ww1/bbb1www/bb2ww/5 b", 80},
 	}
 	for _, tt := range tests {
 		ng, err := srv.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: abGame, Options: &gamerulesv1.NewGameRequest_Abalone{Abalone: &gamerulesv1.AbaloneOptions{Layout: tt.layout}}})
@@ -153,7 +153,7 @@ func TestAbaloneNewGame(t *testing.T) {
 	}
 	// A custom layout with a ply limit.
 	ng, err = srv.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: abGame, Options: &gamerulesv1.NewGameRequest_Abalone{Abalone: &gamerulesv1.AbaloneOptions{
-		Layout:   gamerulesv1.AbaloneLayout_ABALONE_LAYOUT_CUSTOM,
+		Layout:   "custom",
 		Black:    strings.Fields("A1 a2 a3 a4 a5 b1 b2 b3 e5"),
 		White:    strings.Fields("i5 i6 i7 i8 i9 h4 h5 h6 e6"),
 		ToMove:   gamerulesv1.AbalonePlayer_ABALONE_PLAYER_WHITE,
@@ -248,10 +248,10 @@ type abReplayGame struct {
 	Lost struct{ Black, White int32 } `json:"marbles_lost"`
 }
 
-var abLayouts = map[string]gamerulesv1.AbaloneLayout{
-	"classic": gamerulesv1.AbaloneLayout_ABALONE_LAYOUT_CLASSIC,
-	"belgian": gamerulesv1.AbaloneLayout_ABALONE_LAYOUT_BELGIAN_DAISY,
-	"german":  gamerulesv1.AbaloneLayout_ABALONE_LAYOUT_GERMAN_DAISY,
+var abLayouts = map[string]string{
+	"classic": "classic",
+	"belgian": "belgian",
+	"german":  "german_daisy",
 }
 
 // abReplay plays Aba-Pro moves through NewGame and ApplyMove, passing the
@@ -471,11 +471,11 @@ func TestAbaloneErrors(t *testing.T) {
 			_, err = srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: abGame, State: st})
 			return err
 		}, ReasonInvalidState, "different states"},
-		{"unknown layout", newGame(&gamerulesv1.AbaloneOptions{Layout: 9}), ReasonInvalidOptions, "unknown layout"},
+		{"unknown layout", newGame(&gamerulesv1.AbaloneOptions{Layout: "dutch"}), ReasonInvalidOptions, `unknown layout "dutch"`},
 		{"cells with a standard layout", newGame(&gamerulesv1.AbaloneOptions{Black: []string{"a1"}}), ReasonInvalidOptions, "custom layout"},
-		{"custom with bad cell", newGame(&gamerulesv1.AbaloneOptions{Layout: gamerulesv1.AbaloneLayout_ABALONE_LAYOUT_CUSTOM, Black: []string{"a9"}}), ReasonInvalidOptions, `black[0]: "a9"`},
-		{"custom too few", newGame(&gamerulesv1.AbaloneOptions{Layout: gamerulesv1.AbaloneLayout_ABALONE_LAYOUT_CUSTOM, Black: []string{"a1"}}), ReasonInvalidOptions, "black has 1 marbles"},
-		{"custom bad to_move", newGame(&gamerulesv1.AbaloneOptions{Layout: gamerulesv1.AbaloneLayout_ABALONE_LAYOUT_CUSTOM, ToMove: 5}), ReasonInvalidOptions, "to_move"},
+		{"custom with bad cell", newGame(&gamerulesv1.AbaloneOptions{Layout: "custom", Black: []string{"a9"}}), ReasonInvalidOptions, `black[0]: "a9"`},
+		{"custom too few", newGame(&gamerulesv1.AbaloneOptions{Layout: "custom", Black: []string{"a1"}}), ReasonInvalidOptions, "black has 1 marbles"},
+		{"custom bad to_move", newGame(&gamerulesv1.AbaloneOptions{Layout: "custom", ToMove: 5}), ReasonInvalidOptions, "to_move"},
 		{"max_plies too big", newGame(&gamerulesv1.AbaloneOptions{MaxPlies: 1 << 30}), ReasonInvalidOptions, "max_plies"},
 	}
 	for _, tt := range tests {

@@ -75,67 +75,6 @@ func (AbalonePlayer) EnumDescriptor() ([]byte, []int) {
 	return file_gamerules_v1_abalone_proto_rawDescGZIP(), []int{0}
 }
 
-// AbaloneLayout is a starting layout.
-type AbaloneLayout int32
-
-const (
-	// Not given: the classic layout.
-	AbaloneLayout_ABALONE_LAYOUT_UNSPECIFIED AbaloneLayout = 0
-	// Black A1–A5, B1–B6, C3–C5; White I5–I9, H4–H9, G5–G7.
-	AbaloneLayout_ABALONE_LAYOUT_CLASSIC AbaloneLayout = 1
-	// Belgian daisy: two hexagonal "daisies" of each colour, side by side.
-	AbaloneLayout_ABALONE_LAYOUT_BELGIAN_DAISY AbaloneLayout = 2
-	// German daisy: the daisies one row further towards the centre.
-	AbaloneLayout_ABALONE_LAYOUT_GERMAN_DAISY AbaloneLayout = 3
-	// Any valid position: the cells and side to move in AbaloneOptions.
-	AbaloneLayout_ABALONE_LAYOUT_CUSTOM AbaloneLayout = 4
-)
-
-// Enum value maps for AbaloneLayout.
-var (
-	AbaloneLayout_name = map[int32]string{
-		0: "ABALONE_LAYOUT_UNSPECIFIED",
-		1: "ABALONE_LAYOUT_CLASSIC",
-		2: "ABALONE_LAYOUT_BELGIAN_DAISY",
-		3: "ABALONE_LAYOUT_GERMAN_DAISY",
-		4: "ABALONE_LAYOUT_CUSTOM",
-	}
-	AbaloneLayout_value = map[string]int32{
-		"ABALONE_LAYOUT_UNSPECIFIED":   0,
-		"ABALONE_LAYOUT_CLASSIC":       1,
-		"ABALONE_LAYOUT_BELGIAN_DAISY": 2,
-		"ABALONE_LAYOUT_GERMAN_DAISY":  3,
-		"ABALONE_LAYOUT_CUSTOM":        4,
-	}
-)
-
-func (x AbaloneLayout) Enum() *AbaloneLayout {
-	p := new(AbaloneLayout)
-	*p = x
-	return p
-}
-
-func (x AbaloneLayout) String() string {
-	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
-}
-
-func (AbaloneLayout) Descriptor() protoreflect.EnumDescriptor {
-	return file_gamerules_v1_abalone_proto_enumTypes[1].Descriptor()
-}
-
-func (AbaloneLayout) Type() protoreflect.EnumType {
-	return &file_gamerules_v1_abalone_proto_enumTypes[1]
-}
-
-func (x AbaloneLayout) Number() protoreflect.EnumNumber {
-	return protoreflect.EnumNumber(x)
-}
-
-// Deprecated: Use AbaloneLayout.Descriptor instead.
-func (AbaloneLayout) EnumDescriptor() ([]byte, []int) {
-	return file_gamerules_v1_abalone_proto_rawDescGZIP(), []int{1}
-}
-
 // AbaloneState is the typed form of an Abalone state. Cells are named as in
 // the notation: row letter A (bottom) to I (top), then the number 1–9 along
 // the diagonal, e.g. "e5"; either case on input, lower case on output.
@@ -323,8 +262,10 @@ func (x *AbaloneMove) GetEnd() string {
 // AbaloneOptions are the options of a new Abalone game.
 type AbaloneOptions struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The starting layout; unspecified means classic.
-	Layout AbaloneLayout `protobuf:"varint,1,opt,name=layout,proto3,enum=gamerules.v1.AbaloneLayout" json:"layout,omitempty"`
+	// The starting layout: "classic" (also when empty), "belgian_daisy",
+	// "german_daisy", or "custom" (the cells and side to move below). Case is
+	// ignored; "belgian" and "german" (the APGN Variant names) are accepted.
+	Layout string `protobuf:"bytes,1,opt,name=layout,proto3" json:"layout,omitempty"`
 	// Custom layout only: the cells of the black marbles (8..14).
 	Black []string `protobuf:"bytes,2,rep,name=black,proto3" json:"black,omitempty"`
 	// Custom layout only: the cells of the white marbles (8..14).
@@ -369,11 +310,11 @@ func (*AbaloneOptions) Descriptor() ([]byte, []int) {
 	return file_gamerules_v1_abalone_proto_rawDescGZIP(), []int{2}
 }
 
-func (x *AbaloneOptions) GetLayout() AbaloneLayout {
+func (x *AbaloneOptions) GetLayout() string {
 	if x != nil {
 		return x.Layout
 	}
-	return AbaloneLayout_ABALONE_LAYOUT_UNSPECIFIED
+	return ""
 }
 
 func (x *AbaloneOptions) GetBlack() []string {
@@ -422,9 +363,9 @@ const file_gamerules_v1_abalone_proto_rawDesc = "" +
 	"\vAbaloneMove\x12\x12\n" +
 	"\x04from\x18\x01 \x01(\tR\x04from\x12\x0e\n" +
 	"\x02to\x18\x02 \x01(\tR\x02to\x12\x10\n" +
-	"\x03end\x18\x03 \x01(\tR\x03end\"\xc4\x01\n" +
-	"\x0eAbaloneOptions\x123\n" +
-	"\x06layout\x18\x01 \x01(\x0e2\x1b.gamerules.v1.AbaloneLayoutR\x06layout\x12\x14\n" +
+	"\x03end\x18\x03 \x01(\tR\x03end\"\xa7\x01\n" +
+	"\x0eAbaloneOptions\x12\x16\n" +
+	"\x06layout\x18\x01 \x01(\tR\x06layout\x12\x14\n" +
 	"\x05black\x18\x02 \x03(\tR\x05black\x12\x14\n" +
 	"\x05white\x18\x03 \x03(\tR\x05white\x124\n" +
 	"\ato_move\x18\x04 \x01(\x0e2\x1b.gamerules.v1.AbalonePlayerR\x06toMove\x12\x1b\n" +
@@ -432,13 +373,7 @@ const file_gamerules_v1_abalone_proto_rawDesc = "" +
 	"\rAbalonePlayer\x12\x1e\n" +
 	"\x1aABALONE_PLAYER_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14ABALONE_PLAYER_BLACK\x10\x01\x12\x18\n" +
-	"\x14ABALONE_PLAYER_WHITE\x10\x02*\xa9\x01\n" +
-	"\rAbaloneLayout\x12\x1e\n" +
-	"\x1aABALONE_LAYOUT_UNSPECIFIED\x10\x00\x12\x1a\n" +
-	"\x16ABALONE_LAYOUT_CLASSIC\x10\x01\x12 \n" +
-	"\x1cABALONE_LAYOUT_BELGIAN_DAISY\x10\x02\x12\x1f\n" +
-	"\x1bABALONE_LAYOUT_GERMAN_DAISY\x10\x03\x12\x19\n" +
-	"\x15ABALONE_LAYOUT_CUSTOM\x10\x04B@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
+	"\x14ABALONE_PLAYER_WHITE\x10\x02B@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
 
 var (
 	file_gamerules_v1_abalone_proto_rawDescOnce sync.Once
@@ -452,24 +387,22 @@ func file_gamerules_v1_abalone_proto_rawDescGZIP() []byte {
 	return file_gamerules_v1_abalone_proto_rawDescData
 }
 
-var file_gamerules_v1_abalone_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
+var file_gamerules_v1_abalone_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
 var file_gamerules_v1_abalone_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
 var file_gamerules_v1_abalone_proto_goTypes = []any{
 	(AbalonePlayer)(0),     // 0: gamerules.v1.AbalonePlayer
-	(AbaloneLayout)(0),     // 1: gamerules.v1.AbaloneLayout
-	(*AbaloneState)(nil),   // 2: gamerules.v1.AbaloneState
-	(*AbaloneMove)(nil),    // 3: gamerules.v1.AbaloneMove
-	(*AbaloneOptions)(nil), // 4: gamerules.v1.AbaloneOptions
+	(*AbaloneState)(nil),   // 1: gamerules.v1.AbaloneState
+	(*AbaloneMove)(nil),    // 2: gamerules.v1.AbaloneMove
+	(*AbaloneOptions)(nil), // 3: gamerules.v1.AbaloneOptions
 }
 var file_gamerules_v1_abalone_proto_depIdxs = []int32{
 	0, // 0: gamerules.v1.AbaloneState.to_move:type_name -> gamerules.v1.AbalonePlayer
-	1, // 1: gamerules.v1.AbaloneOptions.layout:type_name -> gamerules.v1.AbaloneLayout
-	0, // 2: gamerules.v1.AbaloneOptions.to_move:type_name -> gamerules.v1.AbalonePlayer
-	3, // [3:3] is the sub-list for method output_type
-	3, // [3:3] is the sub-list for method input_type
-	3, // [3:3] is the sub-list for extension type_name
-	3, // [3:3] is the sub-list for extension extendee
-	0, // [0:3] is the sub-list for field type_name
+	0, // 1: gamerules.v1.AbaloneOptions.to_move:type_name -> gamerules.v1.AbalonePlayer
+	2, // [2:2] is the sub-list for method output_type
+	2, // [2:2] is the sub-list for method input_type
+	2, // [2:2] is the sub-list for extension type_name
+	2, // [2:2] is the sub-list for extension extendee
+	0, // [0:2] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_abalone_proto_init() }
@@ -482,7 +415,7 @@ func file_gamerules_v1_abalone_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamerules_v1_abalone_proto_rawDesc), len(file_gamerules_v1_abalone_proto_rawDesc)),
-			NumEnums:      2,
+			NumEnums:      1,
 			NumMessages:   3,
 			NumExtensions: 0,
 			NumServices:   0,
