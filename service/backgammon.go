@@ -134,7 +134,10 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 	if id := pb.GetPositionId(); hasCounts && id != "" && id != s.PositionID() {
 		return invalid("position_id %q and the white/black counts (%s) describe different boards", id, s.PositionID())
 	}
-	return s.WithScore(int(min(pb.GetWhiteScore(), 1<<15)), int(min(pb.GetBlackScore(), 1<<15)))
+	if ws, bs := pb.GetWhiteScore(), pb.GetBlackScore(); ws >= 1<<15 || bs >= 1<<15 {
+		return invalid("white_score %d, black_score %d: each is 0..32767 (15 bits of the Match ID)", ws, bs)
+	}
+	return s.WithScore(int(pb.GetWhiteScore()), int(pb.GetBlackScore()))
 }
 
 // backgammonPos is a decoded, valid backgammon state.
@@ -222,8 +225,11 @@ func backgammonMoveFromProto(s backgammon.State, pb *gamerulesv1.BackgammonMove)
 			return backgammon.Move{}, fmt.Errorf("backgammon: %w: a play has 1 to 4 steps, not %d", game.ErrIllegalMove, len(pb.GetSteps()))
 		}
 		steps := make([]backgammon.Step, 0, len(pb.GetSteps()))
-		for _, st := range pb.GetSteps() {
-			steps = append(steps, backgammon.Step{From: int(min(st.GetFrom(), 99)), To: int(min(st.GetTo(), 99))})
+		for i, st := range pb.GetSteps() {
+			if st.GetFrom() > backgammon.Bar || st.GetTo() > 24 {
+				return backgammon.Move{}, fmt.Errorf("backgammon: %w: steps[%d] %d/%d: from must be 1..25 (25 = bar), to 0..24 (0 = off)", game.ErrIllegalMove, i, st.GetFrom(), st.GetTo())
+			}
+			steps = append(steps, backgammon.Step{From: int(st.GetFrom()), To: int(st.GetTo())})
 		}
 		var err error
 		if m, err = backgammon.PlayMove(steps...); err != nil {
@@ -239,14 +245,19 @@ func backgammonMoveFromProto(s backgammon.State, pb *gamerulesv1.BackgammonMove)
 		if len(dice) != 2 || len(pb.GetSteps()) > 0 {
 			return backgammon.Move{}, fmt.Errorf("backgammon: %w: a roll has two dice (or none, to have them drawn) and no steps", game.ErrIllegalMove)
 		}
-		a, b := int(min(dice[0], 99)), int(min(dice[1], 99))
+		if dice[0] < 1 || dice[0] > 6 || dice[1] < 1 || dice[1] > 6 {
+			return backgammon.Move{}, fmt.Errorf("backgammon: %w: dice %d-%d: each die is 1..6", game.ErrIllegalMove, dice[0], dice[1])
+		}
+		a, b := int(dice[0]), int(dice[1])
 		if s.Phase() == backgammon.PhaseOpening {
 			m = backgammon.OpeningRollMove(a, b)
 		} else {
 			m = backgammon.RollMove(a, b)
 		}
-	default:
+	case gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_UNSPECIFIED:
 		return backgammon.Move{}, fmt.Errorf("backgammon: %w: the typed move needs a kind, steps or dice", game.ErrIllegalMove)
+	default:
+		return backgammon.Move{}, fmt.Errorf("backgammon: %w: kind %d is not a move kind (play, pass or roll)", game.ErrIllegalMove, kind)
 	}
 	return s.Canonical(m)
 }

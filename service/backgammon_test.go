@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -329,11 +330,11 @@ func TestBackgammonMoveErrors(t *testing.T) {
 		mv   *gamerulesv1.Move
 		want string
 	}{
-		{"one die of two", &gamerulesv1.Move{Notation: "8/5"}, "uses 1 dice but 2 can be played"},
+		{"one die of two", &gamerulesv1.Move{Notation: "8/5"}, "uses 1 die but 2 can be played"},
 		{"dice used up", &gamerulesv1.Move{Notation: "24/20 6/5"}, "6/5: no die is left"},
 		{"garbage", &gamerulesv1.Move{Notation: "hello"}, "expected a point"},
 		{"roll in the move phase", &gamerulesv1.Move{Notation: "roll"}, "already rolled"},
-		{"typed one die of two", play([2]uint32{8, 5}), "uses 1 dice"},
+		{"typed one die of two", play([2]uint32{8, 5}), "uses 1 die"},
 		{"typed out of range", play([2]uint32{30, 5}), "from must be 1..25"},
 		{"typed no kind", &gamerulesv1.Move{Move: &gamerulesv1.Move_Backgammon{Backgammon: &gamerulesv1.BackgammonMove{}}}, "needs a kind"},
 		{"notation and typed differ", &gamerulesv1.Move{Notation: "8/5 6/5", Move: play([2]uint32{24, 23}, [2]uint32{24, 21}).GetMove()}, "different moves"},
@@ -365,5 +366,53 @@ func TestBackgammonMoveErrors(t *testing.T) {
 	_, err = srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: bgGame, State: open, Move: &gamerulesv1.Move{Notation: "roll 3-3"}})
 	if r := gtReason(t, err); r != ReasonIllegalMove {
 		t.Errorf("opening roll 3-3: reason %s; want ILLEGAL_MOVE", r)
+	}
+}
+
+// TestBackgammonTypedValuesNamed: out-of-range typed values are refused with
+// the value the caller sent (not a clamped one), and the dice are kept higher
+// first as gnubg shows them, so typed dice in either order agree with the text.
+func TestBackgammonTypedValuesNamed(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	move := &gamerulesv1.GameState{Text: "4HPwATDgc/ABMA:MIEFAAAAAAAE"}
+	roll := &gamerulesv1.GameState{Text: "4HPwATDgc/ABMA:cAkAAAAAAAAE"}
+	typed := func(m *gamerulesv1.BackgammonMove) *gamerulesv1.Move {
+		return &gamerulesv1.Move{Move: &gamerulesv1.Move_Backgammon{Backgammon: m}}
+	}
+	for _, tt := range []struct {
+		name string
+		st   *gamerulesv1.GameState
+		mv   *gamerulesv1.Move
+		want string
+	}{
+		{"huge from", move, typed(&gamerulesv1.BackgammonMove{Steps: []*gamerulesv1.BackgammonStep{{From: 4294967295, To: 21}}}), "4294967295/21"},
+		{"huge to", move, typed(&gamerulesv1.BackgammonMove{Steps: []*gamerulesv1.BackgammonStep{{From: 24, To: 1000}}}), "24/1000"},
+		{"huge die", roll, typed(&gamerulesv1.BackgammonMove{Dice: []uint32{4294967295, 1}}), "dice 4294967295-1"},
+		{"unknown kind", move, typed(&gamerulesv1.BackgammonMove{Kind: 9}), "kind 9 is not a move kind"},
+	} {
+		_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: bgGame, State: tt.st, Move: tt.mv})
+		if r := gtReason(t, err); r != ReasonIllegalMove || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: ApplyMove = %v (reason %s); want ILLEGAL_MOVE with %q", tt.name, err, r, tt.want)
+		}
+	}
+	start := []uint32{0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0}
+	_, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: bgGame, State: &gamerulesv1.GameState{
+		State: &gamerulesv1.GameState_Backgammon{Backgammon: &gamerulesv1.BackgammonState{White: start, Black: start, WhiteScore: 99999}}}})
+	if r := gtReason(t, err); r != ReasonInvalidState || !strings.Contains(err.Error(), "white_score 99999") {
+		t.Errorf("white_score 99999: %v (reason %s); want INVALID_STATE naming 99999", err, r)
+	}
+	// Text 3-1 and typed dice 1, 3 are the same state.
+	_, err = srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: bgGame, State: &gamerulesv1.GameState{Text: move.GetText(),
+		State: &gamerulesv1.GameState_Backgammon{Backgammon: &gamerulesv1.BackgammonState{White: start, Black: start, Dice: []uint32{1, 3}}}}})
+	if err != nil {
+		t.Errorf("text 3-1 with typed dice 1, 3: %v", err)
+	}
+	// Black wins the opening roll 1-2: gnubg shows the dice as 2-1.
+	resp, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: bgGame,
+		State: &gamerulesv1.GameState{Text: "4HPwATDgc/ABMA:MAAAAAAAAAAE"}, Move: &gamerulesv1.Move{Notation: "roll 1-2"}})
+	if err != nil || resp.GetState().GetText() != "4HPwATDgc/ABMA:cAkFAAAAAAAE" ||
+		!slices.Equal(resp.GetState().GetBackgammon().GetDice(), []uint32{2, 1}) || resp.GetMove().GetNotation() != "roll 1-2" {
+		t.Errorf("opening roll 1-2 = %v, %v; want black to play 2-1, 4HPwATDgc/ABMA:cAkFAAAAAAAE", resp, err)
 	}
 }

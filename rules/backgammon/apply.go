@@ -13,7 +13,8 @@ import (
 // a turn"):
 //
 //   - an opening roll "roll w-b" (PhaseOpening): the player with the higher
-//     die is on turn in PhaseMove with the dice (w, b);
+//     die is on turn in PhaseMove with the dice w and b (higher first, as
+//     every State keeps them);
 //   - a roll (PhaseRoll): the player on turn is in PhaseMove with the dice;
 //   - a play or "pass" (PhaseMove): the opponent is to roll (PhaseRoll), or,
 //     if the mover has borne off his last checker, PhaseOver with the loser
@@ -43,10 +44,11 @@ func (s State) Apply(m Move) (State, error) {
 		next := s
 		next.phase = PhaseMove
 		next.turn = White
+		next.dice = [2]uint8{w, b}
 		if b > w {
 			next.turn = Black
+			next.dice = [2]uint8{b, w} // higher first, as gnubg writes the Match ID
 		}
-		next.dice = [2]uint8{w, b}
 		return next, nil
 	case KindRoll:
 		if s.phase != PhaseRoll {
@@ -55,6 +57,9 @@ func (s State) Apply(m Move) (State, error) {
 		a, b := m.dice[0], m.dice[1]
 		if a < 1 || a > 6 || b < 1 || b > 6 {
 			return State{}, fmt.Errorf("backgammon: %w: roll %d-%d: each die is 1..6", game.ErrIllegalMove, a, b)
+		}
+		if a < b {
+			a, b = b, a
 		}
 		next := s
 		next.phase = PhaseMove

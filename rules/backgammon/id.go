@@ -120,7 +120,7 @@ func decodePositionID(id string) (rows [2][25]uint8, pe *game.ParseError) {
 		}
 	}
 	if p < 2 {
-		return rows, bad(-1, "fewer than 50 slot separators in 80 bits")
+		return rows, bad(-1, "more than 30 checkers in all (at most 15 a side): its 80 bits end before the 50 slot separators")
 	}
 	for ; bit < 80; bit++ {
 		if key[bit>>3]&(1<<(bit&7)) != 0 {
@@ -213,6 +213,9 @@ func (s State) String() string {
 //   - game state 1: PhaseRoll without dice, PhaseMove with dice;
 //   - game state 2: PhaseOver (dice, if any, are ignored).
 //
+// Dice are kept higher first (gnubg sorts them the same way), so a Match ID
+// with the lower die first reads as the same State as with the higher first.
+//
 // Only a money game with the cube at 1 and centred and no double or
 // resignation pending is supported; anything else, a malformed ID, or a
 // position Validate rejects is an error wrapping game.ErrInvalidState
@@ -249,7 +252,11 @@ func ParseState(text string) (State, error) {
 	if v := k.get(midCube, 4); v != 0 {
 		return unsupported("cube at %d; only a money game with the cube at 1 is supported", 1<<v)
 	}
-	if v := k.get(midCubeOwner, 2); v != 3 {
+	switch v := k.get(midCubeOwner, 2); v {
+	case 3:
+	case 2:
+		return unsupported("cube owner field is 2, which gnubg does not use (0 or 1 = a player, 3 = centred); only a centred cube is supported")
+	default:
 		return unsupported("cube owned by player %d; only a centred cube is supported", v)
 	}
 	if k.get(midCrawford, 1) != 0 {
@@ -291,8 +298,10 @@ func ParseState(text string) (State, error) {
 	case 2:
 		phase = PhaseOver
 		d1, d2 = 0, 0 // the last roll may still be shown; it no longer matters
-	default:
+	case 3, 4:
 		return unsupported("game state %d (resigned or dropped); not supported", gs)
+	default:
+		return unsupported("game state %d is not one gnubg defines (0 no game, 1 playing, 2 over, 3 resigned, 4 dropped)", gs)
 	}
 	rows, pe := decodePositionID(pid)
 	if pe != nil {
@@ -303,6 +312,9 @@ func ParseState(text string) (State, error) {
 	s.board[turn] = rows[1]
 	s.turn = uint8(turn)
 	s.phase = phase
+	if d1 < d2 {
+		d1, d2 = d2, d1 // higher first, as gnubg's "set gnubgid" keeps them
+	}
 	s.dice = [2]uint8{uint8(d1), uint8(d2)}
 	if err := s.Validate(); err != nil {
 		return State{}, err

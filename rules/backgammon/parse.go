@@ -436,7 +436,7 @@ func (q *search) finish(p *pos) {
 	if j < 0 {
 		switch {
 		case q.ns < q.g.bestN:
-			q.fail(1000, "this play uses %d dice but %d can be played; a player must use as many dice as possible", q.ns, q.g.bestN)
+			q.fail(1000, "this play uses %s but %d can be played; a player must use as many dice as possible", diceCount(q.ns), q.g.bestN)
 		case q.pips < q.g.bestPips:
 			q.fail(1000, "only one die can be played, and then it must be the higher (%d)", q.g.bestPips)
 		default:
@@ -462,4 +462,12 @@ func (q *search) finish(p *pos) {
 		}
 	}
 	q.found = append(q.found, cand{idx: j, exact: exact})
+}
+
+// diceCount writes n dice: "1 die", "2 dice".
+func diceCount(n int) string {
+	if n == 1 {
+		return "1 die"
+	}
+	return strconv.Itoa(n) + " dice"
 }

@@ -129,7 +129,7 @@ var parseTests = []struct {
 	{white31, "8/4", "8/4"},
 	{white31, "6/3 6/5", "6/5 6/3"},
 	{white31, "8/5(2)", "!8/5: no die is left"},
-	{white31, "8/5", "!uses 1 dice but 2 can be played"},
+	{white31, "8/5", "!uses 1 die but 2 can be played"},
 	{white31, "8/5* 6/5", "!point 5 is marked as a hit"},
 	{white31, "bar/22 6/5", "!no checker of yours on the bar"},
 	{white31, "b/22", "!no checker of yours on the bar"},
@@ -168,7 +168,7 @@ var parseTests = []struct {
 	// 6-2 where 7/1 leaves the 2 unplayable: only 10/4/2 plays both.
 	{"6wQQ00G/B48AAA:MAELAAAAAAAE", "10/2", "10/2"},
 	{"6wQQ00G/B48AAA:MAELAAAAAAAE", "10/8/2", "!point 8 is blocked by 2"},
-	{"6wQQ00G/B48AAA:MAELAAAAAAAE", "7/1", "!uses 1 dice but 2 can be played"},
+	{"6wQQ00G/B48AAA:MAELAAAAAAAE", "7/1", "!uses 1 die but 2 can be played"},
 	// Higher die (oracle row 321): 24/18 or 24/19, but not both (13 is
 	// blocked): the 6 must be played.
 	{fromBoard(map[int]int{1: 7, 2: 7, 24: 1}, map[int]int{12: 15}, 6, 5), "24/18", "24/18"},
@@ -276,7 +276,7 @@ func TestApplyNonCanonical(t *testing.T) {
 		steps []Step
 		want  string
 	}{
-		{[]Step{{8, 5, false}}, "uses 1 dice but 2"},
+		{[]Step{{8, 5, false}}, "uses 1 die but 2"},
 		{[]Step{{8, 2, false}}, "cannot make it"},
 		{[]Step{{8, 5, false}, {8, 5, false}}, "8/5: no die is left"},
 	} {

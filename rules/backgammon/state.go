@@ -68,7 +68,7 @@ type State struct {
 	board [2][25]uint8
 	turn  uint8     // player to roll or to move; after the end, the loser
 	phase Phase     // see Phase
-	dice  [2]uint8  // PhaseMove: the two dice as rolled (1..6); otherwise 0
+	dice  [2]uint8  // PhaseMove: the two dice (1..6), higher first; otherwise 0
 	score [2]uint16 // money-session score from the Match ID, passed through unchanged
 }
 
@@ -96,8 +96,9 @@ func New(Options) (State, error) {
 
 // FromBoard builds a State from typed fields: the board (see Board), the
 // player whose turn it is (0 or 1), the phase, and for PhaseMove the two dice
-// (1..6 each; 0 otherwise). The result is validated: an impossible position
-// or a phase/dice mismatch is an error wrapping game.ErrInvalidState.
+// (1..6 each, in either order: the State keeps them higher first; 0
+// otherwise). The result is validated: an impossible position or a
+// phase/dice mismatch is an error wrapping game.ErrInvalidState.
 func FromBoard(b Board, turn int, phase Phase, d1, d2 int) (State, error) {
 	var s State
 	for p := 0; p < 2; p++ {
@@ -113,6 +114,9 @@ func FromBoard(b Board, turn int, phase Phase, d1, d2 int) (State, error) {
 	}
 	if d1 < 0 || d1 > 6 || d2 < 0 || d2 > 6 {
 		return State{}, fmt.Errorf("backgammon: %w: dice %d-%d out of range 1..6", game.ErrInvalidState, d1, d2)
+	}
+	if d1 != 0 && d1 < d2 {
+		d1, d2 = d2, d1 // kept higher first, as gnubg shows them
 	}
 	s.turn = uint8(turn)
 	s.phase = phase
@@ -151,8 +155,10 @@ func (s State) Turn() int { return int(s.turn) }
 // Phase returns the phase of the turn.
 func (s State) Phase() Phase { return s.phase }
 
-// Dice returns the two dice as rolled (1..6) in PhaseMove, and 0, 0 otherwise.
-// After an opening roll they are white's die then black's.
+// Dice returns the two dice (1..6) in PhaseMove, higher first, and 0, 0
+// otherwise. gnubg keeps them so (its "set gnubgid" and "set dice" sort
+// them), also after an opening roll, where the player on turn is the one who
+// rolled the higher die.
 func (s State) Dice() (int, int) { return int(s.dice[0]), int(s.dice[1]) }
 
 // Score returns the money-session score carried by the Match ID (0, 0 for

@@ -218,8 +218,9 @@ type BackgammonState struct {
 	Turn BackgammonPlayer `protobuf:"varint,3,opt,name=turn,proto3,enum=gamerules.v1.BackgammonPlayer" json:"turn,omitempty"`
 	// The phase of the turn.
 	Phase BackgammonPhase `protobuf:"varint,4,opt,name=phase,proto3,enum=gamerules.v1.BackgammonPhase" json:"phase,omitempty"`
-	// The two dice in the move phase, as rolled (after an opening roll:
-	// white's, then black's); empty in the other phases.
+	// The two dice in the move phase, higher first as gnubg keeps them (also
+	// after an opening roll: the player on turn rolled the higher die); empty
+	// in the other phases. Input may give them in either order.
 	Dice []uint32 `protobuf:"varint,5,rep,packed,name=dice,proto3" json:"dice,omitempty"`
 	// The gnubg Position ID (14 characters) from the side of `turn`.
 	PositionId string `protobuf:"bytes,6,opt,name=position_id,json=positionId,proto3" json:"position_id,omitempty"`
