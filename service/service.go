@@ -85,13 +85,17 @@ func (s *Server) ApplyMove(_ context.Context, req *gamerulesv1.ApplyMoveRequest)
 	if c := oneofCase(mv, "move"); c != "" && c != req.GetGame() {
 		return nil, toStatus("move", fmt.Errorf("%w: typed move is for game %q, not %q", game.ErrIllegalMove, c, req.GetGame()))
 	}
+	field := "move"
+	if mv.GetNotation() != "" {
+		field = "move.notation"
+	}
+	// A finished game refuses every move, well-formed or not, with one answer.
+	if out := pos.Outcome(); out.Finished {
+		return nil, toStatus(field, fmt.Errorf("%w: the game is finished (%s); no move can be applied", game.ErrGameOver, describeOutcome(out)))
+	}
 	seed := seedOrRandom(req.Seed)
 	next, applied, drew, err := pos.Apply(mv, rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d)))
 	if err != nil {
-		field := "move"
-		if mv.GetNotation() != "" {
-			field = "move.notation"
-		}
 		return nil, toStatus(field, err)
 	}
 	resp := &gamerulesv1.ApplyMoveResponse{State: next.Encode(), Move: applied}
@@ -174,6 +178,18 @@ func (s *Server) decode(id string, st *gamerulesv1.GameState) (Position, error) 
 		return nil, toStatus(field, err)
 	}
 	return pos, nil
+}
+
+// describeOutcome says in a few words how a finished game ended.
+func describeOutcome(out game.Outcome) string {
+	s := "a draw"
+	if out.Winner != game.NoWinner {
+		s = fmt.Sprintf("player %d won", out.Winner)
+	}
+	if out.Detail != "" {
+		s += ", " + out.Detail
+	}
+	return s
 }
 
 // seedOrRandom returns *seed, or a fresh random seed when seed is nil.

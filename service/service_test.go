@@ -112,6 +112,10 @@ func TestErrorsCarryReasonAndField(t *testing.T) {
 			_, err := s.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "abalone", State: text("n=3"), Move: &gamerulesv1.Move{Notation: "inc"}})
 			return err
 		}, ReasonGameOver, "move.notation", codes.InvalidArgument},
+		{"game over beats a malformed move", func() error {
+			_, err := s.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "abalone", State: text("n=3"), Move: &gamerulesv1.Move{Notation: "garbage"}})
+			return err
+		}, ReasonGameOver, "move.notation", codes.InvalidArgument},
 		{"engine bug", func() error {
 			_, err := s.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "abalone", State: text("n=0"), Move: &gamerulesv1.Move{Notation: "boom"}})
 			return err

@@ -36,17 +36,22 @@ func TestPlayEveryGame(t *testing.T) {
 			if body["seed"] != "42" {
 				t.Errorf("NewGame seed echoed as %v; want \"42\"", body["seed"])
 			}
-			const maxPlies = 400
+			const maxPlies = 300
 			ply := 0
 			for ; ply < maxPlies; ply++ {
+				// Results on every 4th ply keep the test quick under -race.
+				withResults := ply%4 == 0
 				var lm gamerulesv1.LegalMovesResponse
-				restCall(t, a.HTTP, "/v1/games/"+id+":legalMoves", fmt.Sprintf(`{"state":{"text":%q},"includeResults":true}`, text), &lm)
+				restCall(t, a.HTTP, "/v1/games/"+id+":legalMoves", fmt.Sprintf(`{"state":{"text":%q},"includeResults":%v}`, text, withResults), &lm)
 				if len(lm.GetMoves()) == 0 {
 					break
 				}
 				m := lm.GetMoves()[r.IntN(len(lm.GetMoves()))]
-				if m.GetResult().GetText() == "" || oneofSet(m.GetResult()) == false {
+				if withResults && (m.GetResult().GetText() == "" || !oneofSet(m.GetResult())) {
 					t.Fatalf("ply %d: move %q has no result with text and typed state", ply, m.GetNotation())
+				}
+				if !withResults && m.GetResult() != nil {
+					t.Fatalf("ply %d: move %q has a result though includeResults was false", ply, m.GetNotation())
 				}
 				resp, err := client.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{
 					Game:  id,
@@ -56,7 +61,7 @@ func TestPlayEveryGame(t *testing.T) {
 				if err != nil {
 					t.Fatalf("ply %d: ApplyMove(%q, %q): %v", ply, text, m.GetNotation(), err)
 				}
-				if got, want := resp.GetState().GetText(), m.GetResult().GetText(); got != want {
+				if got, want := resp.GetState().GetText(), m.GetResult().GetText(); withResults && got != want {
 					t.Fatalf("ply %d: ApplyMove(%q, %q) = %q; LegalMoves said %q", ply, text, m.GetNotation(), got, want)
 				}
 				// The typed state alone must decode to the same state.
