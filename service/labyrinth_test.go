@@ -332,7 +332,7 @@ func TestLabyrinthNewGame(t *testing.T) {
 	}
 	// Colours, first player and variants.
 	ng, err = srv.NewGame(ctx, opts(&gamerulesv1.LabyrinthOptions{
-		Colors: []gamerulesv1.LabyrinthColor{gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_BLUE, gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_YELLOW},
+		Colors:      []gamerulesv1.LabyrinthColor{gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_BLUE, gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_YELLOW},
 		FirstPlayer: 1, Vader: true, OpenCards: true, NoReturn: true,
 	}))
 	if err != nil {
