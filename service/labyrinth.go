@@ -3,6 +3,7 @@ package service
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	"github.com/gamerules/gamerules/rules/game"
@@ -50,7 +51,11 @@ func (labyrinthEngine) NewGame(req *gamerulesv1.NewGameRequest, seed uint64) (Po
 	if len(opts.GetColors()) > labyrinth.MaxPlayers {
 		return nil, fmt.Errorf("labyrinth: %w: %d colours; at most 4 players", game.ErrInvalidOptions, len(opts.GetColors()))
 	}
-	for _, c := range opts.GetColors() {
+	for i, name := range opts.GetColors() {
+		c, ok := labyrinthColorNames[strings.ToLower(name)]
+		if !ok {
+			return nil, fmt.Errorf("labyrinth: %w: colors[%d] = %q; want red, yellow, green or blue", game.ErrInvalidOptions, i, name)
+		}
 		col, err := labyrinthColorFromProto(c, game.ErrInvalidOptions)
 		if err != nil {
 			return nil, err
@@ -109,6 +114,17 @@ func (labyrinthEngine) Decode(st *gamerulesv1.GameState) (Position, error) {
 		return nil, err
 	}
 	return labyrinthPos{s}, nil
+}
+
+// labyrinthColorNames maps the colour names NewGame accepts (lower case) to
+// the typed colour.
+var labyrinthColorNames = map[string]gamerulesv1.LabyrinthColor{
+	"red": gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_RED, "r": gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_RED,
+	"yellow": gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_YELLOW, "y": gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_YELLOW,
+	"green": gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_GREEN, "g": gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_GREEN,
+	"blue": gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_BLUE, "b": gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_BLUE,
+	"labyrinth_color_red": gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_RED, "labyrinth_color_yellow": gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_YELLOW,
+	"labyrinth_color_green": gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_GREEN, "labyrinth_color_blue": gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_BLUE,
 }
 
 func labyrinthColorFromProto(c gamerulesv1.LabyrinthColor, kind error) (labyrinth.Color, error) {

@@ -332,7 +332,7 @@ func TestLabyrinthNewGame(t *testing.T) {
 	}
 	// Colours, first player and variants.
 	ng, err = srv.NewGame(ctx, opts(&gamerulesv1.LabyrinthOptions{
-		Colors:      []gamerulesv1.LabyrinthColor{gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_BLUE, gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_YELLOW},
+		Colors:      []string{"blue", "Yellow"},
 		FirstPlayer: 1, Vader: true, OpenCards: true, NoReturn: true,
 	}))
 	if err != nil {
@@ -366,8 +366,9 @@ func TestLabyrinthNewGame(t *testing.T) {
 	for name, o := range map[string]*gamerulesv1.LabyrinthOptions{
 		"one player":          {Players: 1},
 		"five players":        {Players: 5},
-		"repeated colour":     {Colors: []gamerulesv1.LabyrinthColor{1, 1}},
-		"unspecified color":   {Colors: []gamerulesv1.LabyrinthColor{0, 1}},
+		"repeated colour":     {Colors: []string{"red", "R"}},
+		"unknown color":       {Colors: []string{"purple", "red"}},
+		"unspecified color":   {Colors: []string{"LABYRINTH_COLOR_UNSPECIFIED", "red"}},
 		"first out of range":  {Players: 2, FirstPlayer: 2},
 		"layout both":         {Players: 2, Layout: &gamerulesv1.LabyrinthLayout{Text: layoutText, Spare: baseTyped.GetSpare()}},
 		"layout bad text":     {Players: 2, Layout: &gamerulesv1.LabyrinthLayout{Text: "x"}},
@@ -575,7 +576,7 @@ func TestLabyrinthNewGameMessages(t *testing.T) {
 		o    *gamerulesv1.LabyrinthOptions
 		want string
 	}{
-		{&gamerulesv1.LabyrinthOptions{Colors: []gamerulesv1.LabyrinthColor{gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_RED}}, "colors: 1 given"},
+		{&gamerulesv1.LabyrinthOptions{Colors: []string{"red"}}, "colors: 1 given"},
 		{&gamerulesv1.LabyrinthOptions{Players: 5}, "players = 5"},
 	} {
 		_, err := srv.NewGame(context.Background(), &gamerulesv1.NewGameRequest{Game: labGame, Options: &gamerulesv1.NewGameRequest_Labyrinth{Labyrinth: tc.o}})

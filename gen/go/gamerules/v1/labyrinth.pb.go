@@ -902,9 +902,11 @@ type LabyrinthOptions struct {
 	// Number of players, 2..4; 0 means the number of colours, else the
 	// number of layout stacks, else 4.
 	Players int32 `protobuf:"varint,1,opt,name=players,proto3" json:"players,omitempty"`
-	// The players' colours in turn order, all different; empty means the
-	// first `players` of red, yellow, green, blue.
-	Colors []LabyrinthColor `protobuf:"varint,2,rep,packed,name=colors,proto3,enum=gamerules.v1.LabyrinthColor" json:"colors,omitempty"`
+	// The players' colours in turn order, all different: "red", "yellow",
+	// "green", "blue" (case is ignored; the letters R, Y, G, B and the
+	// LabyrinthColor names are accepted too). Empty means the first
+	// `players` of red, yellow, green, blue.
+	Colors []string `protobuf:"bytes,2,rep,name=colors,proto3" json:"colors,omitempty"`
 	// Index of the player who begins (the leaflet: the youngest), 0-based.
 	FirstPlayer int32 `protobuf:"varint,3,opt,name=first_player,json=firstPlayer,proto3" json:"first_player,omitempty"`
 	// Darth Vader variant: a card with the Vader symbol (targets 21..24, U..X)
@@ -957,7 +959,7 @@ func (x *LabyrinthOptions) GetPlayers() int32 {
 	return 0
 }
 
-func (x *LabyrinthOptions) GetColors() []LabyrinthColor {
+func (x *LabyrinthOptions) GetColors() []string {
 	if x != nil {
 		return x.Colors
 	}
@@ -1045,10 +1047,10 @@ const file_gamerules_v1_labyrinth_proto_rawDesc = "" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x121\n" +
 	"\x05board\x18\x02 \x03(\v2\x1b.gamerules.v1.LabyrinthTileR\x05board\x121\n" +
 	"\x05spare\x18\x03 \x01(\v2\x1b.gamerules.v1.LabyrinthTileR\x05spare\x124\n" +
-	"\x06stacks\x18\x04 \x03(\v2\x1c.gamerules.v1.LabyrinthStackR\x06stacks\"\x8e\x02\n" +
+	"\x06stacks\x18\x04 \x03(\v2\x1c.gamerules.v1.LabyrinthStackR\x06stacks\"\xf0\x01\n" +
 	"\x10LabyrinthOptions\x12\x18\n" +
-	"\aplayers\x18\x01 \x01(\x05R\aplayers\x124\n" +
-	"\x06colors\x18\x02 \x03(\x0e2\x1c.gamerules.v1.LabyrinthColorR\x06colors\x12!\n" +
+	"\aplayers\x18\x01 \x01(\x05R\aplayers\x12\x16\n" +
+	"\x06colors\x18\x02 \x03(\tR\x06colors\x12!\n" +
 	"\ffirst_player\x18\x03 \x01(\x05R\vfirstPlayer\x12\x14\n" +
 	"\x05vader\x18\x04 \x01(\bR\x05vader\x12\x1d\n" +
 	"\n" +
@@ -1127,13 +1129,12 @@ var file_gamerules_v1_labyrinth_proto_depIdxs = []int32{
 	4,  // 12: gamerules.v1.LabyrinthLayout.board:type_name -> gamerules.v1.LabyrinthTile
 	4,  // 13: gamerules.v1.LabyrinthLayout.spare:type_name -> gamerules.v1.LabyrinthTile
 	10, // 14: gamerules.v1.LabyrinthLayout.stacks:type_name -> gamerules.v1.LabyrinthStack
-	0,  // 15: gamerules.v1.LabyrinthOptions.colors:type_name -> gamerules.v1.LabyrinthColor
-	11, // 16: gamerules.v1.LabyrinthOptions.layout:type_name -> gamerules.v1.LabyrinthLayout
-	17, // [17:17] is the sub-list for method output_type
-	17, // [17:17] is the sub-list for method input_type
-	17, // [17:17] is the sub-list for extension type_name
-	17, // [17:17] is the sub-list for extension extendee
-	0,  // [0:17] is the sub-list for field type_name
+	11, // 15: gamerules.v1.LabyrinthOptions.layout:type_name -> gamerules.v1.LabyrinthLayout
+	16, // [16:16] is the sub-list for method output_type
+	16, // [16:16] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_labyrinth_proto_init() }
