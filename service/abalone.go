@@ -34,7 +34,12 @@ func (abaloneEngine) Info() *gamerulesv1.GameInfo {
 
 func (abaloneEngine) NewGame(req *gamerulesv1.NewGameRequest, _ uint64) (Position, error) {
 	opts := req.GetAbalone()
-	o := abalone.Options{MaxPlies: int(min(opts.GetMaxPlies(), abalone.MaxPliesLimit+1))}
+	// Checked here, before the conversion to int, so that the message quotes
+	// the value given.
+	if mp := opts.GetMaxPlies(); mp > abalone.MaxPliesLimit {
+		return nil, fmt.Errorf("abalone: %w: max_plies %d out of range 0..%d (0 = no limit)", game.ErrInvalidOptions, mp, abalone.MaxPliesLimit)
+	}
+	o := abalone.Options{MaxPlies: int(opts.GetMaxPlies())}
 	switch l := strings.ToLower(opts.GetLayout()); l {
 	case "", "classic":
 		o.Layout = abalone.Classic
@@ -111,9 +116,15 @@ func abaloneStateFromProto(pb *gamerulesv1.AbaloneState) (abalone.State, error) 
 	default:
 		return abalone.State{}, fmt.Errorf("abalone: %w: to_move must be black or white, not %v", game.ErrInvalidState, pb.GetToMove())
 	}
-	// Clamped so that a huge value is refused by FromPosition, not wrapped.
-	p.Plies = int(min(pb.GetPlies(), abalone.MaxPliesLimit+1))
-	p.MaxPlies = int(min(pb.GetMaxPlies(), abalone.MaxPliesLimit+1))
+	// Checked here, before the conversion to int, so that the message quotes
+	// the value given.
+	if v := pb.GetMaxPlies(); v > abalone.MaxPliesLimit {
+		return abalone.State{}, fmt.Errorf("abalone: %w: max_plies %d out of range 0..%d (0 = no limit)", game.ErrInvalidState, v, abalone.MaxPliesLimit)
+	}
+	if v := pb.GetPlies(); v > abalone.MaxPliesLimit {
+		return abalone.State{}, fmt.Errorf("abalone: %w: plies %d out of range 0..%d", game.ErrInvalidState, v, abalone.MaxPliesLimit)
+	}
+	p.Plies, p.MaxPlies = int(pb.GetPlies()), int(pb.GetMaxPlies())
 	return abalone.FromPosition(p)
 }
 

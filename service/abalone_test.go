@@ -460,7 +460,8 @@ func TestAbaloneErrors(t *testing.T) {
 		{"typed bad cell", typedState(func(s *gamerulesv1.AbaloneState) { s.White[0] = "j5" }), ReasonInvalidState, `white[0]: "j5"`},
 		{"typed cell twice", typedState(func(s *gamerulesv1.AbaloneState) { s.White[0] = "a1" }), ReasonInvalidState, "a1 is given twice"},
 		{"typed plies without limit", typedState(func(s *gamerulesv1.AbaloneState) { s.Plies = 3 }), ReasonInvalidState, "without a ply limit"},
-		{"typed huge limit", typedState(func(s *gamerulesv1.AbaloneState) { s.MaxPlies = 1 << 31 }), ReasonInvalidState, "out of range"},
+		{"typed huge limit", typedState(func(s *gamerulesv1.AbaloneState) { s.MaxPlies = 1 << 31 }), ReasonInvalidState, "max_plies 2147483648 out of range"},
+		{"typed huge plies", typedState(func(s *gamerulesv1.AbaloneState) { s.Plies, s.MaxPlies = 4294967295, 10 }), ReasonInvalidState, "plies 4294967295 out of range"},
 		{"text and typed disagree", func() error {
 			ob, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: abGame, State: abText(start)})
 			if err != nil {
@@ -476,7 +477,8 @@ func TestAbaloneErrors(t *testing.T) {
 		{"custom with bad cell", newGame(&gamerulesv1.AbaloneOptions{Layout: "custom", Black: []string{"a9"}}), ReasonInvalidOptions, `black[0]: "a9"`},
 		{"custom too few", newGame(&gamerulesv1.AbaloneOptions{Layout: "custom", Black: []string{"a1"}}), ReasonInvalidOptions, "black has 1 marbles"},
 		{"custom bad to_move", newGame(&gamerulesv1.AbaloneOptions{Layout: "custom", ToMove: 5}), ReasonInvalidOptions, "to_move"},
-		{"max_plies too big", newGame(&gamerulesv1.AbaloneOptions{MaxPlies: 1 << 30}), ReasonInvalidOptions, "max_plies"},
+		{"max_plies too big", newGame(&gamerulesv1.AbaloneOptions{MaxPlies: 1 << 30}), ReasonInvalidOptions, "max_plies 1073741824 out of range"},
+		{"max_plies just too big", newGame(&gamerulesv1.AbaloneOptions{MaxPlies: abalone.MaxPliesLimit + 1}), ReasonInvalidOptions, "max_plies 1000001 out of range"},
 	}
 	for _, tt := range tests {
 		err := tt.call()

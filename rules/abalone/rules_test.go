@@ -333,6 +333,8 @@ func TestParseStateErrors(t *testing.T) {
 		{"wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb/ b", "want a space", 43},
 		{"wwwww/wwwwww/2wxw2/8/9/8/2bbb2/bbbbbb/bbbbb b", `unexpected 'x' in row G`, 15},
 		{"wwwww/wwwwww/2w0w2/8/9/8/2bbb2/bbbbbb/bbbbb b", `unexpected '0'`, 15},
+		{"wwwww/wwwwww/2wéw2/8/9/8/2bbb2/bbbbbb/bbbbb b", `unexpected 'é' in row G`, 15},
+		{"wwwww/wwwwww/2w\xffw2/8/9/8/2bbb2/bbbbbb/bbbbb b", `unexpected byte 0xff (not UTF-8) in row G`, 15},
 		{"5/6/7/8/9/8/7/6/5 b", "black has 0 marbles", -1},
 		{"wwwww/wwwwww/www4/8/9/8/2bbb2/bbbbbb/bbbbb b", "white has 14", 99}, // valid: a control row
 		{"2www/wwwww1/7/8/9/8/7/bbbb2/bbbb1 b", "both sides have lost six", -1},
@@ -392,7 +394,8 @@ func TestValidate(t *testing.T) {
 		{Position{Black: c(nine), White: c(whiteNine), ToMove: 2}, "side to move 2"},
 		{Position{Black: c(nine), White: c(whiteNine), Plies: 3}, "without a ply limit"},
 		{Position{Black: c(nine), White: c(whiteNine), Plies: 6, MaxPlies: 5}, "more than the limit"},
-		{Position{Black: c(nine), White: c(whiteNine), MaxPlies: -1}, "out of range"},
+		{Position{Black: c(nine), White: c(whiteNine), MaxPlies: -1}, "max_plies (the ply limit) -1 out of range"},
+		{Position{Black: c(nine), White: c(whiteNine), Plies: MaxPliesLimit + 1, MaxPlies: 10}, "plies (played) 1000001 out of range"},
 	}
 	for _, tt := range tests {
 		s, err := FromPosition(tt.p)

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gamerules/gamerules/rules/game"
 )
@@ -189,8 +190,11 @@ func FromPosition(p Position) (State, error) {
 	if p.ToMove != Black && p.ToMove != White {
 		return State{}, fmt.Errorf("abalone: %w: side to move %d is not 0 (black) or 1 (white)", game.ErrInvalidState, p.ToMove)
 	}
-	if p.MaxPlies < 0 || p.MaxPlies > MaxPliesLimit || p.Plies < 0 || p.Plies > MaxPliesLimit {
-		return State{}, fmt.Errorf("abalone: %w: plies %d or ply limit %d out of range 0..%d", game.ErrInvalidState, p.Plies, p.MaxPlies, MaxPliesLimit)
+	if p.MaxPlies < 0 || p.MaxPlies > MaxPliesLimit {
+		return State{}, fmt.Errorf("abalone: %w: max_plies (the ply limit) %d out of range 0..%d", game.ErrInvalidState, p.MaxPlies, MaxPliesLimit)
+	}
+	if p.Plies < 0 || p.Plies > MaxPliesLimit {
+		return State{}, fmt.Errorf("abalone: %w: plies (played) %d out of range 0..%d", game.ErrInvalidState, p.Plies, MaxPliesLimit)
 	}
 	s.toMove, s.plies, s.maxPlies = uint8(p.ToMove), uint32(p.Plies), uint32(p.MaxPlies)
 	if err := s.Validate(); err != nil {
@@ -397,6 +401,11 @@ func ParseState(text string) (State, error) {
 				cell++
 				prevDigit = false
 			default:
+				// Quote the whole character, not its first byte ("é", not "Ã").
+				ch, size := utf8.DecodeRuneInString(text[i:])
+				if ch == utf8.RuneError && size <= 1 {
+					return fail(i, "unexpected byte %#x (not UTF-8) in row %c; want b, w or a digit 1..9", text[i], 'A'+r)
+				}
 				return fail(i, "unexpected %q in row %c; want b, w or a digit 1..9", ch, 'A'+r)
 			}
 			if cell > end {
