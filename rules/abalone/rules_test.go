@@ -385,6 +385,8 @@ func TestValidate(t *testing.T) {
 		{Position{Black: c(eight), White: c(whiteNine)}, ""},
 		{Position{Black: c(nine), White: c(whiteEight), ToMove: White, Plies: 5, MaxPlies: 5}, ""},
 		{Position{Black: c(eight), White: c(whiteEight)}, "both sides have lost six"},
+		{Position{Black: c(eight), White: c(whiteNine), ToMove: White}, "black has lost six marbles, so white made the winning push and black is to move, not white"},
+		{Position{Black: c(nine), White: c(whiteEight), ToMove: Black}, "white has lost six marbles"},
 		{Position{Black: c("a1 a2 a3 a4 a5 b1 b2"), White: c(whiteNine)}, "black has 7 marbles"},
 		{Position{Black: c(nine), White: c("i5 i6 i7 i8 i9 h4 h5 h6 h7 h8 h9 g3 g4 g5 g6")}, "white has 15 marbles"},
 		{Position{Black: c(nine), White: c(whiteEight + " a1")}, "cell a1 is given twice"},

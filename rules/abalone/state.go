@@ -247,8 +247,10 @@ func (s State) MaxPlies() int { return int(s.maxPlies) }
 // limit (0 without a limit). The error wraps game.ErrInvalidState and says
 // which rule is broken. The zero State has no marbles and is invalid.
 //
-// The spec sets no rule tying the side to move to the counts, so a side at 8
-// may be shown with either side to move.
+// A side at 8 marbles has just lost its sixth marble, pushed off by the
+// other side's move, so it must be the side to move: a state where the
+// winner is to move could not arise (spec "End and score"; a choice where
+// the spec is silent, following "a state that could not arise is rejected").
 func (s State) Validate() error {
 	if (s.board[0]|s.board[1])&^boardMask != 0 {
 		return fmt.Errorf("abalone: %w: a marble is off the board (bitboard %#x/%#x)", game.ErrInvalidState, s.board[0], s.board[1])
@@ -266,6 +268,9 @@ func (s State) Validate() error {
 	}
 	if s.toMove > 1 {
 		return fmt.Errorf("abalone: %w: side to move %d is not 0 (black) or 1 (white)", game.ErrInvalidState, s.toMove)
+	}
+	if loser := 1 - int(s.toMove); s.Marbles(loser) == MinMarbles {
+		return fmt.Errorf("abalone: %w: %s has lost six marbles, so %s made the winning push and %s is to move, not %s", game.ErrInvalidState, playerNames[loser], playerNames[1-loser], playerNames[loser], playerNames[1-loser])
 	}
 	if s.maxPlies > MaxPliesLimit {
 		return fmt.Errorf("abalone: %w: ply limit %d above %d", game.ErrInvalidState, s.maxPlies, MaxPliesLimit)
