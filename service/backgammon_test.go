@@ -416,3 +416,22 @@ func TestBackgammonTypedValuesNamed(t *testing.T) {
 		t.Errorf("opening roll 1-2 = %v, %v; want black to play 2-1, 4HPwATDgc/ABMA:cAkFAAAAAAAE", resp, err)
 	}
 }
+
+// TestBackgammonWinningScore: the winning play adds the points won to the
+// winner's session score, in the Match ID and in the typed score fields, as
+// gnubg 1.07 writes it (black gammoned at a session score of 3-5: gnubg shows
+// AAAAwP8PAAEAAA:cAoAAFAAKAAE, white now 5).
+func TestBackgammonWinningScore(t *testing.T) {
+	srv := New()
+	resp, err := srv.ApplyMove(context.Background(), &gamerulesv1.ApplyMoveRequest{Game: bgGame,
+		State: &gamerulesv1.GameState{Text: "4P8HgAADAAAAAA:MIESADAAKAAE"}, Move: &gamerulesv1.Move{Notation: "1/off 1/off"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := resp.GetState()
+	if st.GetText() != "AAAAwP8PAAEAAA:cAoAAFAAKAAE" || st.GetBackgammon().GetWhiteScore() != 5 || st.GetBackgammon().GetBlackScore() != 5 ||
+		st.GetBackgammon().GetPhase() != gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_OVER {
+		t.Errorf("winning play = %s, score %d-%d, phase %s; want gnubg's AAAAwP8PAAEAAA:cAoAAFAAKAAE, 5-5, over",
+			st.GetText(), st.GetBackgammon().GetWhiteScore(), st.GetBackgammon().GetBlackScore(), st.GetBackgammon().GetPhase())
+	}
+}

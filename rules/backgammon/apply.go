@@ -18,7 +18,9 @@ import (
 //   - a roll (PhaseRoll): the player on turn is in PhaseMove with the dice;
 //   - a play or "pass" (PhaseMove): the opponent is to roll (PhaseRoll), or,
 //     if the mover has borne off his last checker, PhaseOver with the loser
-//     on turn. The next State's text form is written from the opponent's side.
+//     on turn and the stake (1, 2 or 3, see State.Outcome) added to the
+//     winner's score, as gnubg writes the Match ID (at most 32767). The next
+//     State's text form is written from the opponent's side.
 //
 // A play need not be canonical: any order of its steps that is a legal
 // sequence is accepted and gives the same State as the canonical move.
@@ -178,6 +180,13 @@ func (s State) endTurn(next State) State {
 	next.phase = PhaseRoll
 	if next.off(int(s.turn)) == Checkers {
 		next.phase = PhaseOver
+		// gnubg 1.07 adds the points won to the winner's score in the Match
+		// ID on the winning play (its money-session score; checked in
+		// TestWinningPlayScore). The field holds 15 bits: where the spec is
+		// silent, a score that would pass 32767 stays at 32767, so every
+		// finished State is valid and round-trips through its text form.
+		_, stake, _ := next.result()
+		next.score[s.turn] = uint16(min(int(next.score[s.turn])+stake, 1<<15-1))
 	}
 	return next
 }

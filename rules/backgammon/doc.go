@@ -21,9 +21,17 @@
 //   - the doubling cube, match play, the Crawford and Jacoby rules (a Match ID
 //     with a cube other than 1 and centred, a match length, a pending double
 //     or resignation is refused as an invalid state);
-//   - resignations (game states 3 and 4 of the Match ID);
-//   - the money-session score is passed through the Match ID unchanged; the
-//     engine never adds a game's result to it.
+//   - resignations (game states 3 and 4 of the Match ID).
+//
+// # Session score
+//
+// The Match ID carries the money-session score (State.Score): the points each
+// player has won so far. It passes through every move unchanged except the
+// winning play, which adds the game's stake (1 single, 2 gammon, 3
+// backgammon; State.Outcome) to the winner's score, exactly as gnubg 1.07
+// writes the finished state's Match ID (a score stays at most 32767, the
+// field's 15 bits). A new game (New) starts at 0-0; to carry a session on,
+// give the next game's State the score with WithScore.
 //
 // # Coordinates
 //

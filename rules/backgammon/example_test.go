@@ -75,9 +75,10 @@ func ExampleRollDice() {
 		s, _ = s.Apply(m)
 	}
 	o := s.Outcome()
-	fmt.Println(s, o.Winner, o.Points, o.Detail)
+	w, b := s.Score() // the Match ID's session score, with the point won
+	fmt.Println(s, o.Winner, o.Points, o.Detail, w, b)
 	// Output:
-	// AAAAegAAAAAAAA:MAIAAAAAAAAE 1 [0 1] single
+	// AAAAegAAAAAAAA:MAIAAAAACAAE 1 [0 1] single 0 1
 }
 
 func ExampleMove_Probability() {

@@ -172,8 +172,9 @@ func (k *matchKey) get(off, width int) uint32 {
 // MatchID returns the gnubg Match ID of s (12 characters): a money game
 // (match length 0) with the cube at 1 and centred, the player on turn as both
 // dice owner and turn, the game state (0 in PhaseOpening, 1 in PhaseRoll and
-// PhaseMove, 2 in PhaseOver), the dice in PhaseMove, the score, and bit 66
-// set (no Jacoby rule), as gnubg 1.07 writes it.
+// PhaseMove, 2 in PhaseOver), the dice in PhaseMove, the session score
+// (Score: after the winning play it includes the points won), and bit 66 set
+// (no Jacoby rule), as gnubg 1.07 writes it.
 func (s State) MatchID() string {
 	var k matchKey
 	k.put(midCube, 4, 0)

@@ -69,7 +69,7 @@ type State struct {
 	turn  uint8     // player to roll or to move; after the end, the loser
 	phase Phase     // see Phase
 	dice  [2]uint8  // PhaseMove: the two dice (1..6), higher first; otherwise 0
-	score [2]uint16 // money-session score from the Match ID, passed through unchanged
+	score [2]uint16 // money-session score from the Match ID; the winning play adds its stake
 }
 
 // Board is the typed form of a position, the layout of the oracle data:
@@ -161,8 +161,11 @@ func (s State) Phase() Phase { return s.phase }
 // rolled the higher die.
 func (s State) Dice() (int, int) { return int(s.dice[0]), int(s.dice[1]) }
 
-// Score returns the money-session score carried by the Match ID (0, 0 for
-// New). The engine passes it through unchanged; it never adds a game's result.
+// Score returns the money-session score carried by the Match ID (white's,
+// black's; 0, 0 for New): the points won in the session so far. The winning
+// play adds the game's stake (Outcome) to the winner's score, as gnubg 1.07
+// writes it in the finished state's Match ID; otherwise the score passes
+// through every move unchanged.
 func (s State) Score() (int, int) { return int(s.score[0]), int(s.score[1]) }
 
 // Checkers returns the number of player's checkers on slot, counted from
@@ -264,24 +267,30 @@ func (s State) Outcome() game.Outcome {
 	if s.phase != PhaseOver {
 		return game.Outcome{Winner: game.NoWinner, Points: []int{0, 0}}
 	}
+	w, stake, detail := s.result()
+	pts := []int{0, 0}
+	pts[w] = stake
+	return game.Outcome{Finished: true, Winner: w, Points: pts, Detail: detail}
+}
+
+// result is the winner, stake and its name ("single", "gammon",
+// "backgammon") of a board where a player has borne off all his checkers
+// (see Outcome).
+func (s State) result() (winner, stake int, detail string) {
 	w := 0
 	if s.off(1) == Checkers {
 		w = 1
 	}
 	l := 1 - w
-	stake, detail := 1, "single"
-	if s.off(l) == 0 {
-		stake, detail = 2, "gammon"
-		for i := 18; i < 25; i++ { // loser's points 19..24 and his bar
-			if s.board[l][i] > 0 {
-				stake, detail = 3, "backgammon"
-				break
-			}
+	if s.off(l) > 0 {
+		return w, 1, "single"
+	}
+	for i := 18; i < 25; i++ { // loser's points 19..24 and his bar
+		if s.board[l][i] > 0 {
+			return w, 3, "backgammon"
 		}
 	}
-	pts := []int{0, 0}
-	pts[w] = stake
-	return game.Outcome{Finished: true, Winner: w, Points: pts, Detail: detail}
+	return w, 2, "gammon"
 }
 
 // Info describes the game for listings (the ListGames RPC).

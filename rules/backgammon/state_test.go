@@ -292,3 +292,84 @@ func TestPositionIDRoundTrip(t *testing.T) {
 		t.Errorf("Board(start).Finished() = true")
 	}
 }
+
+// TestWinningPlayScore: the winning play adds the stake to the winner's
+// money-session score in the Match ID (1 single, 2 gammon, 3 backgammon);
+// the incoming score is kept. The IDs on the right are what gnubg 1.07
+// itself shows ("set gnubgid <before>", then "move 1/off 1/off" in gnubg -t):
+// white (gnubg's player 0) or black bears off his last two checkers with
+// 5-4 while the loser has one checker off (single), none off and one on the
+// winner's 7-point (gammon), or one on the winner's 6-point (backgammon).
+func TestWinningPlayScore(t *testing.T) {
+	tests := []struct {
+		before, after string
+		winner, stake int
+		score         [2]int
+	}{
+		{"4P8HAIABAAAAAA:MIESAAAAAAAE", "AAAAwP8PAAAAAA:cAoAABAAAAAE", White, 1, [2]int{1, 0}},
+		{"4P8HAIABAAAAAA:cIkSAAAAAAAE", "AAAAwP8PAAAAAA:MAIAAAAACAAE", Black, 1, [2]int{0, 1}},
+		{"4P8HgAADAAAAAA:MIESAAAAAAAE", "AAAAwP8PAAEAAA:cAoAACAAAAAE", White, 2, [2]int{2, 0}},
+		{"4P8HgAADAAAAAA:cIkSAAAAAAAE", "AAAAwP8PAAEAAA:MAIAAAAAEAAE", Black, 2, [2]int{0, 2}},
+		{"4P8HAAEDAAAAAA:MIESAAAAAAAE", "AAAAwP8PAAIAAA:cAoAADAAAAAE", White, 3, [2]int{3, 0}},
+		{"4P8HAAEDAAAAAA:cIkSAAAAAAAE", "AAAAwP8PAAIAAA:MAIAAAAAGAAE", Black, 3, [2]int{0, 3}},
+		// The same with the session at 3-5 before the game.
+		{"4P8HAIABAAAAAA:MIESADAAKAAE", "AAAAwP8PAAAAAA:cAoAAEAAKAAE", White, 1, [2]int{4, 5}},
+		{"4P8HAIABAAAAAA:cIkSADAAKAAE", "AAAAwP8PAAAAAA:MAIAADAAMAAE", Black, 1, [2]int{3, 6}},
+		{"4P8HgAADAAAAAA:MIESADAAKAAE", "AAAAwP8PAAEAAA:cAoAAFAAKAAE", White, 2, [2]int{5, 5}},
+		{"4P8HgAADAAAAAA:cIkSADAAKAAE", "AAAAwP8PAAEAAA:MAIAADAAOAAE", Black, 2, [2]int{3, 7}},
+		{"4P8HAAEDAAAAAA:MIESADAAKAAE", "AAAAwP8PAAIAAA:cAoAAGAAKAAE", White, 3, [2]int{6, 5}},
+		{"4P8HAAEDAAAAAA:cIkSADAAKAAE", "AAAAwP8PAAIAAA:MAIAADAAQAAE", Black, 3, [2]int{3, 8}},
+	}
+	for _, tt := range tests {
+		s := mustState(t, tt.before)
+		m, err := ParseMove(s, "1/off 1/off")
+		if err != nil {
+			t.Fatalf("ParseMove(%s, 1/off 1/off) = %v", tt.before, err)
+		}
+		next, err := s.Apply(m)
+		if err != nil {
+			t.Fatalf("Apply(%s, %s) = %v", tt.before, m, err)
+		}
+		if got := next.String(); got != tt.after {
+			t.Errorf("%s after %s = %s; want gnubg's %s", tt.before, m, got, tt.after)
+		}
+		if a, b := next.Score(); [2]int{a, b} != tt.score {
+			t.Errorf("%s after %s: Score() = %d, %d; want %v", tt.before, m, a, b, tt.score)
+		}
+		if o := next.Outcome(); o.Winner != tt.winner || o.Points[tt.winner] != tt.stake {
+			t.Errorf("%s after %s: Outcome() = %+v; want winner %d, %d points", tt.before, m, o, tt.winner, tt.stake)
+		}
+		moves, results := s.LegalMovesWithResults()
+		if len(moves) != 1 || results[0] != next {
+			t.Errorf("LegalMovesWithResults(%s) = %v, %v; want [%s] leading to %s", tt.before, moves, results, m, tt.after)
+		}
+		// Reading the finished state back does not add the stake again.
+		if back := mustState(t, tt.after); back != next {
+			t.Errorf("ParseState(%s) = %s; want the same state", tt.after, back)
+		}
+	}
+}
+
+// TestWinningPlayScoreSaturates: the Match ID holds a score of at most
+// 32767; a win that would pass it leaves the winner at 32767.
+func TestWinningPlayScoreSaturates(t *testing.T) {
+	s := mustState(t, "4P8HAAEDAAAAAA:MIESAAAAAAAE")
+	s, err := s.WithScore(32766, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ParseMove(s, "1/off(2)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, err := s.Apply(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := next.Score(); a != 32767 || b != 9 {
+		t.Errorf("32766-9, white wins a backgammon: Score() = %d, %d; want 32767, 9", a, b)
+	}
+	if err := next.Validate(); err != nil {
+		t.Errorf("Validate() = %v", err)
+	}
+}

@@ -235,10 +235,13 @@ type BackgammonState struct {
 	WhiteOff uint32 `protobuf:"varint,10,opt,name=white_off,json=whiteOff,proto3" json:"white_off,omitempty"`
 	// Black's checkers borne off.
 	BlackOff uint32 `protobuf:"varint,11,opt,name=black_off,json=blackOff,proto3" json:"black_off,omitempty"`
-	// White's money-session score carried in the Match ID (passed through;
-	// the engine does not add a game's result).
+	// White's money-session score carried in the Match ID: the points he has
+	// won so far. It passes through every move unchanged, except that the
+	// winning play adds the game's points (1 single, 2 gammon, 3 backgammon)
+	// to the winner's score, as gnubg 1.07 writes the finished Match ID.
+	// 0..32767 (a win that would pass 32767 leaves it at 32767).
 	WhiteScore uint32 `protobuf:"varint,12,opt,name=white_score,json=whiteScore,proto3" json:"white_score,omitempty"`
-	// Black's money-session score carried in the Match ID.
+	// Black's money-session score carried in the Match ID, the same way.
 	BlackScore    uint32 `protobuf:"varint,13,opt,name=black_score,json=blackScore,proto3" json:"black_score,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
