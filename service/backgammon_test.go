@@ -435,3 +435,28 @@ func TestBackgammonWinningScore(t *testing.T) {
 			st.GetText(), st.GetBackgammon().GetWhiteScore(), st.GetBackgammon().GetBlackScore(), st.GetBackgammon().GetPhase())
 	}
 }
+
+// TestBackgammonOpeningAtStart: an opening state off the start position
+// cannot arise and is INVALID_STATE, as text or typed; game state 0 with
+// dice is still the move phase.
+func TestBackgammonOpeningAtStart(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	start := []uint32{0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0}
+	moved := slices.Clone(start)
+	moved[23], moved[22] = 1, 1 // 24/23
+	for name, st := range map[string]*gamerulesv1.GameState{
+		"text":  {Text: "4HPiASjgc/ABMA:MAAAAAAAAAAE"},
+		"typed": {State: &gamerulesv1.GameState_Backgammon{Backgammon: &gamerulesv1.BackgammonState{White: moved, Black: start, Phase: gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_OPENING}}},
+	} {
+		_, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: bgGame, State: st})
+		if r := gtReason(t, err); r != ReasonInvalidState || !strings.Contains(err.Error(), "start position") {
+			t.Errorf("%s opening off the start: %v (reason %s); want INVALID_STATE naming the start position", name, err, r)
+		}
+	}
+	// Game state 0 with dice 4-2 (white on turn): the move phase.
+	lm, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: bgGame, State: &gamerulesv1.GameState{Text: "4HPiASjgc/ABMA:MAAKAAAAAAAE"}})
+	if err != nil || lm.GetChance() || len(lm.GetMoves()) == 0 {
+		t.Errorf("game state 0 with dice: %d moves, chance %v, %v; want plays", len(lm.GetMoves()), lm.GetChance(), err)
+	}
+}

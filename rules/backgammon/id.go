@@ -209,8 +209,9 @@ func (s State) String() string {
 // gnubg's "set gnubgid" takes it; surrounding spaces are ignored). The Match
 // ID gives the player on turn, the game state and the dice:
 //
-//   - game state 0 without dice: PhaseOpening; with dice: PhaseMove (some
-//     tools write the first play that way);
+//   - game state 0 without dice: PhaseOpening, which only the start position
+//     can be in (nobody has moved; any other board is refused); with dice:
+//     PhaseMove on any board (some tools write the first play that way);
 //   - game state 1: PhaseRoll without dice, PhaseMove with dice;
 //   - game state 2: PhaseOver (dice, if any, are ignored).
 //

@@ -28,7 +28,8 @@ type Phase uint8
 
 const (
 	// PhaseOpening: nobody has rolled yet; the chance outcomes are the 30
-	// opening rolls. Match ID game state 0. New returns this phase.
+	// opening rolls. Match ID game state 0. New returns this phase; only
+	// the start position can be in it (Validate).
 	PhaseOpening Phase = iota
 	// PhaseRoll: the player on turn must roll; the chance outcomes are the
 	// 21 rolls. Match ID game state 1, no dice.
@@ -203,8 +204,9 @@ func (s State) Pips(player int) int {
 // most 15 checkers on the board and bar (the rest are borne off), no point is
 // held by both colours, the turn is 0 or 1, and the phase agrees with the
 // dice and the board (dice 1..6 exactly in PhaseMove; PhaseOver exactly when
-// one player has borne off all 15). Errors wrap game.ErrInvalidState and name
-// the field at fault.
+// one player has borne off all 15; PhaseOpening only on the start position,
+// since nobody has moved yet). Errors wrap game.ErrInvalidState and name the
+// field at fault.
 func (s State) Validate() error {
 	if s.turn > 1 {
 		return fmt.Errorf("backgammon: %w: turn %d is not a player (0 or 1)", game.ErrInvalidState, s.turn)
@@ -243,6 +245,9 @@ func (s State) Validate() error {
 	default:
 		return fmt.Errorf("backgammon: %w: unknown phase %d", game.ErrInvalidState, s.phase)
 	}
+	if s.phase == PhaseOpening && s.board != [2][25]uint8{startRow, startRow} {
+		return notAtStart(s.board)
+	}
 	if s.phase == PhaseMove {
 		if s.dice[0] < 1 || s.dice[0] > 6 || s.dice[1] < 1 || s.dice[1] > 6 {
 			return fmt.Errorf("backgammon: %w: dice %d-%d: the move phase needs two dice 1..6", game.ErrInvalidState, s.dice[0], s.dice[1])
@@ -255,6 +260,22 @@ func (s State) Validate() error {
 	}
 	return nil
 }
+
+// notAtStart is the error for an opening state whose board is not the start
+// position: it names the first slot that differs.
+func notAtStart(b [2][25]uint8) error {
+	for p := 0; p < 2; p++ {
+		for i := 24; i >= 0; i-- {
+			if b[p][i] != startRow[i] {
+				return fmt.Errorf("backgammon: %w: the opening phase (Match ID game state 0, no dice) cannot arise away from the start position: %s has %d on %s where the start has %d",
+					game.ErrInvalidState, playerNames[p], b[p][i], slotName(i+1), startRow[i])
+			}
+		}
+	}
+	return nil
+}
+
+var playerNames = [2]string{"white", "black"}
 
 // Outcome reports the result: while the game goes on, Finished is false,
 // Winner is game.NoWinner and Points is [0 0]. In PhaseOver the winner is the

@@ -373,3 +373,33 @@ func TestWinningPlayScoreSaturates(t *testing.T) {
 		t.Errorf("Validate() = %v", err)
 	}
 }
+
+// TestOpeningOnlyAtStart: game state 0 without dice is the opening, which
+// can only hold the start position; with dice it is the move phase on any
+// board (spec "How the API represents a turn").
+func TestOpeningOnlyAtStart(t *testing.T) {
+	moved := "4HPiASjgc/ABMA" // the start after white's 24/23 13/10, black on turn
+	for _, text := range []string{moved + ":" + midWith(), moved + ":" + midWith([3]int{midTurn, 1, 1}, [3]int{midDiceOwner, 1, 1})} {
+		_, err := ParseState(text)
+		if !errors.Is(err, game.ErrInvalidState) || !strings.Contains(err.Error(), "start position") {
+			t.Errorf("ParseState(%q) = %v; want an invalid-state error naming the start position", text, err)
+		}
+	}
+	b := board(map[int]int{24: 2, 13: 5, 8: 3, 6: 5}, map[int]int{24: 1, 23: 1, 13: 4, 10: 1, 8: 3, 6: 5})
+	_, err := FromBoard(b, White, PhaseOpening, 0, 0)
+	if !errors.Is(err, game.ErrInvalidState) || !strings.Contains(err.Error(), "black has 1 on point 24 where the start has 2") {
+		t.Errorf("FromBoard(moved board, opening) = %v; want an invalid-state error naming black's point 24", err)
+	}
+	// Game state 0 with dice: the move phase, on any board.
+	withDice := moved + ":" + midWith([3]int{midTurn, 1, 1}, [3]int{midDiceOwner, 1, 1}, [3]int{midDie1, 3, 6}, [3]int{midDie2, 3, 2})
+	s, err := ParseState(withDice)
+	if err != nil || s.Phase() != PhaseMove || s.Turn() != Black {
+		t.Errorf("ParseState(%q) = %v phase %s; want black to move", withDice, err, s.Phase())
+	}
+	// The start position itself, either player named.
+	for _, text := range []string{openingID, startID + ":" + midWith([3]int{midTurn, 1, 1}, [3]int{midDiceOwner, 1, 1})} {
+		if s, err := ParseState(text); err != nil || s.Phase() != PhaseOpening {
+			t.Errorf("ParseState(%q) = %v phase %s; want the opening", text, err, s.Phase())
+		}
+	}
+}

@@ -83,7 +83,8 @@ const (
 	// Not given: over if a player has no checkers left, else move when dice
 	// are given, else roll.
 	BackgammonPhase_BACKGAMMON_PHASE_UNSPECIFIED BackgammonPhase = 0
-	// Nobody has rolled yet: the legal moves are the 30 opening rolls.
+	// Nobody has rolled yet: the legal moves are the 30 opening rolls. Only
+	// the start position can be in this phase (INVALID_STATE otherwise).
 	BackgammonPhase_BACKGAMMON_PHASE_OPENING BackgammonPhase = 1
 	// The player on turn must roll: the legal moves are the 21 rolls.
 	BackgammonPhase_BACKGAMMON_PHASE_ROLL BackgammonPhase = 2
