@@ -331,7 +331,8 @@ func TestBackgammonMoveErrors(t *testing.T) {
 		want string
 	}{
 		{"one die of two", &gamerulesv1.Move{Notation: "8/5"}, "uses 1 die but 2 can be played"},
-		{"dice used up", &gamerulesv1.Move{Notation: "24/20 6/5"}, "6/5: no die is left"},
+		{"dice do not fit", &gamerulesv1.Move{Notation: "24/20 6/5"}, `"24/20 6/5" needs dice 4 and 1; the roll is 3-1`},
+		{"dice do not fit before blocked", &gamerulesv1.Move{Notation: "13/10 13/10"}, `"13/10 13/10" needs dice 3 and 3; the roll is 3-1`},
 		{"garbage", &gamerulesv1.Move{Notation: "hello"}, "expected a point"},
 		{"roll in the move phase", &gamerulesv1.Move{Notation: "roll"}, "already rolled"},
 		{"typed one die of two", play([2]uint32{8, 5}), "uses 1 die"},

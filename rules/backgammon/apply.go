@@ -26,7 +26,8 @@ import (
 // sequence is accepted and gives the same State as the canonical move.
 // Errors: game.ErrInvalidState if s is invalid; game.ErrGameOver in
 // PhaseOver; game.ErrIllegalMove when m is not legal now, with the reason
-// (wrong phase, a blocked point, a die not available, a must-play rule).
+// (wrong phase, steps the dice cannot make, a blocked point, a must-play
+// rule).
 func (s State) Apply(m Move) (State, error) {
 	if err := s.Validate(); err != nil {
 		return State{}, err

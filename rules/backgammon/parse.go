@@ -28,8 +28,10 @@ import (
 //
 // Errors: game.ErrInvalidState if s is invalid, game.ErrGameOver in
 // PhaseOver, otherwise game.ErrIllegalMove — a *game.ParseError for text that
-// is not notation, or an error saying which step is blocked, which die is not
-// available, or which must-play rule the play breaks.
+// is not notation, or an error saying that the steps' lengths do not fit the
+// dice (checked first, whatever the board: "13/10 13/10" with 3-1 "needs dice
+// 3 and 3; the roll is 3-1"), which step is blocked, or which must-play rule
+// the play breaks.
 func ParseMove(s State, text string) (Move, error) {
 	if err := s.Validate(); err != nil {
 		return Move{}, err
@@ -274,6 +276,11 @@ func (q *search) run(text string) (int, error) {
 	if q.nh > q.nd {
 		return -1, fmt.Errorf("backgammon: %w: %q has %d steps but %d-%d gives %d", game.ErrIllegalMove, text, q.nh, q.dice0[0], q.dice0[1], q.nd)
 	}
+	if !q.pipsFit() {
+		// The numbers are wrong whatever the board: say so before any
+		// blocked point the search would meet on the way.
+		return -1, fmt.Errorf("backgammon: %w: %q needs %s; the roll is %d-%d", game.ErrIllegalMove, text, q.needs(), q.dice0[0], q.dice0[1])
+	}
 	q.next(&q.start, 0)
 	exact, nexact := -1, 0
 	for _, c := range q.found {
@@ -291,6 +298,82 @@ func (q *search) run(text string) (int, error) {
 		return -1, fmt.Errorf("backgammon: %w: %q is ambiguous: it can be %s or %s; mark hits with *", game.ErrIllegalMove, text, q.g.ents[q.found[0].idx].m, q.g.ents[q.found[1].idx].m)
 	}
 	return -1, fmt.Errorf("backgammon: %w: %q with %d-%d: %s", game.ErrIllegalMove, text, q.dice0[0], q.dice0[1], q.err)
+}
+
+// pipsFit reports whether the dice can make the written steps by their
+// lengths alone, whatever the board: each step gets dice of its own (some
+// dice may stay unused) adding up to its length, or for a bear-off to at
+// least its length with every die but the last one short of it (a bear-off
+// that overshoots uses the larger die last). The search can only find a play
+// when this holds, so it decides nothing; it lets run say first that the
+// numbers are wrong. At most 5^4 assignments are tried.
+func (q *search) pipsFit() bool {
+	combos := 1
+	for k := 0; k < q.nd; k++ {
+		combos *= q.nh + 1
+	}
+next:
+	for c := 0; c < combos; c++ {
+		var sum, high [4]int
+		for k, x := 0, c; k < q.nd; k, x = k+1, x/(q.nh+1) {
+			if h := x % (q.nh + 1); h < q.nh { // h == q.nh: die k unused
+				d := int(q.dice[k])
+				sum[h] += d
+				high[h] = max(high[h], d)
+			}
+		}
+		for i := 0; i < q.nh; i++ {
+			n := int(q.hops[i].from - q.hops[i].to)
+			if q.hops[i].to == Off {
+				if sum[i] < n || sum[i]-high[i] >= n {
+					continue next
+				}
+			} else if sum[i] != n {
+				continue next
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// needs says what the written steps need, for the error when pipsFit fails:
+// "dice 3 and 3" when every step is one die's length to a point, otherwise
+// each step's need ("a 3", "11 pips (24/13)", "a 6 or higher (6/off)",
+// "8 pips or more (8/off)") joined with "and".
+func (q *search) needs() string {
+	single := true
+	for i := 0; i < q.nh; i++ {
+		if n := q.hops[i].from - q.hops[i].to; q.hops[i].to == Off || n > 6 {
+			single = false
+		}
+	}
+	items := make([]string, q.nh)
+	for i := 0; i < q.nh; i++ {
+		h := q.hops[i]
+		n := int(h.from - h.to)
+		path := pointName(int(h.from)) + "/" + pointName(int(h.to))
+		switch {
+		case single && q.nh > 1:
+			items[i] = strconv.Itoa(n)
+		case h.to != Off && n <= 6:
+			items[i] = "a " + strconv.Itoa(n)
+		case h.to != Off:
+			items[i] = fmt.Sprintf("%d pips (%s)", n, path)
+		case n <= 6:
+			items[i] = fmt.Sprintf("a %d or higher (%s)", n, path)
+		default:
+			items[i] = fmt.Sprintf("%d pips or more (%s)", n, path)
+		}
+	}
+	s := items[len(items)-1]
+	if len(items) > 1 {
+		s = strings.Join(items[:len(items)-1], ", ") + " and " + s
+	}
+	if single && q.nh > 1 {
+		s = "dice " + s
+	}
+	return s
 }
 
 // next moves one checker of an unfinished hop by one die, in every way,

@@ -128,17 +128,23 @@ var parseTests = []struct {
 	{white31, "24/23/20", "24/20"},
 	{white31, "8/4", "8/4"},
 	{white31, "6/3 6/5", "6/5 6/3"},
-	{white31, "8/5(2)", "!8/5: no die is left"},
+	{white31, "8/5(2)", `!"8/5(2)" needs dice 3 and 3; the roll is 3-1`},
 	{white31, "8/5", "!uses 1 die but 2 can be played"},
 	{white31, "8/5* 6/5", "!point 5 is marked as a hit"},
 	{white31, "bar/22 6/5", "!no checker of yours on the bar"},
 	{white31, "b/22", "!no checker of yours on the bar"},
-	{white31, "6/off 8/7", "!6/off: the dice left (3) cannot make it"},
+	{white31, "6/off 8/7", "!needs a 6 or higher (6/off) and a 1; the roll is 3-1"},
+	// Steps whose pips the dice cannot make are refused for that first,
+	// before any blocked point on the way (12 is black's 13-point).
+	{white31, "13/10 13/10", `!"13/10 13/10" needs dice 3 and 3; the roll is 3-1`},
+	{white31, "13/10(2)", `!needs dice 3 and 3; the roll is 3-1`},
 	{fromID(startID, White, 6, 5), "6/off 13/8", "!outside the home board"},
-	{white31, "8/2", "!cannot make it"},
-	{white31, "13/7 6/5", "!cannot make it"},
-	{white31, "24/20/17", "!20/17: no die is left"},
-	{white31, "6/2 6/5", "!no die is left"},
+	{white31, "8/2", `!"8/2" needs a 6; the roll is 3-1`},
+	{white31, "13/7 6/5", "!needs dice 6 and 1; the roll is 3-1"},
+	{white31, "24/20/17", "!needs dice 4 and 3; the roll is 3-1"},
+	{white31, "6/2 6/5", "!needs dice 4 and 1; the roll is 3-1"},
+	{white31, "24/13", "!needs 11 pips (24/13); the roll is 3-1"},
+	{white31, "24/13 8/off", "!needs 11 pips (24/13) and 8 pips or more (8/off); the roll is 3-1"},
 	{white31, "6/2 6/5 8/7", "!has 3 steps but 3-1 gives 2"},
 	{white31, "pass", "!a play is possible"},
 	{white31, "roll 3-1", "!already rolled"},
@@ -177,7 +183,8 @@ var parseTests = []struct {
 	// Bar: white has a checker on the bar; black holds points 19..23 of white's.
 	{fromBoard(map[int]int{25: 1, 6: 14}, map[int]int{2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 5}, 6, 5), "pass", "pass"},
 	{fromBoard(map[int]int{25: 1, 6: 14}, map[int]int{2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 5}, 6, 5), "6/1", "!no number of 6-5 can be played"},
-	{fromBoard(map[int]int{25: 1, 13: 1, 6: 13}, map[int]int{2: 2, 3: 2, 4: 2, 5: 2, 13: 5}, 6, 5), "13/7 bar/19", "!a checker on the bar must enter first"},
+	{fromBoard(map[int]int{25: 1, 13: 1, 6: 13}, map[int]int{2: 2, 3: 2, 4: 2, 5: 2, 13: 5}, 6, 5), "13/7 6/1", "!a checker on the bar must enter first"},
+	{fromBoard(map[int]int{25: 1, 13: 1, 6: 13}, map[int]int{2: 2, 3: 2, 4: 2, 5: 2, 13: 5}, 6, 5), "13/7 bar/19", "!needs dice 6 and 6; the roll is 6-5"},
 	{fromBoard(map[int]int{25: 1, 13: 1, 6: 13}, map[int]int{2: 2, 3: 2, 4: 2, 5: 2, 13: 5}, 6, 5), "bar/19 13/8", "bar/19 13/8"},
 	{fromBoard(map[int]int{25: 1, 13: 1, 6: 13}, map[int]int{2: 2, 3: 2, 4: 2, 5: 2, 13: 5}, 6, 5), "bar/20 13/7", "!point 20 is blocked"},
 	// Hits: white 3-1 with black blots on white's 23 and 21 (black's 2 and 4).
@@ -277,8 +284,8 @@ func TestApplyNonCanonical(t *testing.T) {
 		want  string
 	}{
 		{[]Step{{8, 5, false}}, "uses 1 die but 2"},
-		{[]Step{{8, 2, false}}, "cannot make it"},
-		{[]Step{{8, 5, false}, {8, 5, false}}, "8/5: no die is left"},
+		{[]Step{{8, 2, false}}, `"8/2" needs a 6; the roll is 3-1`},
+		{[]Step{{8, 5, false}, {8, 5, false}}, `"8/5(2)" needs dice 3 and 3; the roll is 3-1`},
 	} {
 		m, _ := PlayMove(tt.steps...)
 		if _, err := s.Apply(m); err == nil || !errors.Is(err, game.ErrIllegalMove) || !strings.Contains(err.Error(), tt.want) {
