@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -370,4 +371,32 @@ func TestMoveAccessors(t *testing.T) {
 		}
 	}()
 	m.Step(2)
+}
+
+// TestParseShuffledSteps: every legal play of random games, written as its
+// single-die steps in a shuffled order, parses back to the same Move, so
+// the check that the steps fit the dice never refuses a legal play.
+func TestParseShuffledSteps(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	n := 0
+	playGames(t, 40, 21, func(s State) {
+		for _, m := range s.LegalMoves() {
+			if m.Kind() != KindPlay {
+				continue
+			}
+			var parts []string
+			for _, st := range m.Steps() {
+				parts = append(parts, pointName(st.From)+"/"+pointName(st.To))
+			}
+			r.Shuffle(len(parts), func(i, j int) { parts[i], parts[j] = parts[j], parts[i] })
+			text := strings.Join(parts, " ")
+			if got, err := ParseMove(s, text); err != nil || got != m {
+				t.Fatalf("ParseMove(%s, %q) = %v, %v; want %s", s, text, got, err, m)
+			}
+			n++
+		}
+	})
+	if n < 10000 {
+		t.Errorf("only %d plays checked", n)
+	}
 }
