@@ -31,13 +31,14 @@ import (
 // is not notation, or an error saying that the steps' lengths do not fit the
 // dice (checked first, whatever the board: "13/10 13/10" with 3-1 "needs dice
 // 3 and 3; the roll is 3-1"), which step is blocked, or which must-play rule
-// the play breaks.
+// the play breaks. An error quotes the text with game.Quote (at most its
+// first 80 bytes), so a huge text does not make a huge error.
 func ParseMove(s State, text string) (Move, error) {
 	if err := s.Validate(); err != nil {
 		return Move{}, err
 	}
 	if s.phase == PhaseOver {
-		return Move{}, fmt.Errorf("backgammon: %w: the game is over; no move %q", game.ErrGameOver, text)
+		return Move{}, fmt.Errorf("backgammon: %w: the game is over; no move %s", game.ErrGameOver, game.Quote(text))
 	}
 	lead := len(text) - len(strings.TrimLeft(text, " \t\r\n"))
 	t := strings.ToLower(strings.TrimSpace(text))
@@ -77,10 +78,10 @@ func ParseMove(s State, text string) (Move, error) {
 		case PhaseRoll:
 			return RollMove(a, b), nil
 		}
-		return Move{}, fmt.Errorf("backgammon: %w: %q: the dice are already rolled (%d-%d); play them or pass", game.ErrIllegalMove, text, s.dice[0], s.dice[1])
+		return Move{}, fmt.Errorf("backgammon: %w: %s: the dice are already rolled (%d-%d); play them or pass", game.ErrIllegalMove, game.Quote(text), s.dice[0], s.dice[1])
 	}
 	if s.phase != PhaseMove {
-		return Move{}, fmt.Errorf("backgammon: %w: %q: the %s phase needs a roll first, e.g. \"roll 6-5\"", game.ErrIllegalMove, text, s.phase)
+		return Move{}, fmt.Errorf("backgammon: %w: %s: the %s phase needs a roll first, e.g. \"roll 6-5\"", game.ErrIllegalMove, game.Quote(text), s.phase)
 	}
 
 	g := genPool.Get().(*gen)
@@ -162,7 +163,7 @@ func ParseMove(s State, text string) (Move, error) {
 			}
 			for c := 0; c < count; c++ {
 				if !q.addHop(from, to, marks[k]) {
-					return Move{}, fmt.Errorf("backgammon: %w: %q has more steps than the dice %d-%d allow", game.ErrIllegalMove, text, s.dice[0], s.dice[1])
+					return Move{}, fmt.Errorf("backgammon: %w: %s has more steps than the dice %d-%d allow", game.ErrIllegalMove, game.Quote(text), s.dice[0], s.dice[1])
 				}
 			}
 		}
@@ -271,15 +272,15 @@ func (q *search) fail(pri int, format string, args ...any) {
 // run searches and returns the index in q.g.ents of the play meant.
 func (q *search) run(text string) (int, error) {
 	if len(q.g.ents) == 0 {
-		return -1, fmt.Errorf("backgammon: %w: %q: no number of %d-%d can be played; the only legal move is pass", game.ErrIllegalMove, text, q.dice0[0], q.dice0[1])
+		return -1, fmt.Errorf("backgammon: %w: %s: no number of %d-%d can be played; the only legal move is pass", game.ErrIllegalMove, game.Quote(text), q.dice0[0], q.dice0[1])
 	}
 	if q.nh > q.nd {
-		return -1, fmt.Errorf("backgammon: %w: %q has %d steps but %d-%d gives %d", game.ErrIllegalMove, text, q.nh, q.dice0[0], q.dice0[1], q.nd)
+		return -1, fmt.Errorf("backgammon: %w: %s has %d steps but %d-%d gives %d", game.ErrIllegalMove, game.Quote(text), q.nh, q.dice0[0], q.dice0[1], q.nd)
 	}
 	if !q.pipsFit() {
 		// The numbers are wrong whatever the board: say so before any
 		// blocked point the search would meet on the way.
-		return -1, fmt.Errorf("backgammon: %w: %q needs %s; the roll is %d-%d", game.ErrIllegalMove, text, q.needs(), q.dice0[0], q.dice0[1])
+		return -1, fmt.Errorf("backgammon: %w: %s needs %s; the roll is %d-%d", game.ErrIllegalMove, game.Quote(text), q.needs(), q.dice0[0], q.dice0[1])
 	}
 	q.next(&q.start, 0)
 	exact, nexact := -1, 0
@@ -295,9 +296,9 @@ func (q *search) run(text string) (int, error) {
 	case nexact == 0 && len(q.found) == 1:
 		return q.found[0].idx, nil
 	case len(q.found) > 1:
-		return -1, fmt.Errorf("backgammon: %w: %q is ambiguous: it can be %s or %s; mark hits with *", game.ErrIllegalMove, text, q.g.ents[q.found[0].idx].m, q.g.ents[q.found[1].idx].m)
+		return -1, fmt.Errorf("backgammon: %w: %s is ambiguous: it can be %s or %s; mark hits with *", game.ErrIllegalMove, game.Quote(text), q.g.ents[q.found[0].idx].m, q.g.ents[q.found[1].idx].m)
 	}
-	return -1, fmt.Errorf("backgammon: %w: %q with %d-%d: %s", game.ErrIllegalMove, text, q.dice0[0], q.dice0[1], q.err)
+	return -1, fmt.Errorf("backgammon: %w: %s with %d-%d: %s", game.ErrIllegalMove, game.Quote(text), q.dice0[0], q.dice0[1], q.err)
 }
 
 // pipsFit reports whether the dice can make the written steps by their

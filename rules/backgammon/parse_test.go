@@ -400,3 +400,46 @@ func TestParseShuffledSteps(t *testing.T) {
 		t.Errorf("only %d plays checked", n)
 	}
 }
+
+// TestHugeInputShortError: an error quotes at most the first 80 bytes of the
+// input (game.Quote), so a megabyte of notation or state text does not make
+// a megabyte-long error; each case reaches a different error path.
+func TestHugeInputShortError(t *testing.T) {
+	const mb = 1 << 20
+	pad := strings.Repeat(" ", mb)
+	over, err := FromBoard(board(nil, map[int]int{6: 14}), Black, PhaseOver, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		s    State
+		text string
+		kind error
+		want string
+	}{
+		{"game over", over, "24/23" + pad, game.ErrGameOver, "the game is over"},
+		{"rolled already", mustState(t, white31), "roll 6-5" + pad, game.ErrIllegalMove, "already rolled"},
+		{"needs a roll", mustState(t, startID), "24/23" + pad, game.ErrIllegalMove, "needs a roll first"},
+		{"too many steps", mustState(t, white31), strings.Repeat("24/23 ", mb/6), game.ErrIllegalMove, "more steps than the dice"},
+		{"too many hops for dice", mustState(t, white31), "24/23 24/23 24/23" + pad, game.ErrIllegalMove, "has 3 steps"},
+		{"dice do not fit", mustState(t, white31), "13/10 13/10" + strings.Repeat(",", mb), game.ErrIllegalMove, "needs dice 3 and 3"},
+		{"blocked", mustState(t, fromID(startID, White, 4, 4)), "24/8" + pad, game.ErrIllegalMove, "point 12 is blocked"},
+		{"not notation", mustState(t, white31), "24/23 x" + strings.Repeat("x", mb), game.ErrIllegalMove, "expected a point"},
+	}
+	for _, tt := range tests {
+		_, err := ParseMove(tt.s, tt.text)
+		if err == nil || !errors.Is(err, tt.kind) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: ParseMove = %.200v; want %v with %q", tt.name, err, tt.kind, tt.want)
+			continue
+		}
+		if n := len(err.Error()); n > 400 {
+			t.Errorf("%s: ParseMove error is %d bytes (%.120q...); want the input quoted to 80 bytes", tt.name, n, err.Error())
+		}
+	}
+	for _, text := range []string{startID + strings.Repeat("A", mb), startID + ":" + strings.Repeat("A", mb), pad + "x" + pad} {
+		if _, err := ParseState(text); err == nil || !errors.Is(err, game.ErrInvalidState) || len(err.Error()) > 400 {
+			t.Errorf("ParseState(%d bytes) = %.200v (%d bytes); want a short invalid-state error", len(text), err, len(fmt.Sprint(err)))
+		}
+	}
+}

@@ -21,6 +21,7 @@ package game
 import (
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // Error kinds. Engines wrap them (fmt.Errorf("backgammon: %w: ...", game.ErrIllegalMove))
@@ -53,17 +54,24 @@ type ParseError struct {
 // maxQuoted is how much of a long input an error message quotes.
 const maxQuoted = 80
 
-// Error quotes the input (its first 80 bytes when longer, so a huge request
-// does not make a huge error) and says where and why parsing failed.
+// Quote returns s as a Go-quoted string for an error message, like
+// strconv.Quote, but of at most its first 80 bytes followed by "..." (inside
+// the quotes) when s is longer, so a huge request does not make a huge error.
+// Engines quote every piece of user input in their errors with it.
+func Quote(s string) string {
+	if len(s) > maxQuoted {
+		s = s[:maxQuoted] + "..."
+	}
+	return strconv.Quote(s)
+}
+
+// Error quotes the input (with Quote: its first 80 bytes when longer) and
+// says where and why parsing failed.
 func (e *ParseError) Error() string {
-	in := e.Input
-	if len(in) > maxQuoted {
-		in = in[:maxQuoted] + "..."
-	}
 	if e.Offset >= 0 {
-		return fmt.Sprintf("%s: cannot parse %s %q at offset %d: %s", e.Game, e.What, in, e.Offset, e.Reason)
+		return fmt.Sprintf("%s: cannot parse %s %s at offset %d: %s", e.Game, e.What, Quote(e.Input), e.Offset, e.Reason)
 	}
-	return fmt.Sprintf("%s: cannot parse %s %q: %s", e.Game, e.What, in, e.Reason)
+	return fmt.Sprintf("%s: cannot parse %s %s: %s", e.Game, e.What, Quote(e.Input), e.Reason)
 }
 
 // Unwrap returns the error kind, so errors.Is works.
