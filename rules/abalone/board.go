@@ -3,6 +3,8 @@ package abalone
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/gamerules/gamerules/rules/game"
 )
 
 // NumCells is the number of cells on the board (a hexagon with five cells a side).
@@ -172,7 +174,7 @@ func ParseCell(s string) (Cell, error) {
 			return c, nil
 		}
 	}
-	return NoCell, fmt.Errorf("abalone: %q is not a cell (A1..I9 on the hexagonal board)", s)
+	return NoCell, fmt.Errorf("abalone: %s is not a cell (A1..I9 on the hexagonal board)", game.Quote(s))
 }
 
 // parseCellAt reads a two-character cell name at s[i:]; ok is false when it is

@@ -549,3 +549,32 @@ func TestInfo(t *testing.T) {
 		t.Errorf("Info() = %+v", i)
 	}
 }
+
+// TestHugeInputShortError: errors quote at most the first 80 bytes of user
+// input (game.Quote), also inside a ParseError's reason, so a megabyte of
+// input does not make a megabyte-long error.
+func TestHugeInputShortError(t *testing.T) {
+	huge := strings.Repeat("x", 1<<20)
+	const rows = "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb "
+	_, errLayout := ParseLayout(huge)
+	_, errCell := ParseCell(huge)
+	_, errSide := ParseState(rows + huge)
+	_, errPlies := ParseState(rows + "b 1/" + huge)
+	for _, tt := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"ParseLayout", errLayout, "unknown layout"},
+		{"ParseCell", errCell, "is not a cell"},
+		{"ParseState side", errSide, "side to move"},
+		{"ParseState plies", errPlies, "ply counter"},
+	} {
+		if tt.err == nil || !strings.Contains(tt.err.Error(), tt.want) || !strings.Contains(tt.err.Error(), "x...") {
+			t.Errorf("%s: error %.200v; want one with %q and the input cut to 80 bytes", tt.name, tt.err, tt.want)
+		}
+		if n := len(tt.err.Error()); n > 400 {
+			t.Errorf("%s: error is %d bytes (%.120q...); want the input quoted to 80 bytes", tt.name, n, tt.err.Error())
+		}
+	}
+}

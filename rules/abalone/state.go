@@ -85,7 +85,7 @@ func ParseLayout(name string) (Layout, error) {
 			return Layout(i), nil
 		}
 	}
-	return 0, fmt.Errorf("abalone: %w: unknown layout %q (want classic, belgian_daisy, german_daisy or custom)", game.ErrInvalidOptions, name)
+	return 0, fmt.Errorf("abalone: %w: unknown layout %s (want classic, belgian_daisy, german_daisy or custom)", game.ErrInvalidOptions, game.Quote(name))
 }
 
 // layoutCells holds the standard layouts as black, white cell lists.
@@ -442,7 +442,7 @@ func ParseState(text string) (State, error) {
 	case "w", "W":
 		s.toMove = White
 	default:
-		return fail(i+strings.Index(rest, fields[0]), "side to move %q; want b or w", fields[0])
+		return fail(i+strings.Index(rest, fields[0]), "side to move %s; want b or w", game.Quote(fields[0]))
 	}
 	if len(fields) == 2 {
 		at := i + strings.LastIndex(rest, fields[1])
@@ -450,7 +450,7 @@ func ParseState(text string) (State, error) {
 		p, err1 := strconv.ParseUint(played, 10, 32)
 		l, err2 := strconv.ParseUint(limit, 10, 32)
 		if !ok || err1 != nil || err2 != nil || strconv.FormatUint(p, 10) != played || strconv.FormatUint(l, 10) != limit {
-			return fail(at, "ply counter %q; want <played>/<limit>, e.g. 37/200", fields[1])
+			return fail(at, "ply counter %s; want <played>/<limit>, e.g. 37/200", game.Quote(fields[1]))
 		}
 		if l == 0 || l > MaxPliesLimit {
 			return fail(at, "ply limit %d out of range 1..%d (leave the counter out for no limit)", l, MaxPliesLimit)
