@@ -19,6 +19,12 @@ const (
 	MaxStations = 64
 )
 
+// MaxLines is the most lines a board may have. The built-in boards have 16
+// and 3; the cap keeps a caller's board, which every state and every result
+// of LegalMoves carries, small (no two lines may join the same stations
+// either, so a board cannot be inflated by repeating a line).
+const MaxLines = 256
+
 // Names of the built-in boards (spec "The board"). DefaultBoardName is the
 // board a text form without a board token is on.
 const (
@@ -40,8 +46,9 @@ type Station struct {
 // (board-default.json): the stations, the lines, and the opposite map.
 //
 //   - Stations lists every station once; Stations[i].ID must be i.
-//   - Lines: each line is the list of station ids along one curve, at least 2
-//     stations, none twice. Whether a curve is open or closed does not matter
+//   - Lines: at most MaxLines lines; each line is the list of station ids
+//     along one curve, at least 2 stations, none twice, and no two lines on
+//     the same set of stations (in any order or direction). Whether a curve is open or closed does not matter
 //     to the rules (spec "The board": a ship flies over everything on its
 //     line), so a line does not record it. A station may lie on several
 //     lines, or on none (a ship there is stuck at once).
@@ -123,7 +130,7 @@ func BuiltinBoard(name string) (*Board, error) {
 	case RingsBoardName:
 		return ringsBoard, nil
 	}
-	return nil, fmt.Errorf("gravitytrap: %w: unknown board %q (built in: default, rings; a caller's board travels as data)", game.ErrInvalidState, name)
+	return nil, fmt.Errorf("gravitytrap: %w: unknown board %s (built in: default, rings; a caller's board travels as data)", game.ErrInvalidState, game.Quote(name))
 }
 
 // NewBoard validates def and returns it as a caller's board (a board without
@@ -133,9 +140,11 @@ func BuiltinBoard(name string) (*Board, error) {
 //
 // Errors wrap game.ErrInvalidState and name the problem: fewer than
 // MinStations or more than MaxStations stations, a station whose id is not
-// its index, a line of fewer than 2 stations, an unknown station id in a
-// line, a station twice in a line, or an opposite map of the wrong length or
-// that is not an involution without fixed points.
+// its index, more than MaxLines lines, a line of fewer than 2 stations or
+// more stations than the board has, an unknown station id in a line, a
+// station twice in a line, two lines joining the same stations (in any
+// order or direction; the error names both), or an opposite map of the
+// wrong length or that is not an involution without fixed points.
 func NewBoard(def BoardDef) (*Board, error) {
 	n := len(def.Stations)
 	if n < MinStations || n > MaxStations {
@@ -148,10 +157,19 @@ func NewBoard(def BoardDef) (*Board, error) {
 			return nil, boardErr("stations[%d] has id %d; station ids must be 0..%d in order", i, st.ID, n-1)
 		}
 	}
+	if len(def.Lines) > MaxLines {
+		return nil, boardErr("a board has at most %d lines, not %d", MaxLines, len(def.Lines))
+	}
 	b.lines = make([][]int, len(def.Lines))
+	// Each line's station set, to refuse a line given twice: it would add
+	// nothing to the rules (a ship flies over the whole set) but size.
+	sets := make(map[uint64]int, len(def.Lines))
 	for li, line := range def.Lines {
 		if len(line) < 2 {
 			return nil, boardErr("line %d has %d station(s); a line joins at least 2", li, len(line))
+		}
+		if len(line) > n {
+			return nil, boardErr("line %d has %d stations; the board has %d", li, len(line), n)
 		}
 		var seen uint64
 		for _, id := range line {
@@ -163,6 +181,10 @@ func NewBoard(def BoardDef) (*Board, error) {
 			}
 			seen |= 1 << id
 		}
+		if prev, ok := sets[seen]; ok {
+			return nil, boardErr("lines %d and %d join the same stations %v; give each line once", prev, li, stationsOf(seen))
+		}
+		sets[seen] = li
 		for _, id := range line {
 			b.reach[id] |= seen &^ (1 << id)
 		}
@@ -292,5 +314,3 @@ func stationsOf(m uint64) []int {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
-
-func quote(s string) string { return strconv.Quote(s) }

@@ -297,12 +297,29 @@ func TestBoardValidation(t *testing.T) {
 		}
 		return out
 	}
+	// pairs returns n distinct lines of two stations on a 64-station board.
+	pairs := func(n int) [][]int {
+		var out [][]int
+		for a := 0; a < 64 && len(out) < n; a++ {
+			for b := a + 1; b < 64 && len(out) < n; b++ {
+				out = append(out, []int{a, b})
+			}
+		}
+		return out
+	}
 	tests := []struct {
 		name string
 		def  gt.BoardDef
 		want string // in the error; "" = valid
 	}{
 		{"hex", hexDef, ""},
+		{"MaxLines lines", gt.BoardDef{Stations: st(64), Lines: pairs(gt.MaxLines)}, ""},
+		{"too many lines", gt.BoardDef{Stations: st(64), Lines: pairs(gt.MaxLines + 1)}, "at most 256 lines, not 257"},
+		{"same line twice", gt.BoardDef{Stations: st(4), Lines: [][]int{{0, 1, 2}, {2, 3}, {0, 1, 2}}}, "lines 0 and 2 join the same stations"},
+		{"same line reversed", gt.BoardDef{Stations: st(4), Lines: [][]int{{0, 1, 2}, {2, 3}, {2, 1, 0}}}, "lines 0 and 2 join the same stations"},
+		{"same line reordered", gt.BoardDef{Stations: st(4), Lines: [][]int{{2, 3}, {3, 0}, {0, 2, 1}, {1, 2, 0}}}, "lines 2 and 3 join the same stations"},
+		{"line longer than the board", gt.BoardDef{Stations: st(4), Lines: [][]int{{0, 1, 2, 3, 0}}}, "line 0 has 5 stations; the board has 4"},
+		{"huge line", gt.BoardDef{Stations: st(4), Lines: [][]int{make([]int, 1<<20)}}, "line 0 has 1048576 stations; the board has 4"},
 		{"no lines", gt.BoardDef{Stations: st(4)}, ""},
 		{"64 stations", gt.BoardDef{Stations: st(64), Lines: [][]int{{0, 63}}}, ""},
 		{"3 stations", gt.BoardDef{Stations: st(3), Lines: [][]int{{0, 1, 2}}}, "4..64 stations, not 3"},
@@ -660,4 +677,43 @@ func TestRandomPlayouts(t *testing.T) {
 		},
 	})
 	t.Logf("%d games, %d plies", games, total)
+}
+
+// TestHugeInputShortError: errors quote at most the first 80 bytes of user
+// input (game.Quote), also inside a ParseError's reason, so a megabyte of
+// input does not make a megabyte-long error.
+func TestHugeInputShortError(t *testing.T) {
+	huge := strings.Repeat("x", 1<<20)
+	digits := strings.Repeat("9", 1<<20)
+	moving := mustParse(t, "RoooBooooooooooooooooo r")
+	_, errBoard := gt.BuiltinBoard(huge)
+	_, errName := gt.ParseState("RoooBooooooooooooooooo r " + huge)
+	_, errOn := gt.ParseStateOn(mustBoard(t, hexDef), "RoBooo r "+huge)
+	_, errTok := gt.ParseState("RoooBooooooooooooooooo r rings " + huge)
+	_, errDefault := gt.ParseStateOn(gt.DefaultBoard(), "RoooBooooooooooooooooo r "+huge)
+	_, errMove := gt.ParseMove(moving, digits)
+	_, errZeros := gt.ParseMove(moving, strings.Repeat("0", 1<<20)+"30")
+	_, errPlace := gt.ParseMove(moving, "place "+digits)
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"BuiltinBoard", errBoard, `unknown board "xxx`},
+		{"ParseState board name", errName, `unknown board "xxx`},
+		{"ParseStateOn board name", errOn, `board "xxx`},
+		{"ParseState token", errTok, `unexpected "xxx`},
+		{"ParseStateOn default board, board name", errDefault, `board "xxx`},
+		{"ParseMove", errMove, `no station that large on this board (0..21)`},
+		{"ParseMove place", errPlace, `no station that large`},
+		{"ParseMove leading zeros", errZeros, `no station 30 on this board (0..21)`},
+	} {
+		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
+			t.Errorf("%s: error %.200v; want one with %q", tc.name, tc.err, tc.want)
+			continue
+		}
+		if n := len(tc.err.Error()); n > 400 {
+			t.Errorf("%s: error is %d bytes (%.120q...); want the input quoted to 80 bytes", tc.name, n, tc.err.Error())
+		}
+	}
 }

@@ -54,8 +54,13 @@ func ParseMove(s State, text string) (Move, error) {
 	}
 	n := s.board.n
 	v, err := strconv.Atoi(num)
-	if err != nil || v >= n {
-		return Move{}, moveErr(text, off, "no station "+num+" on this board (0.."+strconv.Itoa(n-1)+")")
+	if err != nil {
+		// Too many digits for an int: the error does not repeat them (the
+		// ParseError quotes the input, cut to 80 bytes).
+		return Move{}, moveErr(text, off, "no station that large on this board (0.."+strconv.Itoa(n-1)+")")
+	}
+	if v >= n {
+		return Move{}, moveErr(text, off, "no station "+strconv.Itoa(v)+" on this board (0.."+strconv.Itoa(n-1)+")")
 	}
 	m.Station = v
 	return m, nil

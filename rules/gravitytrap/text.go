@@ -88,7 +88,7 @@ func parseState(b *Board, text string) (State, error) {
 		case i == 2 && toks[i] != "m":
 			name, nameAt = toks[i], offs[i]
 		default:
-			return State{}, textErr(text, offs[i], "unexpected "+quote(toks[i])+" (the board name comes before the flag m)")
+			return State{}, textErr(text, offs[i], "unexpected "+game.Quote(toks[i])+" (the board name comes before the flag m)")
 		}
 	}
 	switch {
@@ -97,16 +97,16 @@ func parseState(b *Board, text string) (State, error) {
 	case b == nil:
 		bb, err := BuiltinBoard(name)
 		if err != nil {
-			return State{}, textErr(text, nameAt, "unknown board "+quote(name)+" (built in: rings; a caller's board travels as typed data)")
+			return State{}, textErr(text, nameAt, "unknown board "+game.Quote(name)+" (built in: rings; a caller's board travels as typed data)")
 		}
 		b = bb
 	case b.name == "" && name != "":
-		return State{}, textErr(text, nameAt, "board "+quote(name)+" given, but the state is on a caller's board (which has no name)")
+		return State{}, textErr(text, nameAt, "board "+game.Quote(name)+" given, but the state is on a caller's board (which has no name)")
 	case b.name != "" && name != b.name && !(name == "" && b.name == DefaultBoardName):
 		if name == "" {
-			return State{}, textErr(text, -1, "no board name, but the state is on board "+quote(b.name))
+			return State{}, textErr(text, -1, "no board name, but the state is on board "+game.Quote(b.name))
 		}
-		return State{}, textErr(text, nameAt, "board "+quote(name)+" given, but the state is on board "+quote(b.name))
+		return State{}, textErr(text, nameAt, "board "+game.Quote(name)+" given, but the state is on board "+game.Quote(b.name))
 	}
 
 	st := toks[0]
@@ -129,7 +129,7 @@ func parseState(b *Board, text string) (State, error) {
 			}
 			s.ship[p] = int8(i)
 		default:
-			return State{}, textErr(text, i, "want 'o' (marble), '.' (empty), 'R' or 'B' (ship), not "+quote(string(c)))
+			return State{}, textErr(text, i, "want 'o' (marble), '.' (empty), 'R' or 'B' (ship), not "+game.Quote(string(c)))
 		}
 	}
 	turn := toks[1]
