@@ -490,8 +490,8 @@ func TestLabyrinthObserve(t *testing.T) {
 	}
 	for _, p := range []int32{3, -2} {
 		_, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: labGame, State: st, Player: proto.Int32(p)})
-		if reason := gtReason(t, err); reason != ReasonInvalidState {
-			t.Fatalf("ObserveState(%d) reason %q; want INVALID_STATE", p, reason)
+		if reason := gtReason(t, err); reason != ReasonInvalidRequest {
+			t.Fatalf("ObserveState(%d) reason %q; want INVALID_REQUEST", p, reason)
 		}
 	}
 }

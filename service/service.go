@@ -131,6 +131,9 @@ func (s *Server) ObserveState(_ context.Context, req *gamerulesv1.ObserveStateRe
 	}
 	obs, ok := pos.(Observer)
 	if !ok {
+		if p := req.GetPlayer(); req.Player != nil && (p < -1 || p >= s.engines[req.GetGame()].Info().GetMaxPlayers()) {
+			return nil, toStatus("player", fmt.Errorf("%w: player %d: want -1 (a spectator) or 0..%d", errInvalidRequest, p, s.engines[req.GetGame()].Info().GetMaxPlayers()-1))
+		}
 		return &gamerulesv1.ObserveStateResponse{State: pos.Encode()}, nil
 	}
 	if req.Player == nil {
@@ -138,7 +141,8 @@ func (s *Server) ObserveState(_ context.Context, req *gamerulesv1.ObserveStateRe
 	}
 	view, err := obs.Observe(int(req.GetPlayer()))
 	if err != nil {
-		return nil, toStatus("player", err)
+		// The state was valid (decode checked it); what is wrong is the player.
+		return nil, toStatus("player", fmt.Errorf("%w: %v", errInvalidRequest, err))
 	}
 	return &gamerulesv1.ObserveStateResponse{State: view}, nil
 }
@@ -149,6 +153,9 @@ func (s *Server) engine(id string) (Engine, error) {
 	if !ok {
 		if id == "" {
 			return nil, toStatus("game", fmt.Errorf("%w: game is required; one of %v", errUnknownGame, gameIDs()))
+		}
+		if len(id) > 40 {
+			id = id[:40] + "..."
 		}
 		return nil, toStatus("game", fmt.Errorf("%w: %q; the games are %v", errUnknownGame, id, gameIDs()))
 	}

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	"github.com/gamerules/gamerules/rules/game"
@@ -21,7 +22,9 @@ type fakeEngine struct{}
 
 type fakePos struct{ n int }
 
-func (fakeEngine) Info() *gamerulesv1.GameInfo { return &gamerulesv1.GameInfo{Id: "abalone"} }
+func (fakeEngine) Info() *gamerulesv1.GameInfo {
+	return &gamerulesv1.GameInfo{Id: "abalone", MinPlayers: 2, MaxPlayers: 2}
+}
 
 func (fakeEngine) NewGame(req *gamerulesv1.NewGameRequest, seed uint64) (Position, error) {
 	return fakePos{int(seed % 3)}, nil
@@ -116,6 +119,10 @@ func TestErrorsCarryReasonAndField(t *testing.T) {
 			_, err := s.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "abalone", State: text("n=3"), Move: &gamerulesv1.Move{Notation: "garbage"}})
 			return err
 		}, ReasonGameOver, "move.notation", codes.InvalidArgument},
+		{"observe a player who is not in the game", func() error {
+			_, err := s.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: "abalone", State: text("n=0"), Player: proto.Int32(2)})
+			return err
+		}, ReasonInvalidRequest, "player", codes.InvalidArgument},
 		{"engine bug", func() error {
 			_, err := s.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "abalone", State: text("n=0"), Move: &gamerulesv1.Move{Notation: "boom"}})
 			return err

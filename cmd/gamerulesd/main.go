@@ -31,7 +31,7 @@ var version = ""
 func main() {
 	if err := mainErr(os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(0)
+			os.Exit(0) // the usage went to stderr, as the flag package does
 		}
 		fmt.Fprintln(os.Stderr, "gamerulesd:", err)
 		os.Exit(1)
@@ -57,6 +57,10 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	cfg := DefaultConfig()
 	fs := flag.NewFlagSet("gamerulesd", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: gamerulesd [flags]\n\nServes the gamerules.v1 API: gRPC, and REST/JSON with /healthz, /readyz, /metrics and /openapi.json.\nEvery flag can also be set by the environment variable named with it; a flag wins.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
 	env := func(name, def string) string {
 		if v := getenv(name); v != "" {
 			return v
@@ -69,18 +73,21 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	fs.StringVar(&cfg.LogFormat, "log-format", env("GAMERULES_LOG_FORMAT", cfg.LogFormat), "log format: json or console (env GAMERULES_LOG_FORMAT)")
 	maxRecv := fs.Int("max-recv-bytes", cfg.MaxRecvBytes, "largest request accepted, in bytes, on gRPC and REST (env GAMERULES_MAX_RECV_BYTES)")
 	shutdown := fs.Duration("shutdown-timeout", cfg.ShutdownTimeout, "how long to wait for requests in flight on shutdown (env GAMERULES_SHUTDOWN_TIMEOUT)")
+	drain := fs.Duration("drain-delay", cfg.DrainDelay, "on shutdown, how long to keep serving while reporting not ready, so load balancers stop sending traffic (env GAMERULES_DRAIN_DELAY)")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	if v := getenv("GAMERULES_MAX_RECV_BYTES"); v != "" {
 		if _, err := fmt.Sscan(v, maxRecv); err != nil {
 			return cfg, false, fmt.Errorf("GAMERULES_MAX_RECV_BYTES=%q: not a whole number of bytes", v)
 		}
 	}
-	if v := getenv("GAMERULES_SHUTDOWN_TIMEOUT"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			return cfg, false, fmt.Errorf("GAMERULES_SHUTDOWN_TIMEOUT=%q: %v", v, err)
+	for name, dst := range map[string]*time.Duration{"GAMERULES_SHUTDOWN_TIMEOUT": shutdown, "GAMERULES_DRAIN_DELAY": drain} {
+		if v := getenv(name); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil {
+				return cfg, false, fmt.Errorf("%s=%q: %v", name, v, err)
+			}
+			*dst = d
 		}
-		*shutdown = d
 	}
 	if err := fs.Parse(args); err != nil {
 		return cfg, false, err
@@ -90,8 +97,20 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	}
 	cfg.MaxRecvBytes = *maxRecv
 	cfg.ShutdownTimeout = *shutdown
+	cfg.DrainDelay = *drain
 	if cfg.MaxRecvBytes <= 0 {
-		return cfg, false, fmt.Errorf("--max-recv-bytes must be positive, got %d", cfg.MaxRecvBytes)
+		return cfg, false, fmt.Errorf("--max-recv-bytes (GAMERULES_MAX_RECV_BYTES) must be positive, got %d", cfg.MaxRecvBytes)
+	}
+	if cfg.ShutdownTimeout <= 0 || cfg.DrainDelay < 0 {
+		return cfg, false, fmt.Errorf("--shutdown-timeout must be positive and --drain-delay not negative, got %v and %v", cfg.ShutdownTimeout, cfg.DrainDelay)
+	}
+	switch cfg.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		return cfg, false, fmt.Errorf("--log-level (GAMERULES_LOG_LEVEL) %q: want debug, info, warn or error", cfg.LogLevel)
+	}
+	if cfg.LogFormat != "json" && cfg.LogFormat != "console" {
+		return cfg, false, fmt.Errorf("--log-format (GAMERULES_LOG_FORMAT) %q: want json or console", cfg.LogFormat)
 	}
 	return cfg, *showVersion, nil
 }

@@ -12,7 +12,6 @@ import (
 	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
-	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -25,7 +24,6 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/encoding/protojson"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	"github.com/gamerules/gamerules/gen/openapiv2"
@@ -51,6 +49,11 @@ type Config struct {
 	// ShutdownTimeout bounds how long shutdown waits for requests in flight
 	// (default 15 s); after it, remaining connections are closed.
 	ShutdownTimeout time.Duration
+	// DrainDelay is how long the server keeps serving after a shutdown
+	// signal while /readyz and gRPC health say not ready, so that load
+	// balancers stop sending new requests first (default 0; the Kubernetes
+	// manifest sets 5 s).
+	DrainDelay time.Duration
 }
 
 // DefaultConfig returns the configuration used when nothing is set.
@@ -122,8 +125,11 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 		return fmt.Errorf("gateway: %w", err)
 	}
 	httpServer := &http.Server{
-		Handler:           newHTTPHandler(cfg, gw, reg, healthSrv),
+		Handler:           newHTTPHandler(cfg, gw, reg, healthSrv, logger.Named("http")),
 		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second, // a slow client cannot hold a request open forever
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          zap.NewStdLog(logger.Named("http")),
 	}
 
@@ -161,6 +167,10 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 		logger.Error("server failed; shutting down", zap.Error(runErr))
 	}
 	healthSrv.Shutdown() // NOT_SERVING for every service; /readyz answers 503
+	if cfg.DrainDelay > 0 && runErr == nil {
+		logger.Info("draining: not ready, still serving", zap.Duration("drain_delay", cfg.DrainDelay))
+		time.Sleep(cfg.DrainDelay)
+	}
 
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
@@ -217,22 +227,9 @@ func gameField(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler gr
 	return handler(ctx, req)
 }
 
-// newGateway returns the REST mux. JSON output uses protojson's lowerCamelCase
-// names and includes zero values (so `"finished": false` and `"moves": []` are
-// there to read); input accepts lowerCamelCase and proto names and refuses
-// unknown fields, so a typo is an error rather than silently ignored.
-func newGateway() *runtime.ServeMux {
-	return runtime.NewServeMux(
-		runtime.WithMarshalerOption(runtime.MIMEWildcard, &runtime.JSONPb{
-			MarshalOptions:   protojson.MarshalOptions{EmitDefaultValues: true},
-			UnmarshalOptions: protojson.UnmarshalOptions{DiscardUnknown: false},
-		}),
-	)
-}
-
 // newHTTPHandler routes the HTTP port: probes, metrics, the OpenAPI document,
 // and everything else to the REST gateway.
-func newHTTPHandler(cfg Config, gw http.Handler, reg *prometheus.Registry, hs *health.Server) http.Handler {
+func newHTTPHandler(cfg Config, gw http.Handler, reg *prometheus.Registry, hs *health.Server, logger *zap.Logger) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -253,8 +250,8 @@ func newHTTPHandler(cfg Config, gw http.Handler, reg *prometheus.Registry, hs *h
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(openapiv2.GameRules)
 	})
-	mux.Handle("/", http.MaxBytesHandler(gw, int64(cfg.MaxRecvBytes)))
-	return mux
+	mux.Handle("/", guardREST(gw, int64(cfg.MaxRecvBytes)))
+	return instrument(mux, newHTTPMetrics(reg), logger)
 }
 
 // dialTarget turns a listener address into one the gateway can dial: an

@@ -169,23 +169,61 @@ func TestErrors(t *testing.T) {
 			t.Errorf("POST %s = %d %v; want 400 with a message", bad, code, body)
 		}
 	}
-	// An oversized body is refused, not read into memory.
+	// An oversized body is refused, not read into memory; without a length
+	// it is cut off at the limit.
 	big := `{"state":{"text":"` + strings.Repeat("x", 2<<20) + `"}}`
-	resp, err := http.Post("http://"+a.HTTP+"/v1/games/backgammon:legalMoves", "application/json", bytes.NewReader([]byte(big)))
+	req, _ := http.NewRequest(http.MethodPost, "http://"+a.HTTP+"/v1/games/backgammon:legalMoves", io.NopCloser(strings.NewReader(big)))
+	req.ContentLength = -1 // chunked: the size is not known up front
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode < 400 || resp.StatusCode >= 500 {
-		t.Errorf("oversized REST body: HTTP %d; want a 4xx", resp.StatusCode)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("oversized chunked REST body: HTTP %d; want 413", resp.StatusCode)
 	}
 	_, err = client.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: "backgammon", State: &gamerulesv1.GameState{Text: strings.Repeat("x", 2<<20)}})
 	if status.Code(err) != codes.ResourceExhausted {
 		t.Errorf("oversized gRPC request: %v; want RESOURCE_EXHAUSTED", err)
 	}
-	// Unknown route.
+	// Unknown route; known route with the wrong method.
 	if code, _ := get(t, a.HTTP, "/v2/nothing"); code != 404 {
 		t.Errorf("GET /v2/nothing = %d; want 404", code)
+	}
+	resp, err = http.Get("http://" + a.HTTP + "/v1/games/backgammon:new")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "POST" {
+		t.Errorf("GET .../backgammon:new = %d, Allow %q; want 405, Allow POST", resp.StatusCode, resp.Header.Get("Allow"))
+	}
+	// A body announced as too large is refused before it is read: 413.
+	{
+		code, body := post(t, a.HTTP, "/v1/games/backgammon:legalMoves", big)
+		if code != http.StatusRequestEntityTooLarge || body["code"] != float64(codes.ResourceExhausted) {
+			t.Errorf("oversized REST body = %d %v; want 413, code RESOURCE_EXHAUSTED", code, body)
+		}
+	}
+	// A path that is not UTF-8 is a bad request, not an internal error.
+	if code, body := post(t, a.HTTP, "/v1/games/%ff:new", `{}`); code != 400 {
+		t.Errorf("POST /v1/games/%%ff:new = %d %v; want 400", code, body)
+	}
+	// No gRPC metadata leaks into REST headers.
+	resp, err = http.Get("http://" + a.HTTP + "/v1/games")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for k := range resp.Header {
+		if strings.HasPrefix(k, "Grpc-") {
+			t.Errorf("REST response has header %s", k)
+		}
+	}
+	// The HTTP layer counts what the gateway refused too.
+	_, metrics := get(t, a.HTTP, "/metrics")
+	if !strings.Contains(metrics, `gamerules_http_requests_total{code="413",method="post"}`) {
+		t.Errorf("/metrics lacks the 413 in gamerules_http_requests_total")
 	}
 }
 
@@ -222,8 +260,21 @@ func TestConfigFromEnvAndFlags(t *testing.T) {
 	if cfg.GRPCAddr != ":6000" || cfg.HTTPAddr != ":7100" {
 		t.Errorf("config = %+v; want grpc :6000 (env) and http :7100 (flag wins)", cfg)
 	}
-	if _, _, err := parseConfig([]string{"--max-recv-bytes", "0"}, func(string) string { return "" }, io.Discard); err == nil {
-		t.Error("--max-recv-bytes 0 accepted")
+	for _, bad := range [][]string{
+		{"--max-recv-bytes", "0"},
+		{"--shutdown-timeout", "-5s"},
+		{"--drain-delay", "-1s"},
+		{"--log-level", "fatal"},
+		{"--log-format", "xml"},
+		{"extra-argument"},
+	} {
+		if _, _, err := parseConfig(bad, func(string) string { return "" }, io.Discard); err == nil {
+			t.Errorf("parseConfig(%q) accepted", bad)
+		}
+	}
+	_, _, err = parseConfig(nil, func(k string) string { return map[string]string{"GAMERULES_LOG_LEVEL": "loud"}[k] }, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "GAMERULES_LOG_LEVEL") {
+		t.Errorf("GAMERULES_LOG_LEVEL=loud: %v; want an error naming the variable", err)
 	}
 	var out bytes.Buffer
 	if err := mainErr([]string{"--version"}, func(string) string { return "" }, &out, io.Discard); err != nil || !strings.HasPrefix(out.String(), "gamerulesd ") {
