@@ -38,12 +38,15 @@ func (gravityTrapEngine) NewGame(req *gamerulesv1.NewGameRequest, _ uint64) (Pos
 	if opts.GetBoard() != "" && opts.GetCustomBoard() != nil {
 		return nil, fmt.Errorf("gravitytrap: %w: give board (a built-in board's name) or custom_board, not both", game.ErrInvalidOptions)
 	}
-	boardPB := opts.GetCustomBoard()
-	if opts.GetBoard() != "" {
-		boardPB = &gamerulesv1.GravityTrapBoard{Name: opts.GetBoard()}
-	}
-	b, err := gravityTrapBoardFromProto(boardPB)
-	if err != nil {
+	var b *gravitytrap.Board
+	var err error
+	if name := opts.GetBoard(); name != "" {
+		// A bad name here is a bad option, not a bad state (a typed state's
+		// unknown board name stays INVALID_STATE).
+		if b, err = gravitytrap.BuiltinBoard(name); err != nil {
+			return nil, fmt.Errorf("gravitytrap: %w: board %s is not a built-in board (default, rings); a custom board goes in custom_board", game.ErrInvalidOptions, game.Quote(name))
+		}
+	} else if b, err = gravityTrapBoardFromProto(opts.GetCustomBoard()); err != nil {
 		return nil, err
 	}
 	o := gravitytrap.Options{Board: b, AllowMirrorPlacement: opts.GetAllowMirrorPlacement()}
@@ -118,9 +121,22 @@ func gravityTrapBoardFromProto(pb *gamerulesv1.GravityTrapBoard) (*gravitytrap.B
 	if !custom {
 		return gravitytrap.DefaultBoard(), nil
 	}
-	if n := len(pb.GetStations()); n > gravitytrap.MaxStations {
-		// Refused before copying, so a huge request costs little.
+	// Sizes are refused before copying, so a huge request costs little; the
+	// messages are NewBoard's.
+	n := len(pb.GetStations())
+	if n < gravitytrap.MinStations || n > gravitytrap.MaxStations {
 		return nil, fmt.Errorf("gravitytrap: %w: board: a board has %d..%d stations, not %d", game.ErrInvalidState, gravitytrap.MinStations, gravitytrap.MaxStations, n)
+	}
+	if nl := len(pb.GetLines()); nl > gravitytrap.MaxLines {
+		return nil, fmt.Errorf("gravitytrap: %w: board: a board has at most %d lines, not %d", game.ErrInvalidState, gravitytrap.MaxLines, nl)
+	}
+	for li, l := range pb.GetLines() {
+		if k := len(l.GetStations()); k > n {
+			return nil, fmt.Errorf("gravitytrap: %w: board: line %d has %d stations; the board has %d", game.ErrInvalidState, li, k, n)
+		}
+	}
+	if k := len(pb.GetOpposite()); k > n {
+		return nil, fmt.Errorf("gravitytrap: %w: board: the opposite map has %d entries for %d stations", game.ErrInvalidState, k, n)
 	}
 	def := gravitytrap.BoardDef{Opposite: uint32sToInts(pb.GetOpposite())}
 	for _, st := range pb.GetStations() {

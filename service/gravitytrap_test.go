@@ -313,7 +313,38 @@ func TestGravityTrapErrors(t *testing.T) {
 		{"unknown board name", func() error {
 			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{Board: "moon"}))
 			return err
-		}, ReasonInvalidState, "unknown board"},
+		}, ReasonInvalidOptions, `board "moon" is not a built-in board`},
+		{"huge board name", func() error {
+			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{Board: strings.Repeat("x", 1<<20)}))
+			if err != nil && len(err.Error()) > 400 {
+				t.Errorf("huge board name: the error is %d bytes; want the name cut to 80", len(err.Error()))
+			}
+			return err
+		}, ReasonInvalidOptions, `"xxx`},
+		{"unknown board name in a typed state", func() error {
+			_, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: gtGame, State: typed(func(s *gamerulesv1.GravityTrapState) { s.Board = &gamerulesv1.GravityTrapBoard{Name: "moon"} })})
+			return err
+		}, ReasonInvalidState, `unknown board "moon"`},
+		{"a line given twice", func() error {
+			b := gtHex()
+			b.Lines = append(b.Lines, &gamerulesv1.GravityTrapLine{Stations: []uint32{3, 2, 1, 0}})
+			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{CustomBoard: b}))
+			return err
+		}, ReasonInvalidState, "lines 0 and 3 join the same stations"},
+		{"15000 lines", func() error {
+			b := gtHex()
+			for len(b.Lines) < 15000 {
+				b.Lines = append(b.Lines, &gamerulesv1.GravityTrapLine{Stations: []uint32{0, 1}})
+			}
+			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{CustomBoard: b}))
+			return err
+		}, ReasonInvalidState, "at most 256 lines, not 15000"},
+		{"a line longer than the board", func() error {
+			b := gtHex()
+			b.Lines = append(b.Lines, &gamerulesv1.GravityTrapLine{Stations: make([]uint32, 1<<20)})
+			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{CustomBoard: b}))
+			return err
+		}, ReasonInvalidState, "line 3 has 1048576 stations; the board has 6"},
 		{"name and data", func() error {
 			b := gtHex()
 			b.Name = "rings"

@@ -17,7 +17,7 @@
 // ("default": three rings of 8, 8 and 6 stations drawn as four arcs each,
 // plus four connectors) and RingsBoard ("rings": each ring one closed line).
 // Both have 22 stations with opposite(i) = (i+11) mod 22. A caller may play on
-// any board of 4..64 stations.
+// any board of 4..64 stations and at most MaxLines (256) distinct lines.
 //
 // # Variants (Options)
 //

@@ -143,8 +143,9 @@ func (x *GravityTrapStation) GetY() float64 {
 // GravityTrapLine is one curved line of a board.
 type GravityTrapLine struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The station ids along the line, in order; at least 2, none twice.
-	// Whether the curve is open or closed makes no difference to the rules.
+	// The station ids along the line, in order; at least 2, at most the
+	// board's number of stations, none twice. Whether the curve is open or
+	// closed makes no difference to the rules.
 	Stations      []uint32 `protobuf:"varint,1,rep,packed,name=stations,proto3" json:"stations,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -188,14 +189,16 @@ func (x *GravityTrapLine) GetStations() []uint32 {
 }
 
 // GravityTrapBoard is a board: a built-in one by name, or a custom board as
-// data (stations, lines, opposite map). A custom board has 4..64 stations;
-// an unknown station in a line, a line of one station, a station twice in a
-// line, or an opposite map that is not an involution without fixed points is
-// INVALID_STATE. An empty board (no name, no stations) is the default board.
+// data (stations, lines, opposite map). A custom board has 4..64 stations
+// and at most 256 lines; more, an unknown station in a line, a line of one
+// station or of more stations than the board has, a station twice in a line,
+// two lines on the same stations (in any order or direction), or an opposite
+// map that is not an involution without fixed points is INVALID_STATE. An
+// empty board (no name, no stations) is the default board.
 type GravityTrapBoard struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// A built-in board: "default" or "rings". Empty for a custom board; a name
-	// and custom data together are INVALID_STATE.
+	// and custom data together, or an unknown name, are INVALID_STATE.
 	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	// A custom board's stations, stations[i].id = i.
 	Stations []*GravityTrapStation `protobuf:"bytes,2,rep,name=stations,proto3" json:"stations,omitempty"`
@@ -427,8 +430,8 @@ func (x *GravityTrapMove) GetStation() uint32 {
 // GravityTrapOptions are the options of a new Gravity Trap game.
 type GravityTrapOptions struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// A built-in board: "default" (also when empty) or "rings". Give either
-	// this or custom_board.
+	// A built-in board: "default" (also when empty) or "rings"; another name
+	// is INVALID_OPTIONS. Give either this or custom_board.
 	Board string `protobuf:"bytes,1,opt,name=board,proto3" json:"board,omitempty"`
 	// Who places his ship first and then moves first, as a player index:
 	// 0 red (the default), 1 blue.
