@@ -50,7 +50,7 @@ func (abaloneEngine) NewGame(req *gamerulesv1.NewGameRequest, _ uint64) (Positio
 	case "custom":
 		o.Layout = abalone.Custom
 	default:
-		return nil, fmt.Errorf("abalone: %w: unknown layout %q; want classic, belgian_daisy, german_daisy or custom", game.ErrInvalidOptions, opts.GetLayout())
+		return nil, fmt.Errorf("abalone: %w: unknown layout %s; want classic, belgian_daisy, german_daisy or custom", game.ErrInvalidOptions, game.Quote(opts.GetLayout()))
 	}
 	var err error
 	if o.Black, err = abaloneCells(opts.GetBlack(), "black", game.ErrInvalidOptions); err != nil {
@@ -83,7 +83,7 @@ func abaloneCells(names []string, field string, kind error) ([]abalone.Cell, err
 	for i, n := range names {
 		c, err := abalone.ParseCell(n)
 		if err != nil {
-			return nil, fmt.Errorf("abalone: %w: %s[%d]: %q is not a cell (A1..I9)", kind, field, i, n)
+			return nil, fmt.Errorf("abalone: %w: %s[%d]: %s is not a cell (A1..I9)", kind, field, i, game.Quote(n))
 		}
 		out = append(out, c)
 	}
@@ -207,7 +207,7 @@ func abaloneMoveFromProto(pb *gamerulesv1.AbaloneMove) (abalone.Move, error) {
 		}
 		c, err := abalone.ParseCell(name)
 		if err != nil {
-			return abalone.Move{}, fmt.Errorf("abalone: %w: %s: %q is not a cell (A1..I9)", game.ErrIllegalMove, [3]string{"from", "to", "end"}[i], name)
+			return abalone.Move{}, fmt.Errorf("abalone: %w: %s: %s is not a cell (A1..I9)", game.ErrIllegalMove, [3]string{"from", "to", "end"}[i], game.Quote(name))
 		}
 		cells[i] = c
 	}

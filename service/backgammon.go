@@ -132,7 +132,7 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 		return backgammon.State{}, err
 	}
 	if id := pb.GetPositionId(); hasCounts && id != "" && id != s.PositionID() {
-		return invalid("position_id %q and the white/black counts (%s) describe different boards", id, s.PositionID())
+		return invalid("position_id %s and the white/black counts (%s) describe different boards", game.Quote(id), s.PositionID())
 	}
 	if ws, bs := pb.GetWhiteScore(), pb.GetBlackScore(); ws >= 1<<15 || bs >= 1<<15 {
 		return invalid("white_score %d, black_score %d: each is 0..32767 (15 bits of the Match ID)", ws, bs)
@@ -288,7 +288,7 @@ func (p backgammonPos) Apply(mv *gamerulesv1.Move, rng *rand.Rand) (Position, *g
 		typed.GetKind() == gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_ROLL
 	if notationDraw || typedDraw {
 		if (mv.GetNotation() != "" && !notationDraw) || (typed != nil && !typedDraw) {
-			return nil, nil, false, fmt.Errorf("backgammon: %w: notation %q and the typed move disagree: only one asks for the dice to be drawn", game.ErrIllegalMove, mv.GetNotation())
+			return nil, nil, false, fmt.Errorf("backgammon: %w: notation %s and the typed move disagree: only one asks for the dice to be drawn", game.ErrIllegalMove, game.Quote(mv.GetNotation()))
 		}
 		m, err := backgammon.RollDice(p.s, rng)
 		if err != nil {

@@ -114,7 +114,7 @@ func decodeState[S textual](st *gamerulesv1.GameState, hasTyped bool, parseText 
 		return zero, err
 	}
 	if st.GetText() != "" && fromText.String() != typed.String() {
-		return zero, fmt.Errorf("%w: text %q and typed fields (%q) describe different states", game.ErrInvalidState, st.GetText(), typed.String())
+		return zero, fmt.Errorf("%w: text %s and typed fields (%s) describe different states", game.ErrInvalidState, game.Quote(st.GetText()), game.Quote(typed.String()))
 	}
 	return typed, nil
 }
@@ -140,7 +140,7 @@ func decodeMove[M textual](mv *gamerulesv1.Move, hasTyped bool, parseNotation fu
 		return zero, err
 	}
 	if mv.GetNotation() != "" && fromText.String() != typed.String() {
-		return zero, fmt.Errorf("%w: notation %q and typed fields (%q) are different moves", game.ErrIllegalMove, mv.GetNotation(), typed.String())
+		return zero, fmt.Errorf("%w: notation %s and typed fields (%s) are different moves", game.ErrIllegalMove, game.Quote(mv.GetNotation()), game.Quote(typed.String()))
 	}
 	return typed, nil
 }

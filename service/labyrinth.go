@@ -54,7 +54,7 @@ func (labyrinthEngine) NewGame(req *gamerulesv1.NewGameRequest, seed uint64) (Po
 	for i, name := range opts.GetColors() {
 		c, ok := labyrinthColorNames[strings.ToLower(name)]
 		if !ok {
-			return nil, fmt.Errorf("labyrinth: %w: colors[%d] = %q; want red, yellow, green or blue", game.ErrInvalidOptions, i, name)
+			return nil, fmt.Errorf("labyrinth: %w: colors[%d] = %s; want red, yellow, green or blue", game.ErrInvalidOptions, i, game.Quote(name))
 		}
 		col, err := labyrinthColorFromProto(c, game.ErrInvalidOptions)
 		if err != nil {

@@ -154,10 +154,7 @@ func (s *Server) engine(id string) (Engine, error) {
 		if id == "" {
 			return nil, toStatus("game", fmt.Errorf("%w: game is required; one of %v", errUnknownGame, gameIDs()))
 		}
-		if len(id) > 40 {
-			id = id[:40] + "..."
-		}
-		return nil, toStatus("game", fmt.Errorf("%w: %q; the games are %v", errUnknownGame, id, gameIDs()))
+		return nil, toStatus("game", fmt.Errorf("%w: %s; the games are %v", errUnknownGame, game.Quote(id), gameIDs()))
 	}
 	return eng, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -198,3 +199,41 @@ func TestDecodeStateAgreement(t *testing.T) {
 type fakeText string
 
 func (f fakeText) String() string { return string(f) }
+
+// TestErrorsStayShort: errors quote long inputs only in part, so a huge bad
+// request does not make a huge answer (or log line).
+func TestErrorsStayShort(t *testing.T) {
+	s := New()
+	ctx := context.Background()
+	huge := strings.Repeat("x", 1<<20)
+	calls := map[string]func() error{
+		"game": func() error {
+			_, err := s.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: huge})
+			return err
+		},
+	}
+	for _, id := range gameIDs() {
+		calls[id+" state"] = func() error {
+			_, err := s.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: id, State: &gamerulesv1.GameState{Text: huge}})
+			return err
+		}
+		calls[id+" move"] = func() error {
+			ng, err := s.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: id})
+			if err != nil {
+				return err
+			}
+			_, err = s.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: id, State: ng.GetState(), Move: &gamerulesv1.Move{Notation: huge}})
+			return err
+		}
+	}
+	for name, call := range calls {
+		err := call()
+		if status.Code(err) != codes.InvalidArgument {
+			t.Errorf("%s: %v; want INVALID_ARGUMENT", name, status.Code(err))
+			continue
+		}
+		if n := len(status.Convert(err).Message()); n > 1000 {
+			t.Errorf("%s: error message is %d bytes long", name, n)
+		}
+	}
+}
