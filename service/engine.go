@@ -17,11 +17,13 @@ type Engine interface {
 	// paths and in the oneof cases of GameState, Move and NewGameRequest.
 	Info() *gamerulesv1.GameInfo
 
-	// NewGame returns the starting state. opts is the request's options for
-	// this game, or nil when the request gave none (use the defaults); the
-	// service has already checked that the options case matches the game.
-	// seed is the seed to use for a random set-up. Errors wrap
-	// game.ErrInvalidOptions (or game.ErrInvalidState for an explicit set-up).
+	// NewGame returns the starting state for req. The game's options
+	// (req.GetAbalone(), …) are nil when the request gave none: use the
+	// defaults. The service has already checked that the options case, if
+	// any, is this game's. seed is the seed to use for a random set-up
+	// (labyrinth; the other games ignore it). Errors wrap
+	// game.ErrInvalidOptions, except a Gravity Trap custom_board the rules
+	// refuse, which wraps game.ErrInvalidState as it does in a state.
 	NewGame(req *gamerulesv1.NewGameRequest, seed uint64) (Position, error)
 
 	// Decode reads and validates a request state given as text, typed, or
