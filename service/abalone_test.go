@@ -11,9 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"google.golang.org/genproto/googleapis/rpc/errdetails"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
@@ -21,23 +18,6 @@ import (
 )
 
 const abGame = "abalone"
-
-// abReason returns the ErrorInfo reason of a service error.
-func abReason(t *testing.T, err error) string {
-	t.Helper()
-	st, ok := status.FromError(err)
-	if !ok || st.Code() != codes.InvalidArgument {
-		t.Fatalf("error %v: want an InvalidArgument status", err)
-	}
-	for _, d := range st.Details() {
-		if info, ok := d.(*errdetails.ErrorInfo); ok {
-			return info.GetReason()
-		}
-	}
-	return ""
-}
-
-func abText(s string) *gamerulesv1.GameState { return &gamerulesv1.GameState{Text: s} }
 
 func abOpen(t *testing.T, name string) io.Reader {
 	t.Helper()
@@ -141,7 +121,7 @@ func TestAbaloneNewGame(t *testing.T) {
 		if len(typed.GetBlack()) != 14 || len(typed.GetWhite()) != 14 || typed.GetToMove() != gamerulesv1.AbalonePlayer_ABALONE_PLAYER_BLACK {
 			t.Errorf("NewGame(%v) typed = %v", tt.layout, typed)
 		}
-		lm, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: abGame, State: abText(tt.text)})
+		lm, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: abGame, State: textState(tt.text)})
 		if err != nil || len(lm.GetMoves()) != tt.moves || lm.GetChance() {
 			t.Errorf("LegalMoves(%q) = %d moves, %v; want %d", tt.text, len(lm.GetMoves()), err, tt.moves)
 		}
@@ -196,7 +176,7 @@ func TestAbaloneOracle(t *testing.T) {
 			t.Fatalf("row %d: ObserveState(typed) = %v", n, err)
 		}
 		text := sr.GetState().GetText()
-		lm, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: abGame, State: abText(text), IncludeResults: true})
+		lm, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: abGame, State: textState(text), IncludeResults: true})
 		if err != nil {
 			t.Fatalf("row %d: LegalMoves(%q) = %v", n, text, err)
 		}
@@ -268,12 +248,12 @@ func abReplay(t *testing.T, srv *Server, name, layout string, moves []string, co
 	var st *gamerulesv1.GameState
 	for ply, mv := range moves {
 		if counts != nil {
-			lm, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: abGame, State: abText(text)})
+			lm, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: abGame, State: textState(text)})
 			if err != nil || len(lm.GetMoves()) != counts[ply] {
 				t.Fatalf("%s ply %d %s: %d legal moves, %v; want %d", name, ply, text, len(lm.GetMoves()), err, counts[ply])
 			}
 		}
-		am, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: abGame, State: abText(text), Move: &gamerulesv1.Move{Notation: mv}})
+		am, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: abGame, State: textState(text), Move: &gamerulesv1.Move{Notation: mv}})
 		if err != nil {
 			t.Fatalf("%s ply %d %s: ApplyMove(%q) = %v", name, ply, text, mv, err)
 		}
@@ -297,7 +277,7 @@ func TestAbaloneReplay(t *testing.T) {
 		if abBoardOf(typed.GetBlack(), typed.GetWhite()) != abBoardOf(g.Final.Black, g.Final.White) || strings.ToLower(typed.GetToMove().String()) != "abalone_player_"+g.Final.ToMove {
 			t.Errorf("%s: final %v; want %v", g.Event, typed, g.Final)
 		}
-		sc, err := srv.Score(context.Background(), &gamerulesv1.ScoreRequest{Game: abGame, State: abText(st.GetText())})
+		sc, err := srv.Score(context.Background(), &gamerulesv1.ScoreRequest{Game: abGame, State: textState(st.GetText())})
 		if err != nil || !slices.Equal(sc.GetPoints(), []int32{g.Lost.White, g.Lost.Black}) {
 			t.Errorf("%s: Score = %v, %v; want points %d, %d", g.Event, sc, err, g.Lost.White, g.Lost.Black)
 		}
@@ -373,7 +353,7 @@ func TestAbaloneTyped(t *testing.T) {
 	srv := New()
 	ctx := context.Background()
 	start := "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b"
-	ob, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: abGame, State: abText(start)})
+	ob, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: abGame, State: textState(start)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,7 +366,7 @@ func TestAbaloneTyped(t *testing.T) {
 		{Move: &gamerulesv1.Move_Abalone{Abalone: &gamerulesv1.AbaloneMove{From: "c5", To: "d5", End: "c3"}}},
 		{Notation: "c3c5d3", Move: &gamerulesv1.Move_Abalone{Abalone: &gamerulesv1.AbaloneMove{From: "C3", To: "D3", End: "C5"}}},
 	} {
-		for _, st := range []*gamerulesv1.GameState{abText(start), typedOnly, ob.GetState()} {
+		for _, st := range []*gamerulesv1.GameState{textState(start), typedOnly, ob.GetState()} {
 			am, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: abGame, State: st, Move: mv})
 			if err != nil {
 				t.Fatalf("ApplyMove(%v) = %v", mv, err)
@@ -411,7 +391,7 @@ func TestAbaloneErrors(t *testing.T) {
 	start := "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b"
 	apply := func(state string, mv *gamerulesv1.Move) func() error {
 		return func() error {
-			_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: abGame, State: abText(state), Move: mv})
+			_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: abGame, State: textState(state), Move: mv})
 			return err
 		}
 	}
@@ -463,7 +443,7 @@ func TestAbaloneErrors(t *testing.T) {
 		{"typed huge limit", typedState(func(s *gamerulesv1.AbaloneState) { s.MaxPlies = 1 << 31 }), ReasonInvalidState, "max_plies 2147483648 out of range"},
 		{"typed huge plies", typedState(func(s *gamerulesv1.AbaloneState) { s.Plies, s.MaxPlies = 4294967295, 10 }), ReasonInvalidState, "plies 4294967295 out of range"},
 		{"text and typed disagree", func() error {
-			ob, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: abGame, State: abText(start)})
+			ob, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: abGame, State: textState(start)})
 			if err != nil {
 				return err
 			}
@@ -486,7 +466,7 @@ func TestAbaloneErrors(t *testing.T) {
 			t.Errorf("%s: no error; want %s", tt.name, tt.reason)
 			continue
 		}
-		if r := abReason(t, err); r != tt.reason || !strings.Contains(err.Error(), tt.msg) {
+		if r := reasonOf(t, err); r != tt.reason || !strings.Contains(err.Error(), tt.msg) {
 			t.Errorf("%s: %v (reason %s); want %s containing %q", tt.name, err, r, tt.reason, tt.msg)
 		}
 	}
@@ -508,14 +488,14 @@ func TestAbaloneScore(t *testing.T) {
 		{"bbbbb/wwwwww/7/8/9/8/7/wwwwww/bbbbb b", true, abalone.White, []int32{2, 4}, "no legal move"},
 	}
 	for _, tt := range tests {
-		sc, err := srv.Score(context.Background(), &gamerulesv1.ScoreRequest{Game: abGame, State: abText(tt.text)})
+		sc, err := srv.Score(context.Background(), &gamerulesv1.ScoreRequest{Game: abGame, State: textState(tt.text)})
 		if err != nil {
 			t.Fatalf("Score(%q) = %v", tt.text, err)
 		}
 		if sc.GetFinished() != tt.finished || (sc.Winner != nil) != (tt.winner >= 0) || sc.GetWinner() != max(tt.winner, 0) || !slices.Equal(sc.GetPoints(), tt.points) || sc.GetDetail() != tt.detail {
 			t.Errorf("Score(%q) = %v; want finished %v winner %d points %v %q", tt.text, sc, tt.finished, tt.winner, tt.points, tt.detail)
 		}
-		lm, err := srv.LegalMoves(context.Background(), &gamerulesv1.LegalMovesRequest{Game: abGame, State: abText(tt.text)})
+		lm, err := srv.LegalMoves(context.Background(), &gamerulesv1.LegalMovesRequest{Game: abGame, State: textState(tt.text)})
 		if err != nil || (len(lm.GetMoves()) == 0) != tt.finished {
 			t.Errorf("LegalMoves(%q) = %d moves, %v", tt.text, len(lm.GetMoves()), err)
 		}

@@ -229,7 +229,7 @@ func TestBackgammonGame(t *testing.T) {
 			t.Errorf("game %d: Score = %v", g, sc)
 		}
 		_, err = srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: bgGame, State: st, Move: &gamerulesv1.Move{Notation: "roll"}})
-		if r := gtReason(t, err); r != ReasonGameOver {
+		if r := reasonOf(t, err); r != ReasonGameOver {
 			t.Errorf("game %d: ApplyMove after the end: reason %s; want GAME_OVER", g, r)
 		}
 	}
@@ -306,7 +306,7 @@ func TestBackgammonTyped(t *testing.T) {
 	}
 	for _, tt := range bad {
 		_, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: bgGame, State: tt.st})
-		if r := gtReason(t, err); r != ReasonInvalidState {
+		if r := reasonOf(t, err); r != ReasonInvalidState {
 			t.Errorf("%s: reason %s (%v); want INVALID_STATE", tt.name, r, err)
 		}
 	}
@@ -343,7 +343,7 @@ func TestBackgammonMoveErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: bgGame, State: st, Move: tt.mv})
-		if r := gtReason(t, err); r != ReasonIllegalMove || !strings.Contains(err.Error(), tt.want) {
+		if r := reasonOf(t, err); r != ReasonIllegalMove || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: ApplyMove = %v (reason %s); want ILLEGAL_MOVE with %q", tt.name, err, r, tt.want)
 		}
 	}
@@ -365,7 +365,7 @@ func TestBackgammonMoveErrors(t *testing.T) {
 		t.Errorf("ApplyMove(typed opening roll 2-5) = %v, %v; want black to move, no seed", resp, err)
 	}
 	_, err = srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: bgGame, State: open, Move: &gamerulesv1.Move{Notation: "roll 3-3"}})
-	if r := gtReason(t, err); r != ReasonIllegalMove {
+	if r := reasonOf(t, err); r != ReasonIllegalMove {
 		t.Errorf("opening roll 3-3: reason %s; want ILLEGAL_MOVE", r)
 	}
 }
@@ -393,14 +393,14 @@ func TestBackgammonTypedValuesNamed(t *testing.T) {
 		{"unknown kind", move, typed(&gamerulesv1.BackgammonMove{Kind: 9}), "kind 9 is not a move kind"},
 	} {
 		_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: bgGame, State: tt.st, Move: tt.mv})
-		if r := gtReason(t, err); r != ReasonIllegalMove || !strings.Contains(err.Error(), tt.want) {
+		if r := reasonOf(t, err); r != ReasonIllegalMove || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: ApplyMove = %v (reason %s); want ILLEGAL_MOVE with %q", tt.name, err, r, tt.want)
 		}
 	}
 	start := []uint32{0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0}
 	_, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: bgGame, State: &gamerulesv1.GameState{
 		State: &gamerulesv1.GameState_Backgammon{Backgammon: &gamerulesv1.BackgammonState{White: start, Black: start, WhiteScore: 99999}}}})
-	if r := gtReason(t, err); r != ReasonInvalidState || !strings.Contains(err.Error(), "white_score 99999") {
+	if r := reasonOf(t, err); r != ReasonInvalidState || !strings.Contains(err.Error(), "white_score 99999") {
 		t.Errorf("white_score 99999: %v (reason %s); want INVALID_STATE naming 99999", err, r)
 	}
 	// Text 3-1 and typed dice 1, 3 are the same state.
@@ -451,7 +451,7 @@ func TestBackgammonOpeningAtStart(t *testing.T) {
 		"typed": {State: &gamerulesv1.GameState_Backgammon{Backgammon: &gamerulesv1.BackgammonState{White: moved, Black: start, Phase: gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_OPENING}}},
 	} {
 		_, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: bgGame, State: st})
-		if r := gtReason(t, err); r != ReasonInvalidState || !strings.Contains(err.Error(), "start position") {
+		if r := reasonOf(t, err); r != ReasonInvalidState || !strings.Contains(err.Error(), "start position") {
 			t.Errorf("%s opening off the start: %v (reason %s); want INVALID_STATE naming the start position", name, err, r)
 		}
 	}

@@ -10,9 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"google.golang.org/genproto/googleapis/rpc/errdetails"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
@@ -20,30 +17,6 @@ import (
 )
 
 const gtGame = "gravity_trap"
-
-// gtReason returns the ErrorInfo reason of a service error ("" when none).
-func gtReason(t *testing.T, err error) string {
-	t.Helper()
-	st, ok := status.FromError(err)
-	if !ok || st.Code() != codes.InvalidArgument {
-		t.Fatalf("error %v: want an InvalidArgument status", err)
-	}
-	for _, d := range st.Details() {
-		if info, ok := d.(*errdetails.ErrorInfo); ok {
-			return info.GetReason()
-		}
-	}
-	return ""
-}
-
-func gtText(s string) *gamerulesv1.GameState { return &gamerulesv1.GameState{Text: s} }
-
-// gtTypedOnly returns st with the text removed.
-func gtTypedOnly(st *gamerulesv1.GameState) *gamerulesv1.GameState {
-	c := proto.Clone(st).(*gamerulesv1.GameState)
-	c.Text = ""
-	return c
-}
 
 type gtRow struct {
 	State       string `json:"state"`
@@ -75,7 +48,7 @@ func TestGravityTrapOracle(t *testing.T) {
 			for i, st := range r.Legal {
 				want[i] = strconv.Itoa(st)
 			}
-			lm, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: gtGame, State: gtText(r.State)})
+			lm, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: gtGame, State: textState(r.State)})
 			if err != nil {
 				t.Fatalf("LegalMoves(%q) = %v", r.State, err)
 			}
@@ -89,7 +62,7 @@ func TestGravityTrapOracle(t *testing.T) {
 			if !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
 				t.Errorf("LegalMoves(%q) = %v; want %v", r.State, got, want)
 			}
-			score, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: gtGame, State: gtText(r.State)})
+			score, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: gtGame, State: textState(r.State)})
 			if err != nil {
 				t.Fatalf("Score(%q) = %v", r.State, err)
 			}
@@ -100,7 +73,7 @@ func TestGravityTrapOracle(t *testing.T) {
 				if !score.GetFinished() || score.Winner == nil || score.GetWinner() != w || !slices.Equal(score.GetPoints(), points) {
 					t.Errorf("Score(%q) = %v; want winner %s with %d", r.State, score, r.Winner, r.WinnerScore)
 				}
-				if _, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: gtText(r.State), Move: &gamerulesv1.Move{Notation: "0"}}); gtReason(t, err) != ReasonGameOver {
+				if _, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: textState(r.State), Move: &gamerulesv1.Move{Notation: "0"}}); reasonOf(t, err) != ReasonGameOver {
 					t.Errorf("ApplyMove on finished %q = %v; want GAME_OVER", r.State, err)
 				}
 			} else if score.GetFinished() || score.Winner != nil {
@@ -111,11 +84,11 @@ func TestGravityTrapOracle(t *testing.T) {
 			}
 			// The typed form alone gives the same answer, and each result's
 			// text and typed forms agree.
-			full, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: gtGame, State: gtText(r.State)})
+			full, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: gtGame, State: textState(r.State)})
 			if err != nil || full.GetState().GetText() != r.State || full.GetState().GetGravityTrap() == nil {
 				t.Fatalf("ObserveState(%q) = %v, %v", r.State, full, err)
 			}
-			lm2, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: gtGame, State: gtTypedOnly(full.GetState()), IncludeResults: true})
+			lm2, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: gtGame, State: typedOnly(full.GetState()), IncludeResults: true})
 			if err != nil {
 				t.Fatalf("LegalMoves(typed %q) = %v", r.State, err)
 			}
@@ -127,7 +100,7 @@ func TestGravityTrapOracle(t *testing.T) {
 				if _, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: gtGame, State: res}); err != nil {
 					t.Errorf("%s, %s: result %v does not decode (text and typed must agree): %v", r.State, m.GetNotation(), res, err)
 				}
-				am, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: gtText(r.State), Move: &gamerulesv1.Move{Move: m.GetMove()}})
+				am, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: textState(r.State), Move: &gamerulesv1.Move{Move: m.GetMove()}})
 				if err != nil || !proto.Equal(am.GetState(), res) || am.GetMove().GetNotation() != m.GetNotation() {
 					t.Errorf("%s: ApplyMove(typed %v) = %v, %v; want %v", r.State, m.GetGravityTrap(), am, err, res)
 				}
@@ -231,7 +204,7 @@ func TestGravityTrapCustomBoard(t *testing.T) {
 		t.Fatalf("NewGame(custom) = %v", st)
 	}
 	// The text alone is not enough: it would be read on the default board.
-	if _, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: gtGame, State: gtText(st.GetText())}); gtReason(t, err) != ReasonInvalidState {
+	if _, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: gtGame, State: textState(st.GetText())}); reasonOf(t, err) != ReasonInvalidState {
 		t.Errorf("custom text alone: %v; want INVALID_STATE", err)
 	}
 	for _, mv := range []*gamerulesv1.Move{
@@ -247,7 +220,7 @@ func TestGravityTrapCustomBoard(t *testing.T) {
 		st = am.GetState()
 	}
 	// Text plus typed (with the board) must agree; the typed form alone works.
-	lm, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: gtGame, State: gtTypedOnly(st)})
+	lm, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: gtGame, State: typedOnly(st)})
 	if err != nil || st.GetText() != "..BoRo r" {
 		t.Fatalf("after place 0, place 1, 4, 2: %q, %v", st.GetText(), err)
 	}
@@ -269,7 +242,7 @@ func TestGravityTrapCustomBoard(t *testing.T) {
 	}
 	wrong := proto.Clone(st).(*gamerulesv1.GameState)
 	wrong.Text = "..BoRo b"
-	if _, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: gtGame, State: wrong}); gtReason(t, err) != ReasonInvalidState {
+	if _, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: gtGame, State: wrong}); reasonOf(t, err) != ReasonInvalidState {
 		t.Errorf("disagreeing text and typed: %v; want INVALID_STATE", err)
 	}
 }
@@ -384,23 +357,23 @@ func TestGravityTrapErrors(t *testing.T) {
 			return err
 		}, ReasonInvalidState, "on board \"default\""},
 		{"mirror placement", func() error {
-			_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: gtText("R..................... B"), Move: &gamerulesv1.Move{Notation: "place 11"}})
+			_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: textState("R..................... B"), Move: &gamerulesv1.Move{Notation: "place 11"}})
 			return err
 		}, ReasonIllegalMove, "mirror placement is banned"},
 		{"empty station", func() error {
-			_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: gtText("Rooo.Boooooooooooooooo r"), Move: &gamerulesv1.Move{Notation: "4"}})
+			_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: textState("Rooo.Boooooooooooooooo r"), Move: &gamerulesv1.Move{Notation: "4"}})
 			return err
 		}, ReasonIllegalMove, "station 4 is empty"},
 		{"typed station far off", func() error {
-			_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: gtText("RoooBooooooooooooooooo r"), Move: &gamerulesv1.Move{Move: &gamerulesv1.Move_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapMove{Station: 1 << 31}}}})
+			_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: textState("RoooBooooooooooooooooo r"), Move: &gamerulesv1.Move{Move: &gamerulesv1.Move_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapMove{Station: 1 << 31}}}})
 			return err
 		}, ReasonIllegalMove, "no station"},
 		{"notation and typed move disagree", func() error {
-			_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: gtText("RoooBooooooooooooooooo r"), Move: &gamerulesv1.Move{Notation: "1", Move: &gamerulesv1.Move_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapMove{Station: 8}}}})
+			_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: textState("RoooBooooooooooooooooo r"), Move: &gamerulesv1.Move{Notation: "1", Move: &gamerulesv1.Move_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapMove{Station: 8}}}})
 			return err
 		}, ReasonIllegalMove, "different moves"},
 		{"placement after set-up", func() error {
-			_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: gtText("RoooBooooooooooooooooo r"), Move: &gamerulesv1.Move{Notation: "place 1"}})
+			_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: gtGame, State: textState("RoooBooooooooooooooooo r"), Move: &gamerulesv1.Move{Notation: "place 1"}})
 			return err
 		}, ReasonIllegalMove, "set-up is over"},
 	}
@@ -410,7 +383,7 @@ func TestGravityTrapErrors(t *testing.T) {
 			t.Errorf("%s: no error; want %s", tc.name, tc.reason)
 			continue
 		}
-		if got := gtReason(t, err); got != tc.reason || !strings.Contains(err.Error(), tc.msg) {
+		if got := reasonOf(t, err); got != tc.reason || !strings.Contains(err.Error(), tc.msg) {
 			t.Errorf("%s: %v (reason %s); want %s with %q", tc.name, err, got, tc.reason, tc.msg)
 		}
 	}
@@ -488,7 +461,7 @@ func TestGravityTrapTextWithTypedBoard(t *testing.T) {
 		withBoard("RoooBooooooooooooooooo r", &gamerulesv1.GravityTrapBoard{Name: "rings"}), // text on default, board rings
 		withBoard("RoBo.o r", gtHex()),                                                      // hex: blue moved last, but no empty station is on his lines
 	} {
-		if _, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: gtGame, State: st}); gtReason(t, err) != ReasonInvalidState {
+		if _, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: gtGame, State: st}); reasonOf(t, err) != ReasonInvalidState {
 			t.Errorf("LegalMoves(%q with board %v) = %v; want INVALID_STATE", st.GetText(), st.GetGravityTrap().GetBoard(), err)
 		}
 	}

@@ -185,7 +185,7 @@ func TestLabyrinthOracle(t *testing.T) {
 			}
 			if !o.Legal {
 				_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: labGame, State: &gamerulesv1.GameState{Text: text}, Move: &gamerulesv1.Move{Notation: notation}})
-				if reason := gtReason(t, err); reason != ReasonIllegalMove {
+				if reason := reasonOf(t, err); reason != ReasonIllegalMove {
 					t.Fatalf("row %d: ApplyMove(%s) reason %q; want ILLEGAL_MOVE", r.ID, notation, reason)
 				}
 				options++
@@ -296,7 +296,7 @@ func TestLabyrinthGame(t *testing.T) {
 			t.Fatalf("Score(%q) = %v; want finished, a winner with 6 targets", st.GetText(), sc)
 		}
 		_, err = srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: labGame, State: st, Move: &gamerulesv1.Move{Notation: "N2"}})
-		if reason := gtReason(t, err); reason != ReasonGameOver {
+		if reason := reasonOf(t, err); reason != ReasonGameOver {
 			t.Fatalf("ApplyMove after the end: reason %q; want GAME_OVER", reason)
 		}
 		return st.GetText(), played
@@ -377,7 +377,7 @@ func TestLabyrinthNewGame(t *testing.T) {
 		"layout card":         {Players: 2, Layout: &gamerulesv1.LabyrinthLayout{Board: baseTyped.GetBoard(), Spare: baseTyped.GetSpare(), Stacks: []*gamerulesv1.LabyrinthStack{{Cards: []uint32{257}}, lay.Stacks[1]}}},
 		"layout swapped tile": {Players: 2, Layout: &gamerulesv1.LabyrinthLayout{Board: append([]*gamerulesv1.LabyrinthTile{baseTyped.GetSpare()}, baseTyped.GetBoard()[1:]...), Spare: baseTyped.GetSpare(), Stacks: lay.Stacks}},
 	} {
-		if _, err := srv.NewGame(ctx, opts(o)); gtReason(t, err) != ReasonInvalidOptions {
+		if _, err := srv.NewGame(ctx, opts(o)); reasonOf(t, err) != ReasonInvalidOptions {
 			t.Errorf("%s: NewGame(%v) = %v; want INVALID_OPTIONS", name, o, err)
 		}
 	}
@@ -393,7 +393,7 @@ func TestLabyrinthStates(t *testing.T) {
 	// Typed only, text only and both give the same state.
 	for name, st := range map[string]*gamerulesv1.GameState{
 		"text":  {Text: full.GetText()},
-		"typed": gtTypedOnly(full),
+		"typed": typedOnly(full),
 		"both":  full,
 	} {
 		lm, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: labGame, State: st})
@@ -413,7 +413,7 @@ func TestLabyrinthStates(t *testing.T) {
 	other := proto.Clone(full).(*gamerulesv1.GameState)
 	other.GetLabyrinth().Turn = 2
 	mut := func(f func(*gamerulesv1.LabyrinthState)) *gamerulesv1.GameState {
-		c := gtTypedOnly(full)
+		c := typedOnly(full)
 		f(c.GetLabyrinth())
 		return c
 	}
@@ -443,7 +443,7 @@ func TestLabyrinthStates(t *testing.T) {
 		"view":          {Text: s.View(0).String()},
 	} {
 		_, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: labGame, State: st})
-		if reason := gtReason(t, err); reason != ReasonInvalidState {
+		if reason := reasonOf(t, err); reason != ReasonInvalidState {
 			t.Errorf("%s: LegalMoves reason %q (%v); want INVALID_STATE", name, reason, err)
 		}
 	}
@@ -474,23 +474,23 @@ func TestLabyrinthObserve(t *testing.T) {
 			}
 		}
 		// A view is refused as input to LegalMoves and ApplyMove, as text or typed.
-		for _, in := range []*gamerulesv1.GameState{{Text: ob.GetState().GetText()}, gtTypedOnly(ob.GetState())} {
+		for _, in := range []*gamerulesv1.GameState{{Text: ob.GetState().GetText()}, typedOnly(ob.GetState())} {
 			_, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: labGame, State: in})
-			if reason := gtReason(t, err); reason != ReasonInvalidState {
+			if reason := reasonOf(t, err); reason != ReasonInvalidState {
 				t.Fatalf("LegalMoves(view %d) reason %q; want INVALID_STATE", p, reason)
 			}
 			_, err = srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: labGame, State: in, Move: &gamerulesv1.Move{Notation: "N2"}})
-			if reason := gtReason(t, err); reason != ReasonInvalidState {
+			if reason := reasonOf(t, err); reason != ReasonInvalidState {
 				t.Fatalf("ApplyMove(view %d) reason %q; want INVALID_STATE", p, reason)
 			}
 		}
 	}
-	if _, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: labGame, State: st}); gtReason(t, err) != ReasonInvalidRequest {
+	if _, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: labGame, State: st}); reasonOf(t, err) != ReasonInvalidRequest {
 		t.Fatalf("ObserveState without player: %v; want INVALID_REQUEST", err)
 	}
 	for _, p := range []int32{3, -2} {
 		_, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: labGame, State: st, Player: proto.Int32(p)})
-		if reason := gtReason(t, err); reason != ReasonInvalidRequest {
+		if reason := reasonOf(t, err); reason != ReasonInvalidRequest {
 			t.Fatalf("ObserveState(%d) reason %q; want INVALID_REQUEST", p, reason)
 		}
 	}
@@ -527,7 +527,7 @@ func TestLabyrinthMoves(t *testing.T) {
 		"figure off":   {&gamerulesv1.Move{Move: figure(0, 1, false)}, ReasonIllegalMove},
 		"empty typed":  {&gamerulesv1.Move{Move: &gamerulesv1.Move_Labyrinth{Labyrinth: &gamerulesv1.LabyrinthMove{}}}, ReasonIllegalMove},
 	} {
-		if _, err := apply(tc.mv); gtReason(t, err) != tc.reason {
+		if _, err := apply(tc.mv); reasonOf(t, err) != tc.reason {
 			t.Errorf("%s: ApplyMove(%v) = %v; want %s", name, tc.mv, err, tc.reason)
 		}
 	}
@@ -537,11 +537,11 @@ func TestLabyrinthMoves(t *testing.T) {
 	if err != nil || am.GetMove().GetNotation() != "r1c2" {
 		t.Fatalf("ApplyMove(typed r1c2) = %v, %v", am, err)
 	}
-	if _, err := apply(&gamerulesv1.Move{Move: figure(1, 2, true)}); gtReason(t, err) != ReasonIllegalMove {
+	if _, err := apply(&gamerulesv1.Move{Move: figure(1, 2, true)}); reasonOf(t, err) != ReasonIllegalMove {
 		t.Fatalf("Vader move without the variant: %v; want ILLEGAL_MOVE", err)
 	}
 	st = am.GetState()
-	if _, err := apply(&gamerulesv1.Move{Notation: "E2"}); gtReason(t, err) != ReasonIllegalMove {
+	if _, err := apply(&gamerulesv1.Move{Notation: "E2"}); reasonOf(t, err) != ReasonIllegalMove {
 		t.Fatalf("E2 after W2: %v; want ILLEGAL_MOVE", err)
 	}
 	// A straight spare: rotation 2 is rotation 0, listed once.
@@ -580,7 +580,7 @@ func TestLabyrinthNewGameMessages(t *testing.T) {
 		{&gamerulesv1.LabyrinthOptions{Players: 5}, "players = 5"},
 	} {
 		_, err := srv.NewGame(context.Background(), &gamerulesv1.NewGameRequest{Game: labGame, Options: &gamerulesv1.NewGameRequest_Labyrinth{Labyrinth: tc.o}})
-		if gtReason(t, err) != ReasonInvalidOptions || !strings.Contains(err.Error(), tc.want) {
+		if reasonOf(t, err) != ReasonInvalidOptions || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("NewGame(%v) = %v; want INVALID_OPTIONS saying %q", tc.o, err, tc.want)
 		}
 	}

@@ -71,12 +71,37 @@ func (p fakePos) Outcome() game.Outcome {
 	return game.Outcome{Winner: game.NoWinner, Points: []int{p.n, 0}}
 }
 
+// reasonOf returns the ErrorInfo reason of a service error ("" when it has
+// none); it fails the test unless err is an INVALID_ARGUMENT status.
+func reasonOf(t *testing.T, err error) string {
+	t.Helper()
+	st, ok := status.FromError(err)
+	if !ok || st.Code() != codes.InvalidArgument {
+		t.Fatalf("error %v: want an InvalidArgument status", err)
+	}
+	for _, d := range st.Details() {
+		if info, ok := d.(*errdetails.ErrorInfo); ok {
+			return info.GetReason()
+		}
+	}
+	return ""
+}
+
+// textState is a request state given as text only.
+func textState(s string) *gamerulesv1.GameState { return &gamerulesv1.GameState{Text: s} }
+
+// typedOnly returns a copy of st with the text removed.
+func typedOnly(st *gamerulesv1.GameState) *gamerulesv1.GameState {
+	c := proto.Clone(st).(*gamerulesv1.GameState)
+	c.Text = ""
+	return c
+}
+
 func fakeServer() *Server { return &Server{engines: map[string]Engine{"abalone": fakeEngine{}}} }
 
 func TestErrorsCarryReasonAndField(t *testing.T) {
 	s := fakeServer()
 	ctx := context.Background()
-	text := func(t string) *gamerulesv1.GameState { return &gamerulesv1.GameState{Text: t} }
 	for _, tc := range []struct {
 		name          string
 		call          func() error
@@ -84,7 +109,7 @@ func TestErrorsCarryReasonAndField(t *testing.T) {
 		code          codes.Code
 	}{
 		{"unknown game", func() error {
-			_, err := s.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: "chess", State: text("n=0")})
+			_, err := s.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: "chess", State: textState("n=0")})
 			return err
 		}, ReasonUnknownGame, "game", codes.InvalidArgument},
 		{"missing game", func() error { _, err := s.NewGame(ctx, &gamerulesv1.NewGameRequest{}); return err }, ReasonUnknownGame, "game", codes.InvalidArgument},
@@ -93,7 +118,7 @@ func TestErrorsCarryReasonAndField(t *testing.T) {
 			return err
 		}, ReasonInvalidState, "state", codes.InvalidArgument},
 		{"bad text", func() error {
-			_, err := s.Score(ctx, &gamerulesv1.ScoreRequest{Game: "abalone", State: text("garbage")})
+			_, err := s.Score(ctx, &gamerulesv1.ScoreRequest{Game: "abalone", State: textState("garbage")})
 			return err
 		}, ReasonInvalidState, "state.text", codes.InvalidArgument},
 		{"typed state of another game", func() error {
@@ -105,27 +130,27 @@ func TestErrorsCarryReasonAndField(t *testing.T) {
 			return err
 		}, ReasonInvalidOptions, "options", codes.InvalidArgument},
 		{"missing move", func() error {
-			_, err := s.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "abalone", State: text("n=0")})
+			_, err := s.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "abalone", State: textState("n=0")})
 			return err
 		}, ReasonIllegalMove, "move", codes.InvalidArgument},
 		{"illegal move", func() error {
-			_, err := s.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "abalone", State: text("n=0"), Move: &gamerulesv1.Move{Notation: "dec"}})
+			_, err := s.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "abalone", State: textState("n=0"), Move: &gamerulesv1.Move{Notation: "dec"}})
 			return err
 		}, ReasonIllegalMove, "move.notation", codes.InvalidArgument},
 		{"game over", func() error {
-			_, err := s.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "abalone", State: text("n=3"), Move: &gamerulesv1.Move{Notation: "inc"}})
+			_, err := s.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "abalone", State: textState("n=3"), Move: &gamerulesv1.Move{Notation: "inc"}})
 			return err
 		}, ReasonGameOver, "move.notation", codes.InvalidArgument},
 		{"game over beats a malformed move", func() error {
-			_, err := s.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "abalone", State: text("n=3"), Move: &gamerulesv1.Move{Notation: "garbage"}})
+			_, err := s.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "abalone", State: textState("n=3"), Move: &gamerulesv1.Move{Notation: "garbage"}})
 			return err
 		}, ReasonGameOver, "move.notation", codes.InvalidArgument},
 		{"observe a player who is not in the game", func() error {
-			_, err := s.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: "abalone", State: text("n=0"), Player: proto.Int32(2)})
+			_, err := s.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: "abalone", State: textState("n=0"), Player: proto.Int32(2)})
 			return err
 		}, ReasonInvalidRequest, "player", codes.InvalidArgument},
 		{"engine bug", func() error {
-			_, err := s.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "abalone", State: text("n=0"), Move: &gamerulesv1.Move{Notation: "boom"}})
+			_, err := s.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "abalone", State: textState("n=0"), Move: &gamerulesv1.Move{Notation: "boom"}})
 			return err
 		}, "", "", codes.Internal},
 	} {
