@@ -166,20 +166,8 @@ func abaloneMoveToProto(m abalone.Move) *gamerulesv1.Move {
 }
 
 func (p abalonePos) LegalMoves(includeResults bool) ([]*gamerulesv1.Move, bool, error) {
-	moves := p.s.LegalMoves()
-	out := make([]*gamerulesv1.Move, 0, len(moves))
-	for _, m := range moves {
-		pm := abaloneMoveToProto(m)
-		if includeResults {
-			next, err := p.s.Apply(m)
-			if err != nil {
-				return nil, false, fmt.Errorf("abalone: listed move %v does not apply: %v", m, err) // a bug: Internal
-			}
-			pm.Result = abalonePos{next}.Encode()
-		}
-		out = append(out, pm)
-	}
-	return out, false, nil
+	return listMoves("abalone", p.s.LegalMoves(), includeResults, abaloneMoveToProto, p.s.Apply,
+		func(s abalone.State) *gamerulesv1.GameState { return abalonePos{s}.Encode() })
 }
 
 func (p abalonePos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {

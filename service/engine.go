@@ -146,3 +146,24 @@ func decodeMove[M textual](mv *gamerulesv1.Move, hasTyped bool, parseNotation fu
 	}
 	return typed, nil
 }
+
+// listMoves implements Position.LegalMoves for a game without chance moves:
+// moves in the engine's order, each converted by toProto and, with
+// includeResults, given the state after it (apply, then encode). A listed
+// move that does not apply is an engine bug, reported as an error that
+// wraps no rules kind (so INTERNAL) and starts with name.
+func listMoves[M, S any](name string, moves []M, includeResults bool, toProto func(M) *gamerulesv1.Move, apply func(M) (S, error), encode func(S) *gamerulesv1.GameState) ([]*gamerulesv1.Move, bool, error) {
+	out := make([]*gamerulesv1.Move, 0, len(moves))
+	for _, m := range moves {
+		pm := toProto(m)
+		if includeResults {
+			next, err := apply(m)
+			if err != nil {
+				return nil, false, fmt.Errorf("%s: listed move %v does not apply: %v", name, m, err)
+			}
+			pm.Result = encode(next)
+		}
+		out = append(out, pm)
+	}
+	return out, false, nil
+}

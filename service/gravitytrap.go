@@ -249,20 +249,8 @@ func gravityTrapMoveToProto(m gravitytrap.Move) *gamerulesv1.Move {
 }
 
 func (p gravityTrapPos) LegalMoves(includeResults bool) ([]*gamerulesv1.Move, bool, error) {
-	moves := p.s.LegalMoves()
-	out := make([]*gamerulesv1.Move, 0, len(moves))
-	for _, m := range moves {
-		pm := gravityTrapMoveToProto(m)
-		if includeResults {
-			next, err := p.s.Apply(m)
-			if err != nil {
-				return nil, false, fmt.Errorf("gravitytrap: listed move %v does not apply: %v", m, err) // a bug: Internal
-			}
-			pm.Result = gravityTrapPos{next}.Encode()
-		}
-		out = append(out, pm)
-	}
-	return out, false, nil
+	return listMoves("gravitytrap", p.s.LegalMoves(), includeResults, gravityTrapMoveToProto, p.s.Apply,
+		func(s gravitytrap.State) *gamerulesv1.GameState { return gravityTrapPos{s}.Encode() })
 }
 
 func (p gravityTrapPos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {

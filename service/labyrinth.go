@@ -335,20 +335,7 @@ func labyrinthEncode(s labyrinth.State) *gamerulesv1.GameState {
 }
 
 func (p labyrinthPos) LegalMoves(includeResults bool) ([]*gamerulesv1.Move, bool, error) {
-	moves := p.s.LegalMoves()
-	out := make([]*gamerulesv1.Move, 0, len(moves))
-	for _, m := range moves {
-		pm := labyrinthMoveToProto(m)
-		if includeResults {
-			next, err := p.s.Apply(m)
-			if err != nil {
-				return nil, false, fmt.Errorf("labyrinth: listed move %v does not apply: %v", m, err) // a bug: Internal
-			}
-			pm.Result = labyrinthEncode(next)
-		}
-		out = append(out, pm)
-	}
-	return out, false, nil
+	return listMoves("labyrinth", p.s.LegalMoves(), includeResults, labyrinthMoveToProto, p.s.Apply, labyrinthEncode)
 }
 
 func (p labyrinthPos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {
