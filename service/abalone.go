@@ -65,7 +65,7 @@ func (abaloneEngine) NewGame(req *gamerulesv1.NewGameRequest, _ uint64) (Positio
 	case gamerulesv1.AbalonePlayer_ABALONE_PLAYER_WHITE:
 		o.ToMove = abalone.White
 	default:
-		return nil, fmt.Errorf("abalone: %w: to_move %d", game.ErrInvalidOptions, p)
+		return nil, fmt.Errorf("abalone: %w: to_move must be black or white, not %v", game.ErrInvalidOptions, p)
 	}
 	s, err := abalone.New(o)
 	if err != nil {

@@ -129,7 +129,7 @@ var labyrinthColorNames = map[string]gamerulesv1.LabyrinthColor{
 
 func labyrinthColorFromProto(c gamerulesv1.LabyrinthColor, kind error) (labyrinth.Color, error) {
 	if c < gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_RED || c > gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_BLUE {
-		return 0, fmt.Errorf("labyrinth: %w: colour %v", kind, c)
+		return 0, fmt.Errorf("labyrinth: %w: colour %v; want red, yellow, green or blue", kind, c)
 	}
 	return labyrinth.Color(c - 1), nil
 }
@@ -184,7 +184,7 @@ func labyrinthBoardFromProto(board []*gamerulesv1.LabyrinthTile, spare *gamerule
 // labyrinthCards converts cards 1..24 (0 = hidden, when allowed).
 func labyrinthCards(cards []uint32, allowHidden bool, where string, kind error) ([]uint8, error) {
 	if len(cards) > labyrinth.NumTargets {
-		return nil, fmt.Errorf("labyrinth: %w: %s: %d cards", kind, where, len(cards))
+		return nil, fmt.Errorf("labyrinth: %w: %s: %d cards; there are %d", kind, where, len(cards), labyrinth.NumTargets)
 	}
 	out := make([]uint8, len(cards))
 	for i, c := range cards {
