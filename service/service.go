@@ -131,8 +131,11 @@ func (s *Server) ObserveState(_ context.Context, req *gamerulesv1.ObserveStateRe
 	}
 	obs, ok := pos.(Observer)
 	if !ok {
-		if p := req.GetPlayer(); req.Player != nil && (p < -1 || p >= s.engines[req.GetGame()].Info().GetMaxPlayers()) {
-			return nil, toStatus("player", fmt.Errorf("%w: player %d: want -1 (a spectator) or 0..%d", errInvalidRequest, p, s.engines[req.GetGame()].Info().GetMaxPlayers()-1))
+		// Nothing is hidden: every player sees the whole state, but the
+		// player, when given, must be one of the game's.
+		maxPlayers := s.engines[req.GetGame()].Info().GetMaxPlayers()
+		if p := req.GetPlayer(); req.Player != nil && (p < -1 || p >= maxPlayers) {
+			return nil, toStatus("player", fmt.Errorf("%w: player %d: want -1 (a spectator) or 0..%d", errInvalidRequest, p, maxPlayers-1))
 		}
 		return &gamerulesv1.ObserveStateResponse{State: pos.Encode()}, nil
 	}
