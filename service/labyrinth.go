@@ -25,7 +25,7 @@ func (labyrinthEngine) Info() *gamerulesv1.GameInfo {
 		MaxPlayers:           labyrinth.MaxPlayers,
 		HasHiddenInformation: true,
 		Variants: []string{
-			"players: 2..4 (default 4), colours red, yellow, green, blue in turn order; first_player: the index of the player who begins",
+			"players: 2..4 (default 4), seated red, yellow, green, blue; colors: the players' colours in turn order instead, e.g. [\"blue\", \"red\"]; first_player: the 0-based index of the player who begins",
 			"vader: Darth Vader moves for the cards with the Vader symbol (targets U..X)",
 			"open_cards: a player sees all his cards and may find any unfound one",
 			"no_return: the game ends when a player has found all his cards",
