@@ -109,7 +109,7 @@ func newHTTPMetrics(reg prometheus.Registerer) httpMetrics {
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "gamerules_http_request_duration_seconds",
 			Help:    "HTTP request latency, by method and status code.",
-			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1},
+			Buckets: latencyBuckets,
 		}, []string{"method", "code"}),
 	}
 	reg.MustRegister(m.requests, m.duration)

@@ -68,6 +68,10 @@ func DefaultConfig() Config {
 	}
 }
 
+// latencyBuckets are the histogram buckets, in seconds, of the gRPC and the
+// HTTP latency metrics (100 µs to 1 s: the rules answer in microseconds).
+var latencyBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1}
+
 // Addrs are the addresses the server actually listens on (useful with port 0).
 type Addrs struct {
 	GRPC, HTTP string
@@ -97,7 +101,7 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := grpcprom.NewServerMetrics(grpcprom.WithServerHandlingTimeHistogram(
-		grpcprom.WithHistogramBuckets([]float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1}),
+		grpcprom.WithHistogramBuckets(latencyBuckets),
 	))
 	reg.MustRegister(metrics)
 
