@@ -5,10 +5,12 @@
 // Usage:
 //
 //	gamerulesd [--grpc-addr :50051] [--http-addr :8080] [--log-level info] [--log-format json]
+//	           [--max-recv-bytes 4194304] [--shutdown-timeout 15s] [--drain-delay 0s] [--version]
 //
 // Every flag has an environment variable (GAMERULES_GRPC_ADDR, ...); a flag
 // given on the command line wins over the variable. SIGINT or SIGTERM stops
-// the server after the requests in flight have finished.
+// the server: not ready at once, serving on for --drain-delay, then waiting
+// up to --shutdown-timeout for the requests in flight.
 package main
 
 import (
