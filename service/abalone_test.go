@@ -2,7 +2,6 @@ package service
 
 import (
 	"bufio"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"io"
@@ -10,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gamerules/gamerules/internal/oracle"
 
 	"google.golang.org/protobuf/proto"
 
@@ -21,19 +22,7 @@ const abGame = "abalone"
 
 func abOpen(t *testing.T, name string) io.Reader {
 	t.Helper()
-	f, err := os.Open("../testdata/abalone/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	if !strings.HasSuffix(name, ".gz") {
-		return f
-	}
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return z
+	return oracle.Open(t, "abalone/"+name)
 }
 
 // abBoard is a position as two sets of upper-case cell names.

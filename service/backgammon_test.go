@@ -1,15 +1,13 @@
 package service
 
 import (
-	"bufio"
-	"compress/gzip"
 	"context"
-	"encoding/json"
-	"os"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/gamerules/gamerules/internal/oracle"
 
 	"google.golang.org/protobuf/proto"
 
@@ -34,26 +32,7 @@ type bgRow struct {
 
 func bgRows(t *testing.T, name string) []bgRow {
 	t.Helper()
-	f, err := os.Open("../testdata/backgammon/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []bgRow
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var r bgRow
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, r)
-	}
-	return rows
+	return oracle.JSONL[bgRow](t, "backgammon/"+name)
 }
 
 // bgPID is the Position ID part of a state text.

@@ -1,16 +1,14 @@
 package service
 
 import (
-	"bufio"
-	"compress/gzip"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gamerules/gamerules/internal/oracle"
 
 	"google.golang.org/protobuf/proto"
 
@@ -40,25 +38,7 @@ type labOracleRow struct {
 
 func labLoadOracle(t *testing.T) []labOracleRow {
 	t.Helper()
-	f, err := os.Open("../testdata/labyrinth/shifts.jsonl.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []labOracleRow
-	sc := bufio.NewScanner(z)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var r labOracleRow
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, r)
-	}
+	rows := oracle.JSONL[labOracleRow](t, "labyrinth/shifts.jsonl.gz")
 	if len(rows) != 80 {
 		t.Fatalf("%d oracle rows; want 80", len(rows))
 	}

@@ -7,35 +7,20 @@ package abalone
 
 import (
 	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gamerules/gamerules/internal/oracle"
 )
 
-const dataDir = "../../testdata/abalone"
-
-// openData opens a test data file, gunzipping it when its name ends in .gz.
+// openData opens testdata/abalone/<name>, gunzipping it when its name ends in .gz.
 func openData(t testing.TB, name string) io.Reader {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dataDir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	if !strings.HasSuffix(name, ".gz") {
-		return f
-	}
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return z
+	return oracle.Open(t, "abalone/"+name)
 }
 
 // mustCells parses upper-case cell names into a bitboard.

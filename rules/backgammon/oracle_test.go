@@ -1,13 +1,11 @@
 package backgammon
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
-	"os"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/gamerules/gamerules/internal/oracle"
 )
 
 // oracleRow is one line of testdata/backgammon/gnubg-*.jsonl.gz: gnubg 1.07's
@@ -32,29 +30,7 @@ type oracleRow struct {
 
 func loadOracle(t testing.TB, name string) []oracleRow {
 	t.Helper()
-	f, err := os.Open("../../testdata/backgammon/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []oracleRow
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var r oracleRow
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		rows = append(rows, r)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return rows
+	return oracle.JSONL[oracleRow](t, "backgammon/"+name)
 }
 
 func allOracleRows(t testing.TB) map[string][]oracleRow {

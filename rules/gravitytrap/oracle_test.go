@@ -1,18 +1,17 @@
 package gravitytrap
 
 import (
-	"bufio"
 	"encoding/json"
 	"math/bits"
 	"os"
-	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/gamerules/gamerules/internal/oracle"
 )
 
 // The oracle data, copied from the shared reference files (see
 // ../../testdata/gravitytrap and the testdata README).
-const testdataDir = "../../testdata/gravitytrap"
 
 type oracleRow struct {
 	State       string  `json:"state"`
@@ -25,24 +24,7 @@ type oracleRow struct {
 
 func readPositions(t testing.TB, board string) []oracleRow {
 	t.Helper()
-	f, err := os.Open(filepath.Join(testdataDir, "positions-"+board+".jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var rows []oracleRow
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var r oracleRow
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("%s: %v", sc.Text(), err)
-		}
-		rows = append(rows, r)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return rows
+	return oracle.JSONL[oracleRow](t, "gravitytrap/positions-"+board+".jsonl")
 }
 
 type solvedFile struct {
@@ -57,7 +39,7 @@ type solvedFile struct {
 
 func readSolved(t testing.TB, board string) solvedFile {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(testdataDir, "solved-"+board+".json"))
+	data, err := os.ReadFile(oracle.Path(t, "gravitytrap/solved-"+board+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}

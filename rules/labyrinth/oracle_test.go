@@ -1,15 +1,13 @@
 package labyrinth
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gamerules/gamerules/internal/oracle"
 
 	"github.com/gamerules/gamerules/rules/game"
 )
@@ -37,28 +35,7 @@ type oracleRow struct {
 
 func loadOracle(t testing.TB) []oracleRow {
 	t.Helper()
-	f, err := os.Open("../../testdata/labyrinth/shifts.jsonl.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []oracleRow
-	sc := bufio.NewScanner(z)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var r oracleRow
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, r)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+	rows := oracle.JSONL[oracleRow](t, "labyrinth/shifts.jsonl.gz")
 	if len(rows) != 80 {
 		t.Fatalf("read %d oracle rows; want 80", len(rows))
 	}
