@@ -96,39 +96,30 @@ type textual interface{ String() string }
 // it parses st.Text with parseText when given, converts the typed state with
 // fromTyped when given (hasTyped), and when both are given checks that they
 // agree by comparing canonical text forms. The result still needs Validate
-// when the parsers do not validate.
+// when the parsers do not validate. Errors wrap game.ErrInvalidState.
 func decodeState[S textual](st *gamerulesv1.GameState, hasTyped bool, parseText func(string) (S, error), fromTyped func() (S, error)) (S, error) {
-	var zero S
-	var fromText, typed S
-	var err error
-	if st.GetText() != "" {
-		if fromText, err = parseText(st.GetText()); err != nil {
-			return zero, err
-		}
-		if !hasTyped {
-			return fromText, nil
-		}
-	}
-	if !hasTyped {
-		return zero, fmt.Errorf("%w: state has neither text nor typed fields", game.ErrInvalidState)
-	}
-	if typed, err = fromTyped(); err != nil {
-		return zero, err
-	}
-	if st.GetText() != "" && fromText.String() != typed.String() {
-		return zero, fmt.Errorf("%w: text %s and typed fields (%s) describe different states", game.ErrInvalidState, game.Quote(st.GetText()), game.Quote(typed.String()))
-	}
-	return typed, nil
+	return decodeBoth(st.GetText(), hasTyped, parseText, fromTyped, game.ErrInvalidState,
+		"state has neither text nor typed fields", "text %s and typed fields (%s) describe different states")
 }
 
 // decodeMove is decodeState for moves: notation through parseNotation, the
-// typed move through fromTyped (when hasTyped), and both must agree.
+// typed move through fromTyped (when hasTyped), and both must agree. Errors
+// wrap game.ErrIllegalMove.
 func decodeMove[M textual](mv *gamerulesv1.Move, hasTyped bool, parseNotation func(string) (M, error), fromTyped func() (M, error)) (M, error) {
-	var zero M
-	var fromText, typed M
-	var err error
-	if mv.GetNotation() != "" {
-		if fromText, err = parseNotation(mv.GetNotation()); err != nil {
+	return decodeBoth(mv.GetNotation(), hasTyped, parseNotation, fromTyped, game.ErrIllegalMove,
+		"move has neither notation nor typed fields", "notation %s and typed fields (%s) are different moves")
+}
+
+// decodeBoth reads a value given as text, typed, or both (then their
+// canonical texts must agree); kind is the error kind for "neither" and for
+// a disagreement, whose message is disagree (two %s: the text given and the
+// typed value's canonical text).
+func decodeBoth[T textual](text string, hasTyped bool, parse func(string) (T, error), fromTyped func() (T, error), kind error, neither, disagree string) (T, error) {
+	var zero T
+	var fromText T
+	if text != "" {
+		var err error
+		if fromText, err = parse(text); err != nil {
 			return zero, err
 		}
 		if !hasTyped {
@@ -136,13 +127,14 @@ func decodeMove[M textual](mv *gamerulesv1.Move, hasTyped bool, parseNotation fu
 		}
 	}
 	if !hasTyped {
-		return zero, fmt.Errorf("%w: move has neither notation nor typed fields", game.ErrIllegalMove)
+		return zero, fmt.Errorf("%w: %s", kind, neither)
 	}
-	if typed, err = fromTyped(); err != nil {
+	typed, err := fromTyped()
+	if err != nil {
 		return zero, err
 	}
-	if mv.GetNotation() != "" && fromText.String() != typed.String() {
-		return zero, fmt.Errorf("%w: notation %s and typed fields (%s) are different moves", game.ErrIllegalMove, game.Quote(mv.GetNotation()), game.Quote(typed.String()))
+	if text != "" && fromText.String() != typed.String() {
+		return zero, fmt.Errorf("%w: "+disagree, kind, game.Quote(text), game.Quote(typed.String()))
 	}
 	return typed, nil
 }
