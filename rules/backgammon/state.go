@@ -229,6 +229,12 @@ func (s State) Validate() error {
 			return fmt.Errorf("backgammon: %w: white's point %d (black's %d) holds checkers of both colours", game.ErrInvalidState, i+1, 24-i)
 		}
 	}
+	// Both players on the bar, each facing the other's closed home board: no
+	// play is possible for either, so the game could never go on. GNU
+	// Backgammon refuses such a position as illegal (CheckPosition).
+	if s.board[0][24] > 0 && s.board[1][24] > 0 && homeClosed(s.board[0]) && homeClosed(s.board[1]) {
+		return fmt.Errorf("backgammon: %w: both players have checkers on the bar against closed home boards; no play is possible for either, so the position cannot arise", game.ErrInvalidState)
+	}
 	if left[0] == 0 && left[1] == 0 {
 		return fmt.Errorf("backgammon: %w: both players have borne off all checkers", game.ErrInvalidState)
 	}
@@ -259,6 +265,17 @@ func (s State) Validate() error {
 		return fmt.Errorf("backgammon: %w: score %d-%d does not fit the Match ID (15 bits)", game.ErrInvalidState, s.score[0], s.score[1])
 	}
 	return nil
+}
+
+// homeClosed reports whether a player's home board (his points 1..6) holds
+// two or more of his checkers on every point.
+func homeClosed(row [25]uint8) bool {
+	for _, c := range row[:6] {
+		if c < 2 {
+			return false
+		}
+	}
+	return true
 }
 
 // notAtStart is the error for an opening state whose board is not the start

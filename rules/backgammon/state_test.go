@@ -177,6 +177,12 @@ func TestValidate(t *testing.T) {
 		{"over", board(nil, map[int]int{6: 1}), 1, PhaseOver, 0, 0, ""},
 		{"bad turn", board(map[int]int{6: 1}, map[int]int{6: 1}), 2, PhaseRoll, 0, 0, "turn 2"},
 		{"bad die", board(map[int]int{6: 1}, map[int]int{6: 1}), 0, PhaseMove, 7, 1, "out of range"},
+		{"both on the bar against closed boards",
+			board(map[int]int{1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 2, 25: 1}, map[int]int{1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 2, 25: 1}), 0, PhaseRoll, 0, 0, "closed home boards"},
+		{"closed boards, one on the bar",
+			board(map[int]int{1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3}, map[int]int{1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 2, 25: 1}), 0, PhaseRoll, 0, 0, ""},
+		{"both on the bar, one board open",
+			board(map[int]int{1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 1, 13: 3, 25: 1}, map[int]int{1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 2, 25: 1}), 0, PhaseRoll, 0, 0, ""},
 	}
 	for _, tt := range tests {
 		_, err := FromBoard(tt.b, tt.turn, tt.phase, tt.d1, tt.d2)
@@ -400,6 +406,27 @@ func TestOpeningOnlyAtStart(t *testing.T) {
 	for _, text := range []string{openingID, startID + ":" + midWith([3]int{midTurn, 1, 1}, [3]int{midDiceOwner, 1, 1})} {
 		if s, err := ParseState(text); err != nil || s.Phase() != PhaseOpening {
 			t.Errorf("ParseState(%q) = %v phase %s; want the opening", text, err, s.Phase())
+		}
+	}
+}
+
+// TestBothOnBarAgainstClosedBoards: GNU Backgammon 1.07's `set gnubgid`
+// answers "Illegal position." for exactly the first of these IDs (both
+// players on the bar, both home boards closed) and loads the other three
+// (checked by hand with /usr/games/gnubg -t -q).
+func TestBothOnBarAgainstClosedBoards(t *testing.T) {
+	for id, legal := range map[string]bool{
+		"27YBA0DbtgEDQA:MAEXAAAAAAAE": false, // both on the bar, both boards closed
+		"27YBBwDbtgEDQA:MAEXAAAAAAAE": true,  // both boards closed, one on the bar
+		"27aAA0DbtgEDQA:MAEXAAAAAAAE": true,  // both on the bar, one 6-point with a blot
+		"27YBA0Bt24ADQA:MAEXAAAAAAAE": true,  // both on the bar, the other's 1-point with a blot
+	} {
+		_, err := ParseState(id)
+		if legal && err != nil {
+			t.Errorf("ParseState(%q) = %v; gnubg loads it", id, err)
+		}
+		if !legal && (!errors.Is(err, game.ErrInvalidState) || !strings.Contains(err.Error(), "closed home boards")) {
+			t.Errorf("ParseState(%q) = %v; want ErrInvalidState naming the closed home boards (gnubg: Illegal position)", id, err)
 		}
 	}
 }

@@ -49,6 +49,19 @@ const (
 	ShapeT
 )
 
+// String names the shape: "straight", "corner", "T-junction" or "invalid shape".
+func (sh Shape) String() string {
+	switch sh {
+	case ShapeStraight:
+		return "straight"
+	case ShapeCorner:
+		return "corner"
+	case ShapeT:
+		return "T-junction"
+	}
+	return "invalid shape"
+}
+
 var shapeOf = [16]Shape{
 	0x3: ShapeCorner, 0x6: ShapeCorner, 0xc: ShapeCorner, 0x9: ShapeCorner,
 	0x5: ShapeStraight, 0xa: ShapeStraight,

@@ -1072,3 +1072,19 @@ func TestImpossibleWinners(t *testing.T) {
 		}
 	}
 }
+
+// TestVaderSymbolOffStraightMessage: a state with the Vader symbol moved onto
+// a corner tile is refused, and the reason names what is wrong (the symbol on
+// a corner), not the rule's opposite.
+func TestVaderSymbolOffStraightMessage(t *testing.T) {
+	const in = "6aeAdNeB3*c/56Sa33Xca/7C57D6eEadF/65357O7M9/7GeRbH9dI3VdJ/aa59WabQ5/3ePbK6bL9U9 6T R11,Y17,V65 - Rs :LTDGHNPWIREM,:CVOAJKQSFUXB v"
+	_, err := lab.ParseState(in)
+	if !errors.Is(err, game.ErrInvalidState) {
+		t.Fatalf("ParseState = %v; want ErrInvalidState", err)
+	}
+	for _, want := range []string{"r1c6", "Vader symbol is on a corner tile", "only a straight tile shows it"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseState error %q; want it to contain %q", err, want)
+		}
+	}
+}

@@ -775,7 +775,7 @@ func (s *State) tileError() error {
 		}
 		if t.Vader {
 			if sh != ShapeStraight {
-				return fmt.Errorf("%s: the Vader symbol is on a straight tile", where())
+				return fmt.Errorf("%s: the Vader symbol is on a %s tile; only a straight tile shows it (spec \"Board and tiles\")", where(), sh)
 			}
 			vaders++
 		}
