@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
-	"strings"
+	"os"
+	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -12,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.uber.org/zap"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -26,10 +32,10 @@ import (
 func newGateway() *runtime.ServeMux {
 	none := func(string) (string, bool) { return "", false }
 	return runtime.NewServeMux(
-		runtime.WithMarshalerOption(runtime.MIMEWildcard, &runtime.JSONPb{
+		runtime.WithMarshalerOption(runtime.MIMEWildcard, strictJSON{&runtime.JSONPb{
 			MarshalOptions:   protojson.MarshalOptions{EmitDefaultValues: true},
 			UnmarshalOptions: protojson.UnmarshalOptions{DiscardUnknown: false},
-		}),
+		}}),
 		runtime.WithOutgoingHeaderMatcher(none),
 		runtime.WithOutgoingTrailerMatcher(none),
 		runtime.WithRoutingErrorHandler(routingError),
@@ -53,13 +59,16 @@ func routingError(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshale
 	runtime.DefaultRoutingErrorHandler(ctx, mux, m, w, r, httpStatus)
 }
 
-// gatewayError is the gateway's default error path, except that a body cut
-// off by the size limit is 413 RESOURCE_EXHAUSTED rather than 400 (the
-// gateway reports http.MaxBytesReader's error as a plain InvalidArgument).
+// gatewayError is the gateway's default error path (a google.rpc.Status as
+// JSON, with the HTTP status of its code), plus a Retry-After header when
+// the status carries a RetryInfo (a request refused as OVERLOADED: 429).
 func gatewayError(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
-	if st, ok := status.FromError(err); ok && st.Code() == codes.InvalidArgument && strings.Contains(st.Message(), "http: request body too large") {
-		writeStatus(w, http.StatusRequestEntityTooLarge, codes.ResourceExhausted, "request body is larger than the server's limit (--max-recv-bytes)")
-		return
+	if st, ok := status.FromError(err); ok && st.Code() == codes.ResourceExhausted {
+		for _, d := range st.Details() {
+			if ri, ok := d.(*errdetails.RetryInfo); ok {
+				w.Header().Set("Retry-After", strconv.Itoa(max(1, int(ri.GetRetryDelay().AsDuration().Round(time.Second)/time.Second))))
+			}
+		}
 	}
 	runtime.DefaultHTTPErrorHandler(ctx, mux, m, w, r, err)
 }
@@ -67,7 +76,12 @@ func gatewayError(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshale
 // writeStatus writes a google.rpc.Status-shaped JSON error, as the gateway
 // does, for errors raised before the gateway runs.
 func writeStatus(w http.ResponseWriter, httpStatus int, code codes.Code, msg string) {
-	body, _ := protojson.Marshal(status.New(code, msg).Proto())
+	writeStatusProto(w, httpStatus, status.New(code, msg))
+}
+
+// writeStatusProto is writeStatus for a status that may carry details.
+func writeStatusProto(w http.ResponseWriter, httpStatus int, st *status.Status) {
+	body, _ := protojson.Marshal(st.Proto())
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(httpStatus)
 	_, _ = w.Write(body)
@@ -76,20 +90,141 @@ func writeStatus(w http.ResponseWriter, httpStatus int, code codes.Code, msg str
 // guardREST refuses, before the gateway reads anything, a body that says it
 // is larger than limit (413) and a path that is not valid UTF-8 (400): the
 // gateway would copy such a path into a protobuf string and fail with an
-// internal error. Bodies without a length are still cut at limit.
+// internal error. Then it reads the whole body (readBody), so that what
+// follows works on bytes in memory and no slow client holds a request slot.
 func guardREST(next http.Handler, limit int64) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > limit {
 			writeStatus(w, http.StatusRequestEntityTooLarge, codes.ResourceExhausted,
-				fmt.Sprintf("request body of %d bytes is larger than the server's limit of %d bytes", r.ContentLength, limit))
+				fmt.Sprintf("request body of %d bytes is larger than the server's limit of %d bytes (--max-recv-bytes)", r.ContentLength, limit))
 			return
 		}
 		if !utf8.ValidString(r.URL.Path) {
 			writeStatus(w, http.StatusBadRequest, codes.InvalidArgument, "the request path is not valid UTF-8")
 			return
 		}
-		http.MaxBytesHandler(next, limit).ServeHTTP(w, r)
+		if !readBody(w, r, limit) {
+			return
+		}
+		next.ServeHTTP(w, r)
 	})
+}
+
+// readBody reads r's whole body, at most limit bytes, and puts it back as an
+// in-memory reader. When it cannot, it answers and returns false: 413 for a
+// body over the limit, 408 for a body that stalls past the server's read
+// timeout, 400 for one that ends before its declared length. The messages
+// never echo socket addresses or the reader's own error text.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) bool {
+	if r.Body == nil || r.Body == http.NoBody {
+		return true
+	}
+	var buf bytes.Buffer
+	if r.ContentLength > 0 {
+		buf.Grow(int(r.ContentLength))
+	}
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case err == nil:
+		r.Body = io.NopCloser(bytes.NewReader(buf.Bytes()))
+		r.ContentLength = int64(buf.Len())
+		return true
+	case errors.As(err, &tooLarge):
+		writeStatus(w, http.StatusRequestEntityTooLarge, codes.ResourceExhausted,
+			fmt.Sprintf("request body is larger than the server's limit of %d bytes (--max-recv-bytes)", limit))
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		w.Header().Set("Connection", "close")
+		writeStatus(w, http.StatusRequestTimeout, codes.DeadlineExceeded,
+			fmt.Sprintf("the request body did not arrive in time: %d bytes came before the server's read timeout", buf.Len()))
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		writeStatus(w, http.StatusBadRequest, codes.InvalidArgument,
+			fmt.Sprintf("the request body ended after %d of its %d declared bytes", buf.Len(), r.ContentLength))
+	default:
+		writeStatus(w, http.StatusBadRequest, codes.InvalidArgument,
+			fmt.Sprintf("the request body could not be read (%d bytes came)", buf.Len()))
+	}
+	return false
+}
+
+// strictJSON is the gateway's JSON marshaler (protojson through
+// runtime.JSONPb) with a stricter decoder: a request body must be exactly one
+// JSON value, with nothing but white space after it, so that
+// `{"state":...} GARBAGE` or two concatenated objects are refused instead of
+// silently read as the first. An empty body is still an empty request.
+type strictJSON struct {
+	*runtime.JSONPb
+}
+
+// NewDecoder implements runtime.Marshaler. The body is already in memory
+// (readBody), so reading it whole costs nothing extra.
+func (m strictJSON) NewDecoder(r io.Reader) runtime.Decoder {
+	return runtime.DecoderFunc(func(v any) error {
+		b, err := io.ReadAll(r)
+		if err != nil {
+			return err
+		}
+		if len(bytes.TrimSpace(b)) == 0 {
+			return io.EOF // the gateway reads an empty body as an empty request
+		}
+		if err := oneJSONValue(b); err != nil {
+			return err
+		}
+		return m.JSONPb.Unmarshal(b, v)
+	})
+}
+
+// oneJSONValue reports an error unless b holds exactly one JSON value.
+func oneJSONValue(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return fmt.Errorf("the request body is not valid JSON: %v", err)
+	}
+	if end := dec.InputOffset(); len(bytes.TrimSpace(b[end:])) > 0 {
+		return fmt.Errorf("the request body has more data after its JSON value (at byte %d); send exactly one JSON object", end)
+	}
+	if at := loneSurrogate(b); at >= 0 {
+		// encoding/json reads it as U+FFFD; protojson fails with a bare
+		// "unexpected EOF". Say what is wrong instead.
+		return fmt.Errorf("the request body has a \\u escape at byte %d that is half of a UTF-16 surrogate pair (such as \\ud800 alone); JSON strings must be valid Unicode", at)
+	}
+	return nil
+}
+
+// loneSurrogate returns the offset of the first \u escape in b that is a
+// UTF-16 surrogate without its other half, or -1. b is valid JSON, so every
+// backslash starts an escape inside a string.
+func loneSurrogate(b []byte) int {
+	hex4 := func(i int) (rune, bool) {
+		if i+6 > len(b) || b[i] != '\\' || b[i+1] != 'u' {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 16)
+		return rune(v), err == nil
+	}
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' {
+			continue
+		}
+		r, ok := hex4(i)
+		if !ok {
+			i++ // a two-character escape such as \\ or \"
+			continue
+		}
+		switch {
+		case r >= 0xd800 && r < 0xdc00:
+			if lo, ok := hex4(i + 6); ok && lo >= 0xdc00 && lo < 0xe000 {
+				i += 11
+				continue
+			}
+			return i
+		case r >= 0xdc00 && r < 0xe000:
+			return i
+		}
+		i += 5
+	}
+	return -1
 }
 
 // httpMetrics are the HTTP port's own counters and latencies; calls that

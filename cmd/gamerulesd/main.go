@@ -5,12 +5,18 @@
 // Usage:
 //
 //	gamerulesd [--grpc-addr :50051] [--http-addr :8080] [--log-level info] [--log-format json]
-//	           [--max-recv-bytes 4194304] [--shutdown-timeout 15s] [--drain-delay 0s] [--version]
+//	           [--max-recv-bytes 262144] [--max-in-flight 4×GOMAXPROCS] [--max-waiting 4×GOMAXPROCS]
+//	           [--queue-wait 250ms] [--request-timeout 5s] [--grpc-max-streams 100]
+//	           [--grpc-max-connection-idle 5m] [--grpc-max-connection-age 30m]
+//	           [--grpc-max-connection-age-grace 30s] [--grpc-keepalive-min-time 10s]
+//	           [--http-read-timeout 10s] [--http-idle-timeout 2m]
+//	           [--shutdown-timeout 15s] [--drain-delay 0s] [--version]
 //
 // Every flag has an environment variable (GAMERULES_GRPC_ADDR, ...); a flag
 // given on the command line wins over the variable. SIGINT or SIGTERM stops
-// the server: not ready at once, serving on for --drain-delay, then waiting
-// up to --shutdown-timeout for the requests in flight.
+// the server: not ready at once (gRPC health NOT_SERVING, /readyz 503),
+// serving on for --drain-delay, then health Watch streams end and the server
+// waits up to --shutdown-timeout for the requests in flight.
 package main
 
 import (
@@ -63,33 +69,53 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 		fmt.Fprintf(fs.Output(), "Usage: gamerulesd [flags]\n\nServes the gamerules.v1 API: gRPC, and REST/JSON with /healthz, /readyz, /metrics and /openapi.json.\nEvery flag can also be set by the environment variable named with it; a flag wins.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	env := func(name, def string) string {
-		if v := getenv(name); v != "" {
-			return v
-		}
-		return def
+	env := map[string]string{} // flag name -> its environment variable
+	str := func(p *string, name, envName, usage string) {
+		fs.StringVar(p, name, *p, usage+" (env "+envName+")")
+		env[name] = envName
 	}
-	fs.StringVar(&cfg.GRPCAddr, "grpc-addr", env("GAMERULES_GRPC_ADDR", cfg.GRPCAddr), "gRPC listen address (env GAMERULES_GRPC_ADDR)")
-	fs.StringVar(&cfg.HTTPAddr, "http-addr", env("GAMERULES_HTTP_ADDR", cfg.HTTPAddr), "HTTP listen address for REST, /healthz, /readyz, /metrics, /openapi.json (env GAMERULES_HTTP_ADDR)")
-	fs.StringVar(&cfg.LogLevel, "log-level", env("GAMERULES_LOG_LEVEL", cfg.LogLevel), "log level: debug, info, warn, error (env GAMERULES_LOG_LEVEL)")
-	fs.StringVar(&cfg.LogFormat, "log-format", env("GAMERULES_LOG_FORMAT", cfg.LogFormat), "log format: json or console (env GAMERULES_LOG_FORMAT)")
-	maxRecv := fs.Int("max-recv-bytes", cfg.MaxRecvBytes, "largest request accepted, in bytes, on gRPC and REST (env GAMERULES_MAX_RECV_BYTES)")
-	shutdown := fs.Duration("shutdown-timeout", cfg.ShutdownTimeout, "how long to wait for requests in flight on shutdown (env GAMERULES_SHUTDOWN_TIMEOUT)")
-	drain := fs.Duration("drain-delay", cfg.DrainDelay, "on shutdown, how long to keep serving while reporting not ready, so load balancers stop sending traffic (env GAMERULES_DRAIN_DELAY)")
+	num := func(p *int, name, envName, usage string) {
+		fs.IntVar(p, name, *p, usage+" (env "+envName+")")
+		env[name] = envName
+	}
+	dur := func(p *time.Duration, name, envName, usage string) {
+		fs.DurationVar(p, name, *p, usage+" (env "+envName+")")
+		env[name] = envName
+	}
+	str(&cfg.GRPCAddr, "grpc-addr", "GAMERULES_GRPC_ADDR", "gRPC listen address")
+	str(&cfg.HTTPAddr, "http-addr", "GAMERULES_HTTP_ADDR", "HTTP listen address for REST, /healthz, /readyz, /metrics, /openapi.json")
+	str(&cfg.LogLevel, "log-level", "GAMERULES_LOG_LEVEL", "log level: debug, info, warn, error")
+	str(&cfg.LogFormat, "log-format", "GAMERULES_LOG_FORMAT", "log format: json or console")
+	num(&cfg.MaxRecvBytes, "max-recv-bytes", "GAMERULES_MAX_RECV_BYTES", "largest request accepted, in bytes, on gRPC and REST")
+	num(&cfg.MaxInFlight, "max-in-flight", "GAMERULES_MAX_IN_FLIGHT", "API requests run at once, per port (health and metrics exempt)")
+	num(&cfg.MaxWaiting, "max-waiting", "GAMERULES_MAX_WAITING", "gRPC requests admitted beyond --max-in-flight to wait for a slot; more are refused at once")
+	dur(&cfg.QueueWait, "queue-wait", "GAMERULES_QUEUE_WAIT", "longest wait for a request slot before RESOURCE_EXHAUSTED (REST 429)")
+	dur(&cfg.RequestTimeout, "request-timeout", "GAMERULES_REQUEST_TIMEOUT", "deadline of every API request; a client's shorter deadline wins")
+	num(&cfg.GRPCMaxStreams, "grpc-max-streams", "GAMERULES_GRPC_MAX_STREAMS", "concurrent streams allowed on one gRPC connection")
+	dur(&cfg.GRPCMaxConnectionIdle, "grpc-max-connection-idle", "GAMERULES_GRPC_MAX_CONNECTION_IDLE", "close a gRPC connection with no call for this long")
+	dur(&cfg.GRPCMaxConnectionAge, "grpc-max-connection-age", "GAMERULES_GRPC_MAX_CONNECTION_AGE", "close every gRPC connection after this long, so clients rebalance")
+	dur(&cfg.GRPCMaxConnectionAgeGrace, "grpc-max-connection-age-grace", "GAMERULES_GRPC_MAX_CONNECTION_AGE_GRACE", "time a connection closed for age gives its calls to finish")
+	dur(&cfg.GRPCKeepaliveMinTime, "grpc-keepalive-min-time", "GAMERULES_GRPC_KEEPALIVE_MIN_TIME", "shortest keepalive ping interval allowed to a client")
+	dur(&cfg.HTTPReadTimeout, "http-read-timeout", "GAMERULES_HTTP_READ_TIMEOUT", "time allowed to read a whole HTTP request, headers and body")
+	dur(&cfg.HTTPIdleTimeout, "http-idle-timeout", "GAMERULES_HTTP_IDLE_TIMEOUT", "close a keep-alive HTTP connection idle for this long")
+	dur(&cfg.ShutdownTimeout, "shutdown-timeout", "GAMERULES_SHUTDOWN_TIMEOUT", "how long to wait for requests in flight on shutdown")
+	dur(&cfg.DrainDelay, "drain-delay", "GAMERULES_DRAIN_DELAY", "on shutdown, how long to keep serving while reporting not ready, so load balancers stop sending traffic")
 	showVersion := fs.Bool("version", false, "print the version and exit")
-	if v := getenv("GAMERULES_MAX_RECV_BYTES"); v != "" {
-		if _, err := fmt.Sscan(v, maxRecv); err != nil {
-			return cfg, false, fmt.Errorf("GAMERULES_MAX_RECV_BYTES=%q: not a whole number of bytes", v)
+	// Environment variables first, in flag order, so that flags override them.
+	var envErr error
+	fs.VisitAll(func(f *flag.Flag) {
+		name, ok := env[f.Name]
+		if !ok || envErr != nil {
+			return
 		}
-	}
-	for name, dst := range map[string]*time.Duration{"GAMERULES_SHUTDOWN_TIMEOUT": shutdown, "GAMERULES_DRAIN_DELAY": drain} {
 		if v := getenv(name); v != "" {
-			d, err := time.ParseDuration(v)
-			if err != nil {
-				return cfg, false, fmt.Errorf("%s=%q: %v", name, v, err)
+			if err := f.Value.Set(v); err != nil {
+				envErr = fmt.Errorf("%s=%q: %s", name, v, flagValueError(f, err))
 			}
-			*dst = d
 		}
+	})
+	if envErr != nil {
+		return cfg, false, envErr
 	}
 	if err := fs.Parse(args); err != nil {
 		return cfg, false, err
@@ -97,24 +123,74 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	if fs.NArg() > 0 {
 		return cfg, false, fmt.Errorf("unexpected arguments %q (see --help)", fs.Args())
 	}
-	cfg.MaxRecvBytes = *maxRecv
-	cfg.ShutdownTimeout = *shutdown
-	cfg.DrainDelay = *drain
-	if cfg.MaxRecvBytes <= 0 {
-		return cfg, false, fmt.Errorf("--max-recv-bytes (GAMERULES_MAX_RECV_BYTES) must be positive, got %d", cfg.MaxRecvBytes)
-	}
-	if cfg.ShutdownTimeout <= 0 || cfg.DrainDelay < 0 {
-		return cfg, false, fmt.Errorf("--shutdown-timeout must be positive and --drain-delay not negative, got %v and %v", cfg.ShutdownTimeout, cfg.DrainDelay)
-	}
-	switch cfg.LogLevel {
-	case "debug", "info", "warn", "error":
-	default:
-		return cfg, false, fmt.Errorf("--log-level (GAMERULES_LOG_LEVEL) %q: want debug, info, warn or error", cfg.LogLevel)
-	}
-	if cfg.LogFormat != "json" && cfg.LogFormat != "console" {
-		return cfg, false, fmt.Errorf("--log-format (GAMERULES_LOG_FORMAT) %q: want json or console", cfg.LogFormat)
+	if err := cfg.check(); err != nil {
+		return cfg, false, err
 	}
 	return cfg, *showVersion, nil
+}
+
+// flagValueError says what a flag wants, where the flag package would only
+// say "parse error".
+func flagValueError(f *flag.Flag, err error) string {
+	switch f.Value.(flag.Getter).Get().(type) {
+	case int:
+		return "want a whole number"
+	case time.Duration:
+		return "want a duration such as 250ms, 5s or 2m"
+	}
+	return err.Error()
+}
+
+// check refuses a configuration that cannot work, naming the flag.
+func (c Config) check() error {
+	positive := []struct {
+		name string
+		ok   bool
+		val  any
+	}{
+		{"--max-recv-bytes", c.MaxRecvBytes > 0, c.MaxRecvBytes},
+		{"--max-in-flight", c.MaxInFlight > 0, c.MaxInFlight},
+		{"--grpc-max-streams", c.GRPCMaxStreams > 0, c.GRPCMaxStreams},
+		{"--request-timeout", c.RequestTimeout > 0, c.RequestTimeout},
+		{"--grpc-max-connection-idle", c.GRPCMaxConnectionIdle > 0, c.GRPCMaxConnectionIdle},
+		{"--grpc-max-connection-age", c.GRPCMaxConnectionAge > 0, c.GRPCMaxConnectionAge},
+		{"--grpc-keepalive-min-time", c.GRPCKeepaliveMinTime > 0, c.GRPCKeepaliveMinTime},
+		{"--http-read-timeout", c.HTTPReadTimeout > 0, c.HTTPReadTimeout},
+		{"--http-idle-timeout", c.HTTPIdleTimeout > 0, c.HTTPIdleTimeout},
+		{"--shutdown-timeout", c.ShutdownTimeout > 0, c.ShutdownTimeout},
+	}
+	for _, v := range positive {
+		if !v.ok {
+			return fmt.Errorf("%s must be positive, got %v", v.name, v.val)
+		}
+	}
+	notNegative := []struct {
+		name string
+		ok   bool
+		val  any
+	}{
+		{"--max-waiting", c.MaxWaiting >= 0, c.MaxWaiting},
+		{"--queue-wait", c.QueueWait >= 0, c.QueueWait},
+		{"--grpc-max-connection-age-grace", c.GRPCMaxConnectionAgeGrace >= 0, c.GRPCMaxConnectionAgeGrace},
+		{"--drain-delay", c.DrainDelay >= 0, c.DrainDelay},
+	}
+	for _, v := range notNegative {
+		if !v.ok {
+			return fmt.Errorf("%s must not be negative, got %v", v.name, v.val)
+		}
+	}
+	if c.MaxRecvBytes > 64<<20 {
+		return fmt.Errorf("--max-recv-bytes %d is over 64 MiB; no request needs that much", c.MaxRecvBytes)
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		return fmt.Errorf("--log-level (GAMERULES_LOG_LEVEL) %q: want debug, info, warn or error", c.LogLevel)
+	}
+	if c.LogFormat != "json" && c.LogFormat != "console" {
+		return fmt.Errorf("--log-format (GAMERULES_LOG_FORMAT) %q: want json or console", c.LogFormat)
+	}
+	return nil
 }
 
 // buildVersion returns the version stamped at build time, or what the Go

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"runtime"
 	"sync"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
 
@@ -43,9 +45,44 @@ type Config struct {
 	// LogFormat is json (default) or console.
 	LogFormat string
 	// MaxRecvBytes is the largest request accepted, in bytes, on both
-	// ports (default 4 MiB). A larger gRPC request is RESOURCE_EXHAUSTED; a
-	// larger REST body is refused with HTTP 413.
+	// ports (default 256 KiB: the largest legitimate request, a Gravity Trap
+	// state on a maximal custom board, is about 56 KB of JSON). A larger
+	// gRPC request is RESOURCE_EXHAUSTED; a larger REST body is refused with
+	// HTTP 413.
 	MaxRecvBytes int
+	// MaxInFlight is how many API requests run at once, per port (default
+	// 4 × GOMAXPROCS). Health checks, reflection and /metrics are exempt.
+	MaxInFlight int
+	// MaxWaiting is how many more gRPC requests may be admitted (their
+	// message read and decoded) while all MaxInFlight slots are taken
+	// (default MaxInFlight); beyond MaxInFlight+MaxWaiting a request is
+	// refused RESOURCE_EXHAUSTED at once, before its message is read.
+	MaxWaiting int
+	// QueueWait is the longest a request waits for a slot before it is
+	// refused RESOURCE_EXHAUSTED (REST: 429 with Retry-After); default 250 ms.
+	QueueWait time.Duration
+	// RequestTimeout is the deadline of every API request (default 5 s); a
+	// client's shorter deadline wins.
+	RequestTimeout time.Duration
+	// GRPCMaxStreams is the most concurrent streams one gRPC connection may
+	// open (HTTP/2 MAX_CONCURRENT_STREAMS; default 100).
+	GRPCMaxStreams int
+	// GRPCMaxConnectionIdle closes a gRPC connection with no call for this
+	// long (default 5 min); GRPCMaxConnectionAge closes any connection after
+	// this long (default 30 min, with GRPCMaxConnectionAgeGrace, default 30 s,
+	// for its calls to finish), so that clients rebalance across replicas.
+	GRPCMaxConnectionIdle     time.Duration
+	GRPCMaxConnectionAge      time.Duration
+	GRPCMaxConnectionAgeGrace time.Duration
+	// GRPCKeepaliveMinTime is the shortest interval at which a client may
+	// send keepalive pings (default 10 s); a client pinging more often is
+	// disconnected (GOAWAY "too_many_pings").
+	GRPCKeepaliveMinTime time.Duration
+	// HTTPReadTimeout bounds reading a whole REST request, headers and body
+	// (default 10 s); HTTPIdleTimeout closes a keep-alive HTTP connection
+	// idle for this long (default 2 min).
+	HTTPReadTimeout time.Duration
+	HTTPIdleTimeout time.Duration
 	// ShutdownTimeout bounds how long shutdown waits for requests in flight
 	// (default 15 s); after it, remaining connections are closed.
 	ShutdownTimeout time.Duration
@@ -59,12 +96,23 @@ type Config struct {
 // DefaultConfig returns the configuration used when nothing is set.
 func DefaultConfig() Config {
 	return Config{
-		GRPCAddr:        ":50051",
-		HTTPAddr:        ":8080",
-		LogLevel:        "info",
-		LogFormat:       "json",
-		MaxRecvBytes:    4 << 20,
-		ShutdownTimeout: 15 * time.Second,
+		GRPCAddr:                  ":50051",
+		HTTPAddr:                  ":8080",
+		LogLevel:                  "info",
+		LogFormat:                 "json",
+		MaxRecvBytes:              256 << 10,
+		MaxInFlight:               4 * runtime.GOMAXPROCS(0),
+		MaxWaiting:                4 * runtime.GOMAXPROCS(0),
+		QueueWait:                 250 * time.Millisecond,
+		RequestTimeout:            5 * time.Second,
+		GRPCMaxStreams:            100,
+		GRPCMaxConnectionIdle:     5 * time.Minute,
+		GRPCMaxConnectionAge:      30 * time.Minute,
+		GRPCMaxConnectionAgeGrace: 30 * time.Second,
+		GRPCKeepaliveMinTime:      10 * time.Second,
+		HTTPReadTimeout:           10 * time.Second,
+		HTTPIdleTimeout:           2 * time.Minute,
+		ShutdownTimeout:           15 * time.Second,
 	}
 }
 
@@ -104,16 +152,19 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 		grpcprom.WithHistogramBuckets(latencyBuckets),
 	))
 	reg.MustRegister(metrics)
+	refused := refusedCounter(reg)
 
 	srv := service.New()
-	grpcServer := newGRPCServer(cfg, logger, metrics, srv)
+	adm := &admission{cap: int64(cfg.MaxInFlight + cfg.MaxWaiting), refused: refused.WithLabelValues("grpc", "overloaded")}
+	grpcServer := newGRPCServer(cfg, logger, metrics, adm, &transportStats{logger: logger.Named("rpc"), refused: refused}, srv)
 	metrics.InitializeMetrics(grpcServer)
-	healthSrv := health.NewServer()
+	healthSrv := newHealthServer()
 	healthpb.RegisterHealthServer(grpcServer, healthSrv)
 	reflection.Register(grpcServer)
 
 	// The gateway dials our own gRPC port, so REST calls pass the same
-	// interceptors (logs, metrics, recovery, size limit) as gRPC calls.
+	// interceptors (logs, metrics, recovery, size and request limits) as
+	// gRPC calls.
 	conn, err := grpc.NewClient(dialTarget(grpcLis.Addr()),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20)),
@@ -128,12 +179,14 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 	if err := gamerulesv1.RegisterGameRulesHandler(ctx, gw, conn); err != nil {
 		return fmt.Errorf("gateway: %w", err)
 	}
+	httpLimit := newLimiter(cfg.MaxInFlight, cfg.QueueWait)
 	httpServer := &http.Server{
-		Handler:           newHTTPHandler(cfg, gw, reg, healthSrv, logger.Named("http")),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second, // a slow client cannot hold a request open forever
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       2 * time.Minute,
+		Handler:           newHTTPHandler(cfg, gw, reg, healthSrv.Server, httpLimit, refused.WithLabelValues("http", "overloaded"), logger.Named("http")),
+		ReadHeaderTimeout: min(cfg.HTTPReadTimeout, 10*time.Second),
+		ReadTimeout:       cfg.HTTPReadTimeout, // a slow client cannot hold a request open
+		WriteTimeout:      cfg.HTTPReadTimeout + cfg.RequestTimeout + 5*time.Second,
+		IdleTimeout:       cfg.HTTPIdleTimeout,
+		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          zap.NewStdLog(logger.Named("http")),
 	}
 
@@ -152,13 +205,20 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 			errc <- fmt.Errorf("HTTP server: %w", err)
 		}
 	}()
+	logCtx, stopLog := context.WithCancel(context.Background())
+	defer stopLog()
+	go adm.logRefusals(logCtx, logger.Named("rpc"))
 	healthSrv.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	healthSrv.SetServingStatus(gamerulesv1.GameRules_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	logger.Info("gamerulesd serving",
 		zap.String("version", buildVersion()),
 		zap.String("grpc_addr", grpcLis.Addr().String()),
 		zap.String("http_addr", httpLis.Addr().String()),
-		zap.Strings("games", srv.Games()))
+		zap.Strings("games", srv.Games()),
+		zap.Int("max_recv_bytes", cfg.MaxRecvBytes),
+		zap.Int("max_in_flight", cfg.MaxInFlight),
+		zap.Int("max_waiting", cfg.MaxWaiting),
+		zap.Duration("request_timeout", cfg.RequestTimeout))
 	if ready != nil {
 		ready <- Addrs{GRPC: grpcLis.Addr().String(), HTTP: httpLis.Addr().String()}
 	}
@@ -166,16 +226,22 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 	var runErr error
 	select {
 	case <-ctx.Done():
-		logger.Info("shutting down", zap.Duration("timeout", cfg.ShutdownTimeout))
+		logger.Info("shutting down", zap.Duration("drain_delay", cfg.DrainDelay), zap.Duration("timeout", cfg.ShutdownTimeout))
 	case runErr = <-errc:
 		logger.Error("server failed; shutting down", zap.Error(runErr))
 	}
-	healthSrv.Shutdown() // NOT_SERVING for every service; /readyz answers 503
+	// 1. Not ready: gRPC health says NOT_SERVING (watchers are told), and
+	// /readyz answers 503, while both ports still serve.
+	healthSrv.Shutdown()
 	if cfg.DrainDelay > 0 && runErr == nil {
 		logger.Info("draining: not ready, still serving", zap.Duration("drain_delay", cfg.DrainDelay))
 		time.Sleep(cfg.DrainDelay)
 	}
+	// 2. End the health Watch streams, which would otherwise hold the
+	// graceful stop until the timeout.
+	healthSrv.endWatches()
 
+	// 3. Stop accepting, and let the requests in flight finish.
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
 	// HTTP first: its requests are still waiting on gRPC calls to finish.
@@ -196,21 +262,48 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 	return runErr
 }
 
-// newGRPCServer builds the gRPC server with its interceptors. Order (the first
-// is the outermost): logging, then metrics, then recovery, then the game-field
-// tagger. Recovery sits inside logging and metrics so that a panic, turned
-// into INTERNAL, is still logged and counted.
-func newGRPCServer(cfg Config, logger *zap.Logger, metrics *grpcprom.ServerMetrics, srv gamerulesv1.GameRulesServer) *grpc.Server {
+// newGRPCServer builds the gRPC server with its limits and interceptors.
+//
+// Limits: the message size (cfg.MaxRecvBytes), the admission gate (adm,
+// before a message is read), streams per connection, keepalive enforcement,
+// and idle and age limits on connections. Interceptor order (the first is
+// the outermost): logging, metrics, recovery, the deadline, the in-flight
+// limit, then the game-field tagger. Recovery sits inside logging and
+// metrics so that a panic, turned into INTERNAL, is still logged and
+// counted; so is a request refused by the in-flight limit. What fails
+// before any interceptor runs (a message that does not parse or is too
+// large) is seen by the stats handler ts.
+func newGRPCServer(cfg Config, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *admission, ts *transportStats, srv gamerulesv1.GameRulesServer) *grpc.Server {
 	recoverPanic := func(ctx context.Context, p any) error {
 		logger.Error("panic in handler", zap.Any("panic", p), zap.Stack("stack"))
 		return status.Error(codes.Internal, "internal error")
 	}
 	s := grpc.NewServer(
 		grpc.MaxRecvMsgSize(cfg.MaxRecvBytes),
+		grpc.MaxConcurrentStreams(uint32(cfg.GRPCMaxStreams)),
+		grpc.InTapHandle(adm.tap),
+		grpc.StatsHandler(ts),
+		// A connection must finish its HTTP/2 handshake quickly.
+		grpc.ConnectionTimeout(10*time.Second),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{
+			MinTime:             cfg.GRPCKeepaliveMinTime,
+			PermitWithoutStream: true,
+		}),
+		grpc.KeepaliveParams(keepalive.ServerParameters{
+			MaxConnectionIdle:     cfg.GRPCMaxConnectionIdle,
+			MaxConnectionAge:      cfg.GRPCMaxConnectionAge,
+			MaxConnectionAgeGrace: cfg.GRPCMaxConnectionAgeGrace,
+			// Ping a silent client after a minute; one that does not answer
+			// within 20 s is gone.
+			Time:    time.Minute,
+			Timeout: 20 * time.Second,
+		}),
 		grpc.ChainUnaryInterceptor(
 			logging.UnaryServerInterceptor(zapLogger(logger.Named("rpc")), logging.WithLogOnEvents(logging.FinishCall)),
 			metrics.UnaryServerInterceptor(),
 			recovery.UnaryServerInterceptor(recovery.WithRecoveryHandlerContext(recoverPanic)),
+			deadlineUnary(cfg.RequestTimeout),
+			limitUnary(newLimiter(cfg.MaxInFlight, cfg.QueueWait)),
 			gameField,
 		),
 		grpc.ChainStreamInterceptor(
@@ -233,7 +326,7 @@ func gameField(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler gr
 
 // newHTTPHandler routes the HTTP port: probes, metrics, the OpenAPI document,
 // and everything else to the REST gateway.
-func newHTTPHandler(cfg Config, gw http.Handler, reg *prometheus.Registry, hs *health.Server, logger *zap.Logger) http.Handler {
+func newHTTPHandler(cfg Config, gw http.Handler, reg *prometheus.Registry, hs *health.Server, lim *limiter, refused prometheus.Counter, logger *zap.Logger) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -254,7 +347,7 @@ func newHTTPHandler(cfg Config, gw http.Handler, reg *prometheus.Registry, hs *h
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(openapiv2.GameRules)
 	})
-	mux.Handle("/", guardREST(gw, int64(cfg.MaxRecvBytes)))
+	mux.Handle("/", guardREST(limitHTTP(gw, lim, refused), int64(cfg.MaxRecvBytes)))
 	return instrument(mux, newHTTPMetrics(reg), logger)
 }
 
