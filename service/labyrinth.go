@@ -198,12 +198,13 @@ func labyrinthCards(cards []uint32, allowHidden bool, where string, kind error) 
 
 func labyrinthStateFromProto(pb *gamerulesv1.LabyrinthState) (labyrinth.State, error) {
 	bad := game.ErrInvalidState
+	// Counts first, before anything is converted.
+	if n := len(pb.GetPlayers()); n < labyrinth.MinPlayers || n > labyrinth.MaxPlayers {
+		return labyrinth.State{}, fmt.Errorf("labyrinth: %w: %d players; want 2..4", bad, n)
+	}
 	var sn labyrinth.Snapshot
 	if err := labyrinthBoardFromProto(pb.GetBoard(), pb.GetSpare(), &sn.Board, &sn.Spare, bad); err != nil {
 		return labyrinth.State{}, err
-	}
-	if n := len(pb.GetPlayers()); n < labyrinth.MinPlayers || n > labyrinth.MaxPlayers {
-		return labyrinth.State{}, fmt.Errorf("labyrinth: %w: %d players; want 2..4", bad, n)
 	}
 	for p, pl := range pb.GetPlayers() {
 		c, err := labyrinthColorFromProto(pl.GetColor(), bad)

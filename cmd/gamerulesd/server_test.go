@@ -24,11 +24,17 @@ import (
 // the test ends.
 func startServer(t *testing.T) Addrs {
 	t.Helper()
+	return startServerWith(t, func(c *Config) { c.MaxRecvBytes = 1 << 20 })
+}
+
+// startServerWith is startServer with the defaults changed by set.
+func startServerWith(t *testing.T, set func(*Config)) Addrs {
+	t.Helper()
 	cfg := DefaultConfig()
 	cfg.GRPCAddr = "127.0.0.1:0"
 	cfg.HTTPAddr = "127.0.0.1:0"
 	cfg.LogLevel = "error"
-	cfg.MaxRecvBytes = 1 << 20
+	set(&cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan Addrs, 1)
 	done := make(chan error, 1)
