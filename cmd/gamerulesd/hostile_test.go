@@ -180,7 +180,7 @@ func hostileCatalogue(bgOver, labOver string) []hostileCase {
 		hc("backgammon: roll 7-1", bg+":applyMove", obj(st(bgStart), mv("roll 7-1")), bad, ill, "7"),
 		hc("backgammon: pass with a play possible", bg+":applyMove", obj(st(bg31), mv("pass")), bad, ill, "pass"),
 		hc("backgammon: five steps", bg+":applyMove", obj(st(bg31), mv("24/23 24/23 13/12 13/12 8/7")), bad, ill, ""),
-		hc("backgammon: 10,000 typed steps", bg+":applyMove", obj(st(bg31), `"move":{"backgammon":{"kind":"BACKGAMMON_MOVE_KIND_PLAY","steps":[`+repeatJSON("{}", 10000)+`]}}`), bad, ill, "1 to 4 steps"),
+		hc("backgammon: 1,000 typed steps", bg+":applyMove", obj(st(bg31), `"move":{"backgammon":{"kind":"BACKGAMMON_MOVE_KIND_PLAY","steps":[`+repeatJSON("{}", 1000)+`]}}`), bad, ill, "1 to 4 steps"),
 		hc("backgammon: typed move of another game", bg+":applyMove", obj(st(bg31), `"move":{"abalone":{}}`), bad, ill, "typed move is for game"),
 		hc("backgammon: move after the end", bg+":applyMove", obj(st(bgOver), mv("roll")), bad, over, "finished"),
 		hc("backgammon: unknown turn enum number", bg+":score", obj(`"state":{"backgammon":{"white":[0,0,0,0,0,5,0,3,0,0,0,0,5,0,0,0,0,0,0,0,0,0,0,2,0],"black":[0,0,0,0,0,5,0,3,0,0,0,0,5,0,0,0,0,0,0,0,0,0,0,2,0],"turn":7,"phase":"BACKGAMMON_PHASE_ROLL"}}`), bad, inv, "turn 7 is not a player"),
@@ -197,7 +197,7 @@ func hostileCatalogue(bgOver, labOver string) []hostileCase {
 		hc("abalone: 15 marbles", ab+":legalMoves", obj(`"state":{"abalone":{"black":["a1","a2","a3","a4","a5","b1","b2","b3","b4","b5","b6","c3","c4","c5","c6"],"white":["i5"],"toMove":"ABALONE_PLAYER_BLACK"}}`), bad, inv, "15"),
 		hc("abalone: a cell twice", ab+":legalMoves", obj(`"state":{"abalone":{"black":["a1","a1"],"white":["i5"],"toMove":"ABALONE_PLAYER_BLACK"}}`), bad, inv, "a1"),
 		hc("abalone: off-board cell", ab+":legalMoves", obj(`"state":{"abalone":{"black":["a9"],"white":["i5"],"toMove":"ABALONE_PLAYER_BLACK"}}`), bad, inv, "a9"),
-		hc("abalone: 20,000 cells", ab+":legalMoves", obj(`"state":{"abalone":{"black":[`+repeatJSON(`"a1"`, 20000)+`],"toMove":"ABALONE_PLAYER_BLACK"}}`), bad, inv, "the board has 61"),
+		hc("abalone: 1,000 cells", ab+":legalMoves", obj(`"state":{"abalone":{"black":[`+repeatJSON(`"a1"`, 1000)+`],"toMove":"ABALONE_PLAYER_BLACK"}}`), bad, inv, "the board has 61"),
 		hc("abalone: the winner to move", ab+":legalMoves", obj(st("wwwww/www3/7/8/9/8/2bbb2/bbbbbb/bbbb1 b")), bad, inv, ""),
 		hc("abalone: side to move UNSPECIFIED", ab+":legalMoves", obj(`"state":{"abalone":{"black":["a1"],"white":["i5"]}}`), bad, inv, "to_move"),
 		hc("abalone: text and typed disagree", ab+":legalMoves", obj(`"state":{"text":"`+abStart+`","abalone":{"black":["a1","a2","a3","a4","a5","b1","b2","b3","b4","b5","b6","c3","c4","c5"],"white":["g5","g6","g7","h4","h5","h6","h7","h8","h9","i5","i6","i7","i8","i9"],"toMove":"ABALONE_PLAYER_WHITE"}}`), bad, inv, "different states"),
@@ -226,8 +226,8 @@ func hostileCatalogue(bgOver, labOver string) []hostileCase {
 		hc("labyrinth: one player", lab+":legalMoves", obj(st(labField(2, "R11,V65"))), bad, inv, ""),
 		hc("labyrinth: ship off the board", lab+":legalMoves", obj(st(labField(2, "R81,Y17,V65"))), bad, inv, ""),
 		hc("labyrinth: a hidden card (a view)", lab+":score", obj(st(labField(5, ":?,:CVOAJKQSFUXB"))), bad, inv, ""),
-		hc("labyrinth: 10,000 typed players", lab+":legalMoves", obj(`"state":{"labyrinth":{"players":[`+repeatJSON("{}", 10000)+`]}}`), bad, inv, "players"),
-		hc("labyrinth: 10,000 typed tiles", lab+":legalMoves", obj(`"state":{"labyrinth":{"board":[`+repeatJSON("{}", 10000)+`],"players":[{},{}]}}`), bad, inv, "49"),
+		hc("labyrinth: 1,000 typed players", lab+":legalMoves", obj(`"state":{"labyrinth":{"players":[`+repeatJSON("{}", 1000)+`]}}`), bad, inv, "players"),
+		hc("labyrinth: 1,000 typed tiles", lab+":legalMoves", obj(`"state":{"labyrinth":{"board":[`+repeatJSON("{}", 1000)+`],"players":[{},{}]}}`), bad, inv, "49"),
 		hc("labyrinth: move before the shift", lab+":applyMove", obj(st(labShift), mv("r3c5")), bad, ill, "starts with a shift"),
 		hc("labyrinth: shift in the move phase", lab+":applyMove", obj(st(labMove), mv("N2")), bad, ill, ""),
 		hc("labyrinth: insertion point N9", lab+":applyMove", obj(st(labShift), mv("N9")), bad, ill, "insertion point"),
@@ -238,7 +238,7 @@ func hostileCatalogue(bgOver, labOver string) []hostileCase {
 		hc("labyrinth: five players", lab+":new", obj(`"labyrinth":{"players":5}`), bad, opt, ""),
 		hc("labyrinth: unknown colour", lab+":new", obj(`"labyrinth":{"colors":["red","purple"]}`), bad, opt, "purple"),
 		hc("labyrinth: a colour twice", lab+":new", obj(`"labyrinth":{"colors":["red","red"]}`), bad, opt, ""),
-		hc("labyrinth: 10,000 colours", lab+":new", obj(`"labyrinth":{"colors":[`+repeatJSON(`"red"`, 10000)+`]}`), bad, opt, "at most 4 players"),
+		hc("labyrinth: 1,000 colours", lab+":new", obj(`"labyrinth":{"colors":[`+repeatJSON(`"red"`, 1000)+`]}`), bad, opt, "at most 4 players"),
 		hc("labyrinth: first player out of range", lab+":new", obj(`"labyrinth":{"players":2,"firstPlayer":7}`), bad, opt, ""),
 		hc("labyrinth: players is a string", lab+":new", obj(`"labyrinth":{"players":"two"}`), bad, "", "invalid value for int32 field players", true),
 	)
@@ -255,7 +255,7 @@ func hostileCatalogue(bgOver, labOver string) []hostileCase {
 		hc("gravity_trap: station 99", gt+":applyMove", obj(st(gtMove), mv("99")), bad, ill, ""),
 		hc("gravity_trap: place during play", gt+":applyMove", obj(st(gtMove), mv("place 3")), bad, ill, ""),
 		hc("gravity_trap: move after the end", gt+":applyMove", obj(st(gtFinished), mv("0")), bad, over, "finished"),
-		hc("gravity_trap: 10,000 empty lines", gt+":new", obj(`"gravityTrap":{"customBoard":{"stations":[{"id":0},{"id":1},{"id":2},{"id":3}],"lines":[`+repeatJSON("{}", 10000)+`]}}`), bad, inv, "at most 256 lines"),
+		hc("gravity_trap: 1,000 empty lines", gt+":new", obj(`"gravityTrap":{"customBoard":{"stations":[{"id":0},{"id":1},{"id":2},{"id":3}],"lines":[`+repeatJSON("{}", 1000)+`]}}`), bad, inv, "at most 256 lines"),
 		hc("gravity_trap: 1,000 stations", gt+":new", obj(`"gravityTrap":{"customBoard":{"stations":[`+repeatJSON("{}", 1000)+`]}}`), bad, inv, "1000"),
 		hc("gravity_trap: a line given twice", gt+":new", obj(`"gravityTrap":{"customBoard":{"stations":[{"id":0},{"id":1},{"id":2},{"id":3}],"lines":[{"stations":[0,1]},{"stations":[1,0]}]}}`), bad, inv, "same stations"),
 		hc("gravity_trap: line to an unknown station", gt+":new", obj(`"gravityTrap":{"customBoard":{"stations":[{"id":0},{"id":1},{"id":2},{"id":3}],"lines":[{"stations":[0,9]}]}}`), bad, inv, "unknown station 9"),
@@ -401,6 +401,7 @@ func TestHostileCatalogue(t *testing.T) {
 		}
 	}
 	ran += rawGRPCCases(t, a, conn)
+	ran += budgetCases(t, a, conn)
 	ran += transportCases(t, a)
 	if ran < 150 {
 		t.Errorf("catalogue ran %d cases; want at least 150", ran)
@@ -547,4 +548,52 @@ func statusOf(resp string) int {
 	var code int
 	fmt.Sscanf(resp, "HTTP/1.1 %d", &code)
 	return code
+}
+
+// budgetCases sends requests just over the element budget (MaxElements
+// sub-messages and strings) on both transports: gRPC refuses them before
+// decoding with INVALID_REQUEST on the field where the budget ran out, REST
+// with a 400 from the JSON reader. It returns the number of cases.
+func budgetCases(t *testing.T, a Addrs, conn *grpc.ClientConn) int {
+	t.Helper()
+	n := MaxElements + 1
+	players := make([]*gamerulesv1.LabyrinthPlayer, n)
+	for i := range players {
+		players[i] = &gamerulesv1.LabyrinthPlayer{}
+	}
+	cells := make([]string, n)
+	for i := range cells {
+		cells[i] = "a1"
+	}
+	cases := []struct {
+		name, method, field string
+		req                 proto.Message
+		path, body          string
+	}{
+		{"labyrinth players", "LegalMoves", "state.labyrinth.players",
+			&gamerulesv1.LegalMovesRequest{Game: "labyrinth", State: &gamerulesv1.GameState{State: &gamerulesv1.GameState_Labyrinth{Labyrinth: &gamerulesv1.LabyrinthState{Players: players}}}},
+			"/v1/games/labyrinth:legalMoves", `{"state":{"labyrinth":{"players":[` + repeatJSON("{}", n) + `]}}}`},
+		{"abalone cells", "NewGame", "abalone.black",
+			&gamerulesv1.NewGameRequest{Game: "abalone", Options: &gamerulesv1.NewGameRequest_Abalone{Abalone: &gamerulesv1.AbaloneOptions{Layout: "custom", Black: cells}}},
+			"/v1/games/abalone:new", `{"abalone":{"layout":"custom","black":[` + repeatJSON(`"a1"`, n) + `]}}`},
+	}
+	for _, tc := range cases {
+		err := conn.Invoke(context.Background(), "/gamerules.v1.GameRules/"+tc.method, tc.req, new(gamerulesv1.ScoreResponse))
+		s := status.Convert(err)
+		if s.Code() != codes.InvalidArgument || reasonFromDetails(s.Details()) != "INVALID_REQUEST" || !strings.HasPrefix(s.Message(), tc.field+": ") || !strings.Contains(s.Message(), "more than 10000") {
+			t.Errorf("gRPC over budget, %s: %v (reason %q); want INVALID_REQUEST on %s", tc.name, err, reasonFromDetails(s.Details()), tc.field)
+		}
+		code, body := postRaw(t, a.HTTP, tc.path, tc.body)
+		if code != 400 || !strings.Contains(string(body), "more than 10000 JSON objects and strings") {
+			t.Errorf("REST over budget, %s: %d %.300s; want 400 naming the budget", tc.name, code, body)
+		}
+	}
+	// Exactly at the budget (game, state, labyrinth and the players) is
+	// decoded and judged by the rules as usual.
+	under := &gamerulesv1.LegalMovesRequest{Game: "labyrinth", State: &gamerulesv1.GameState{State: &gamerulesv1.GameState_Labyrinth{Labyrinth: &gamerulesv1.LabyrinthState{Players: players[:MaxElements-3]}}}}
+	err := conn.Invoke(context.Background(), "/gamerules.v1.GameRules/LegalMoves", under, new(gamerulesv1.LegalMovesResponse))
+	if s := status.Convert(err); reasonFromDetails(s.Details()) != "INVALID_STATE" || !strings.Contains(s.Message(), "players; want 2..4") {
+		t.Errorf("gRPC just under the budget: %v; want the rules' INVALID_STATE on the player count", err)
+	}
+	return 2*len(cases) + 1
 }

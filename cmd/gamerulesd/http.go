@@ -184,6 +184,9 @@ func oneJSONValue(b []byte) error {
 	if end := dec.InputOffset(); len(bytes.TrimSpace(b[end:])) > 0 {
 		return fmt.Errorf("the request body has more data after its JSON value (at byte %d); send exactly one JSON object", end)
 	}
+	if n, over := jsonElements(b); over {
+		return fmt.Errorf("the request body holds more than %d JSON objects and strings (%d); no game needs that many, so it was not decoded", MaxElements, n)
+	}
 	if at := loneSurrogate(b); at >= 0 {
 		// encoding/json reads it as U+FFFD; protojson fails with a bare
 		// "unexpected EOF". Say what is wrong instead.

@@ -5,10 +5,11 @@
 // Usage:
 //
 //	gamerulesd [--grpc-addr :50051] [--http-addr :8080] [--log-level info] [--log-format json]
-//	           [--max-recv-bytes 262144] [--max-in-flight 4×GOMAXPROCS] [--max-waiting 4×GOMAXPROCS]
+//	           [--max-recv-bytes 262144] [--max-in-flight 4×GOMAXPROCS] [--max-waiting 64]
 //	           [--queue-wait 250ms] [--request-timeout 5s] [--grpc-max-streams 100]
 //	           [--grpc-max-connection-idle 5m] [--grpc-max-connection-age 30m]
-//	           [--grpc-max-connection-age-grace 30s] [--grpc-keepalive-min-time 10s]
+//	           [--grpc-max-connection-age-grace 30s] [--grpc-handshake-timeout 10s]
+//	           [--grpc-keepalive-min-time 10s]
 //	           [--http-read-timeout 10s] [--http-idle-timeout 2m]
 //	           [--shutdown-timeout 15s] [--drain-delay 0s] [--version]
 //
@@ -95,6 +96,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	dur(&cfg.GRPCMaxConnectionIdle, "grpc-max-connection-idle", "GAMERULES_GRPC_MAX_CONNECTION_IDLE", "close a gRPC connection with no call for this long")
 	dur(&cfg.GRPCMaxConnectionAge, "grpc-max-connection-age", "GAMERULES_GRPC_MAX_CONNECTION_AGE", "close every gRPC connection after this long, so clients rebalance")
 	dur(&cfg.GRPCMaxConnectionAgeGrace, "grpc-max-connection-age-grace", "GAMERULES_GRPC_MAX_CONNECTION_AGE_GRACE", "time a connection closed for age gives its calls to finish")
+	dur(&cfg.GRPCHandshakeTimeout, "grpc-handshake-timeout", "GAMERULES_GRPC_HANDSHAKE_TIMEOUT", "close a gRPC connection that has not finished its HTTP/2 handshake in this long")
 	dur(&cfg.GRPCKeepaliveMinTime, "grpc-keepalive-min-time", "GAMERULES_GRPC_KEEPALIVE_MIN_TIME", "shortest keepalive ping interval allowed to a client")
 	dur(&cfg.HTTPReadTimeout, "http-read-timeout", "GAMERULES_HTTP_READ_TIMEOUT", "time allowed to read a whole HTTP request, headers and body")
 	dur(&cfg.HTTPIdleTimeout, "http-idle-timeout", "GAMERULES_HTTP_IDLE_TIMEOUT", "close a keep-alive HTTP connection idle for this long")
@@ -154,6 +156,7 @@ func (c Config) check() error {
 		{"--request-timeout", c.RequestTimeout > 0, c.RequestTimeout},
 		{"--grpc-max-connection-idle", c.GRPCMaxConnectionIdle > 0, c.GRPCMaxConnectionIdle},
 		{"--grpc-max-connection-age", c.GRPCMaxConnectionAge > 0, c.GRPCMaxConnectionAge},
+		{"--grpc-handshake-timeout", c.GRPCHandshakeTimeout > 0, c.GRPCHandshakeTimeout},
 		{"--grpc-keepalive-min-time", c.GRPCKeepaliveMinTime > 0, c.GRPCKeepaliveMinTime},
 		{"--http-read-timeout", c.HTTPReadTimeout > 0, c.HTTPReadTimeout},
 		{"--http-idle-timeout", c.HTTPIdleTimeout > 0, c.HTTPIdleTimeout},

@@ -55,7 +55,8 @@ type Config struct {
 	MaxInFlight int
 	// MaxWaiting is how many more gRPC requests may be admitted (their
 	// message read and decoded) while all MaxInFlight slots are taken
-	// (default MaxInFlight); beyond MaxInFlight+MaxWaiting a request is
+	// (default 64; a decoded request holds at most MaxElements elements,
+	// about 1 MB); beyond MaxInFlight+MaxWaiting a request is
 	// refused RESOURCE_EXHAUSTED at once, before its message is read.
 	MaxWaiting int
 	// QueueWait is the longest a request waits for a slot before it is
@@ -74,6 +75,9 @@ type Config struct {
 	GRPCMaxConnectionIdle     time.Duration
 	GRPCMaxConnectionAge      time.Duration
 	GRPCMaxConnectionAgeGrace time.Duration
+	// GRPCHandshakeTimeout closes a gRPC connection that has not finished
+	// its HTTP/2 handshake (preface and SETTINGS) in this long (default 10 s).
+	GRPCHandshakeTimeout time.Duration
 	// GRPCKeepaliveMinTime is the shortest interval at which a client may
 	// send keepalive pings (default 10 s); a client pinging more often is
 	// disconnected (GOAWAY "too_many_pings").
@@ -102,13 +106,14 @@ func DefaultConfig() Config {
 		LogFormat:                 "json",
 		MaxRecvBytes:              256 << 10,
 		MaxInFlight:               4 * runtime.GOMAXPROCS(0),
-		MaxWaiting:                4 * runtime.GOMAXPROCS(0),
+		MaxWaiting:                64,
 		QueueWait:                 250 * time.Millisecond,
 		RequestTimeout:            5 * time.Second,
 		GRPCMaxStreams:            100,
 		GRPCMaxConnectionIdle:     5 * time.Minute,
 		GRPCMaxConnectionAge:      30 * time.Minute,
 		GRPCMaxConnectionAgeGrace: 30 * time.Second,
+		GRPCHandshakeTimeout:      10 * time.Second,
 		GRPCKeepaliveMinTime:      10 * time.Second,
 		HTTPReadTimeout:           10 * time.Second,
 		HTTPIdleTimeout:           2 * time.Minute,
@@ -265,10 +270,12 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 // newGRPCServer builds the gRPC server with its limits and interceptors.
 //
 // Limits: the message size (cfg.MaxRecvBytes), the admission gate (adm,
-// before a message is read), streams per connection, keepalive enforcement,
-// and idle and age limits on connections. Interceptor order (the first is
-// the outermost): logging, metrics, recovery, the deadline, the in-flight
-// limit, then the game-field tagger. Recovery sits inside logging and
+// before a message is read), the element budget (costCodec, before a
+// message is decoded), streams per connection, keepalive enforcement, and
+// idle and age limits on connections. Interceptor order (the first is the
+// outermost): logging, metrics, recovery, the element budget's verdict
+// (costGate), the deadline, the in-flight limit, then the game-field
+// tagger. Recovery sits inside logging and
 // metrics so that a panic, turned into INTERNAL, is still logged and
 // counted; so is a request refused by the in-flight limit. What fails
 // before any interceptor runs (a message that does not parse or is too
@@ -282,9 +289,10 @@ func newGRPCServer(cfg Config, logger *zap.Logger, metrics *grpcprom.ServerMetri
 		grpc.MaxRecvMsgSize(cfg.MaxRecvBytes),
 		grpc.MaxConcurrentStreams(uint32(cfg.GRPCMaxStreams)),
 		grpc.InTapHandle(adm.tap),
+		grpc.ForceServerCodecV2(newCostCodec()),
 		grpc.StatsHandler(ts),
 		// A connection must finish its HTTP/2 handshake quickly.
-		grpc.ConnectionTimeout(10*time.Second),
+		grpc.ConnectionTimeout(cfg.GRPCHandshakeTimeout),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{
 			MinTime:             cfg.GRPCKeepaliveMinTime,
 			PermitWithoutStream: true,
@@ -302,6 +310,7 @@ func newGRPCServer(cfg Config, logger *zap.Logger, metrics *grpcprom.ServerMetri
 			logging.UnaryServerInterceptor(zapLogger(logger.Named("rpc")), logging.WithLogOnEvents(logging.FinishCall)),
 			metrics.UnaryServerInterceptor(),
 			recovery.UnaryServerInterceptor(recovery.WithRecoveryHandlerContext(recoverPanic)),
+			costGate,
 			deadlineUnary(cfg.RequestTimeout),
 			limitUnary(newLimiter(cfg.MaxInFlight, cfg.QueueWait)),
 			gameField,

@@ -1,0 +1,379 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/net/http2"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/tap"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+)
+
+// TestLimiter: a slot is taken at once when free, waited for at most the
+// queue wait, and never past the caller's context.
+func TestLimiter(t *testing.T) {
+	l := newLimiter(2, 50*time.Millisecond)
+	r1, err1 := l.acquire(context.Background())
+	r2, err2 := l.acquire(context.Background())
+	if err1 != nil || err2 != nil {
+		t.Fatalf("two free slots: %v, %v", err1, err2)
+	}
+	if _, err := l.acquire(context.Background()); !errors.Is(err, errBusy) {
+		t.Errorf("third acquire = %v; want errBusy after the wait", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := l.acquire(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("acquire with a cancelled context = %v; want context.Canceled", err)
+	}
+	// A slot freed while waiting is taken.
+	go func() { time.Sleep(10 * time.Millisecond); r1() }()
+	r3, err := newWaitingAcquire(l)
+	if err != nil {
+		t.Errorf("acquire while a slot frees up: %v", err)
+	}
+	r2()
+	r3()
+	if len(l.slots) != 0 {
+		t.Errorf("%d slots still taken after every release", len(l.slots))
+	}
+}
+
+func newWaitingAcquire(l *limiter) (func(), error) {
+	l2 := *l
+	l2.wait = 5 * time.Second
+	return l2.acquire(context.Background())
+}
+
+// TestLimitUnary: with every slot held, an API request is refused
+// RESOURCE_EXHAUSTED with reason OVERLOADED and a RetryInfo, while a health
+// check (another service) still runs.
+func TestLimitUnary(t *testing.T) {
+	l := newLimiter(1, 20*time.Millisecond)
+	hold, _ := l.acquire(context.Background())
+	defer hold()
+	intercept := limitUnary(l)
+	ran := false
+	handler := func(context.Context, any) (any, error) { ran = true; return "ok", nil }
+	_, err := intercept(context.Background(), nil, &grpc.UnaryServerInfo{FullMethod: "/gamerules.v1.GameRules/LegalMoves"}, handler)
+	st := status.Convert(err)
+	var reason string
+	var retry time.Duration
+	for _, d := range st.Details() {
+		switch d := d.(type) {
+		case *errdetails.ErrorInfo:
+			reason = d.GetReason()
+		case *errdetails.RetryInfo:
+			retry = d.GetRetryDelay().AsDuration()
+		}
+	}
+	if st.Code() != codes.ResourceExhausted || reason != "OVERLOADED" || retry != time.Second || ran || !strings.Contains(st.Message(), "--max-in-flight") {
+		t.Errorf("overloaded LegalMoves = %v (reason %q, retry %v, handler ran %v); want RESOURCE_EXHAUSTED, OVERLOADED, 1s, not run", err, reason, retry, ran)
+	}
+	if out, err := intercept(context.Background(), nil, &grpc.UnaryServerInfo{FullMethod: "/grpc.health.v1.Health/Check"}, handler); err != nil || out != "ok" {
+		t.Errorf("health check under overload = %v, %v; want it exempt", out, err)
+	}
+}
+
+// TestAdmission: the gate admits up to its cap of API streams, refuses the
+// next at once, exempts other services, and frees a place when a stream's
+// context ends.
+func TestAdmission(t *testing.T) {
+	a := &admission{cap: 2, refused: prometheus.NewCounter(prometheus.CounterOpts{Name: "test_refused_total"})}
+	api := &tap.Info{FullMethodName: "/gamerules.v1.GameRules/Score"}
+	ctx1, end1 := context.WithCancel(context.Background())
+	ctx2, end2 := context.WithCancel(context.Background())
+	defer end2()
+	for _, ctx := range []context.Context{ctx1, ctx2} {
+		if _, err := a.tap(ctx, api); err != nil {
+			t.Fatalf("admission under the cap: %v", err)
+		}
+	}
+	if _, err := a.tap(context.Background(), api); status.Code(err) != codes.ResourceExhausted {
+		t.Errorf("admission over the cap = %v; want RESOURCE_EXHAUSTED", err)
+	}
+	if _, err := a.tap(context.Background(), &tap.Info{FullMethodName: "/grpc.health.v1.Health/Check"}); err != nil {
+		t.Errorf("health over the cap = %v; want it exempt", err)
+	}
+	end1()
+	deadline := time.Now().Add(5 * time.Second)
+	for a.n.Load() != 1 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if _, err := a.tap(context.Background(), api); err != nil {
+		t.Errorf("admission after a stream ended = %v; want a free place", err)
+	}
+	if a.refusedN.Load() != 1 {
+		t.Errorf("refused count %d; want 1", a.refusedN.Load())
+	}
+}
+
+// TestOverloadOverTheWire: with one slot and no wait, concurrent expensive
+// calls are either answered or refused as the API says — REST 429 with
+// Retry-After and the OVERLOADED reason, gRPC RESOURCE_EXHAUSTED — and
+// nothing else; the health check still answers.
+func TestOverloadOverTheWire(t *testing.T) {
+	a := startServerWith(t, func(c *Config) { c.MaxInFlight, c.MaxWaiting, c.QueueWait = 1, 1, 0 })
+	conn := dial(t, a.GRPC)
+	client := gamerulesv1.NewGameRulesClient(conn)
+	body := `{"state":{"text":"` + labMove + `"},"includeResults":true}`
+	var ok, restRefused, grpcRefused, other atomic.Int64
+	var wg sync.WaitGroup
+	for i := 0; i < 16; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			for j := 0; j < 20; j++ {
+				if i%2 == 0 {
+					resp, err := http.Post("http://"+a.HTTP+"/v1/games/labyrinth:legalMoves", "application/json", strings.NewReader(body))
+					if err != nil {
+						other.Add(1)
+						continue
+					}
+					raw, _ := io.ReadAll(resp.Body)
+					resp.Body.Close()
+					switch {
+					case resp.StatusCode == 200:
+						ok.Add(1)
+					case resp.StatusCode == 429 && resp.Header.Get("Retry-After") == "1" && strings.Contains(string(raw), `"OVERLOADED"`):
+						restRefused.Add(1)
+					default:
+						other.Add(1)
+						t.Errorf("REST under overload: %d %s", resp.StatusCode, raw)
+					}
+					continue
+				}
+				_, err := client.LegalMoves(context.Background(), &gamerulesv1.LegalMovesRequest{Game: "labyrinth", State: &gamerulesv1.GameState{Text: labMove}, IncludeResults: true})
+				switch status.Code(err) {
+				case codes.OK:
+					ok.Add(1)
+				case codes.ResourceExhausted:
+					grpcRefused.Add(1)
+				default:
+					other.Add(1)
+					t.Errorf("gRPC under overload: %v", err)
+				}
+			}
+		}(i)
+	}
+	if h, err := healthpb.NewHealthClient(conn).Check(context.Background(), &healthpb.HealthCheckRequest{}); err != nil || h.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+		t.Errorf("health during the overload = %v, %v", h, err)
+	}
+	wg.Wait()
+	t.Logf("overload: %d answered, %d REST 429, %d gRPC RESOURCE_EXHAUSTED, %d other", ok.Load(), restRefused.Load(), grpcRefused.Load(), other.Load())
+	if ok.Load() == 0 || restRefused.Load()+grpcRefused.Load() == 0 || other.Load() != 0 {
+		t.Errorf("want some answered, some refused and nothing else")
+	}
+	_, metrics := get(t, a.HTTP, "/metrics")
+	if !strings.Contains(metrics, `gamerules_requests_refused_total{port="http",reason="overloaded"}`) {
+		t.Errorf("/metrics lacks the HTTP refusals")
+	}
+}
+
+// TestStalledBody: a REST body that stops arriving is answered 408 once the
+// read timeout passes, without echoing socket addresses.
+func TestStalledBody(t *testing.T) {
+	a := startServerWith(t, func(c *Config) { c.HTTPReadTimeout = 500 * time.Millisecond })
+	c, err := net.Dial("tcp", a.HTTP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, _ = io.WriteString(c, "POST /v1/games/backgammon:legalMoves HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"state\":")
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	out, _ := io.ReadAll(c)
+	if statusOf(string(out)) != http.StatusRequestTimeout || !strings.Contains(string(out), "did not arrive in time") || strings.Contains(string(out), "127.0.0.1") {
+		t.Errorf("stalled body answered %q; want 408 saying the body did not arrive, with no address", out)
+	}
+}
+
+// TestRequestTimeout: the server's deadline is applied to a call without
+// one, and a client's shorter deadline wins.
+func TestRequestTimeout(t *testing.T) {
+	intercept := deadlineUnary(2 * time.Second)
+	var got time.Duration
+	h := func(ctx context.Context, _ any) (any, error) {
+		dl, _ := ctx.Deadline()
+		got = time.Until(dl)
+		return nil, nil
+	}
+	info := &grpc.UnaryServerInfo{FullMethod: "/gamerules.v1.GameRules/Score"}
+	_, _ = intercept(context.Background(), nil, info, h)
+	if got <= time.Second || got > 2*time.Second {
+		t.Errorf("no client deadline: handler sees %v; want about 2s", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, _ = intercept(ctx, nil, info, h)
+	if got > 100*time.Millisecond {
+		t.Errorf("client deadline 100ms: handler sees %v", got)
+	}
+	ctx2, cancel2 := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel2()
+	_, _ = intercept(ctx2, nil, info, h)
+	if got > 2*time.Second {
+		t.Errorf("client deadline 1h: handler sees %v; want it cut to 2s", got)
+	}
+}
+
+// idleConns opens n raw TCP connections to the gRPC port; with settings,
+// each sends the HTTP/2 client preface and an empty SETTINGS frame and then
+// only reads (it never answers a ping: a silent client), else only the
+// preface. It returns a channel that receives each connection's lifetime
+// when the server closes it.
+func idleConns(t *testing.T, addr string, n int, settings bool) <-chan time.Duration {
+	t.Helper()
+	closed := make(chan time.Duration, n)
+	for i := 0; i < n; i++ {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatalf("connection %d: %v", i, err)
+		}
+		t.Cleanup(func() { c.Close() })
+		start := time.Now()
+		_, _ = io.WriteString(c, http2.ClientPreface)
+		if settings {
+			_ = http2.NewFramer(c, nil).WriteSettings()
+		}
+		go func() {
+			_, _ = io.Copy(io.Discard, c) // until the server closes it
+			closed <- time.Since(start)
+		}()
+	}
+	return closed
+}
+
+// TestIdleConnectionsClosed: connections that never finish the handshake are
+// closed at the handshake timeout, and connections that finish it but make
+// no call are closed after --grpc-max-connection-idle (grpc-go then waits up
+// to 5 s for a silent client's ping answer before the final GOAWAY). The
+// long version opens 2,000 of each.
+func TestIdleConnectionsClosed(t *testing.T) {
+	n := 50
+	if long() {
+		n = 2000
+	}
+	const idle, handshake = time.Second, 2 * time.Second
+	a := startServerWith(t, func(c *Config) {
+		c.GRPCMaxConnectionIdle = idle
+		c.GRPCHandshakeTimeout = handshake
+	})
+	prefaceOnly := idleConns(t, a.GRPC, n, false)
+	silent := idleConns(t, a.GRPC, n, true)
+	for _, tc := range []struct {
+		name   string
+		ch     <-chan time.Duration
+		within time.Duration
+	}{
+		{"preface only", prefaceOnly, handshake + 3*time.Second},
+		{"handshake done, no call", silent, idle + 5*time.Second + 3*time.Second},
+	} {
+		var longest time.Duration
+		timeout := time.After(tc.within + 10*time.Second)
+		for i := 0; i < n; i++ {
+			select {
+			case d := <-tc.ch:
+				longest = max(longest, d)
+			case <-timeout:
+				t.Fatalf("%s: only %d of %d connections closed by the server", tc.name, i, n)
+			}
+		}
+		t.Logf("%s: %d connections closed by the server, the last after %v", tc.name, n, longest.Round(time.Millisecond))
+		if longest > tc.within {
+			t.Errorf("%s: a connection lived %v; want closed within %v", tc.name, longest, tc.within)
+		}
+	}
+}
+
+// TestShutdownWithWatch: with a health Watch stream open and 64 clients
+// calling in a loop, shutdown tells the watcher NOT_SERVING, ends its stream
+// after the drain delay, fails no call, and returns within the drain delay
+// plus a second.
+func TestShutdownWithWatch(t *testing.T) {
+	const drain = 500 * time.Millisecond
+	cfg := DefaultConfig()
+	cfg.GRPCAddr, cfg.HTTPAddr, cfg.LogLevel = "127.0.0.1:0", "127.0.0.1:0", "error"
+	cfg.DrainDelay = drain
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan Addrs, 1)
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, cfg, ready) }()
+	a := <-ready
+	conn := dial(t, a.GRPC)
+	w, err := healthpb.NewHealthClient(conn).Watch(context.Background(), &healthpb.HealthCheckRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := w.Recv(); err != nil || m.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+		t.Fatalf("first Watch message = %v, %v; want SERVING", m, err)
+	}
+	client := gamerulesv1.NewGameRulesClient(conn)
+	var calls, failed atomic.Int64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := 0; i < 64; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				_, err := client.LegalMoves(context.Background(), &gamerulesv1.LegalMovesRequest{Game: "backgammon", State: &gamerulesv1.GameState{Text: bg31}})
+				calls.Add(1)
+				if err != nil {
+					failed.Add(1)
+					t.Errorf("call during shutdown: %v", err)
+				}
+			}
+		}()
+	}
+	time.Sleep(100 * time.Millisecond) // calls in flight
+	start := time.Now()
+	cancel() // SIGTERM
+	m, err := w.Recv()
+	if err != nil || m.GetStatus() != healthpb.HealthCheckResponse_NOT_SERVING {
+		t.Errorf("Watch after the signal = %v, %v; want NOT_SERVING", m, err)
+	}
+	time.Sleep(drain / 2) // still draining: keep calling, then stop
+	close(stop)
+	wg.Wait()
+	_, err = w.Recv()
+	if status.Code(err) != codes.Unavailable {
+		t.Errorf("Watch stream end = %v; want UNAVAILABLE (shutting down)", err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("run = %v", err)
+		}
+	case <-time.After(drain + 10*time.Second):
+		t.Fatal("server did not stop")
+	}
+	took := time.Since(start)
+	t.Logf("shutdown with a Watch open and 64 callers: %d calls, %d failed, exit after %v (drain delay %v)", calls.Load(), failed.Load(), took.Round(time.Millisecond), drain)
+	if took > drain+time.Second {
+		t.Errorf("shutdown took %v; want within the drain delay + 1s (%v)", took, drain+time.Second)
+	}
+}
+
+// long reports whether the opt-in long checks run (GAMERULES_LONG=1).
+func long() bool { return os.Getenv("GAMERULES_LONG") != "" }
