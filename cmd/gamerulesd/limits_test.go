@@ -15,6 +15,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/net/http2"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -377,3 +379,50 @@ func TestShutdownWithWatch(t *testing.T) {
 
 // long reports whether the opt-in long checks run (GAMERULES_LONG=1).
 func long() bool { return os.Getenv("GAMERULES_LONG") != "" }
+
+// TestLargestLegitimateRequest: the largest request a game can need — a
+// Gravity Trap state on a custom board of the most stations (64, with
+// coordinates and an opposite map) and the most lines (256, of 62 or 63
+// stations each) — is accepted under the default limits on both
+// transports, with room: under a quarter of --max-recv-bytes and of the
+// element budget.
+func TestLargestLegitimateRequest(t *testing.T) {
+	a := startServerWith(t, func(c *Config) {})
+	board := &gamerulesv1.GravityTrapBoard{}
+	for i := 0; i < 64; i++ {
+		board.Stations = append(board.Stations, &gamerulesv1.GravityTrapStation{Id: uint32(i), X: -2.598076211353316 + float64(i)/7, Y: 1.4999999999999996 - float64(i)/9})
+		board.Opposite = append(board.Opposite, uint32(i^1))
+	}
+	for l := 0; l < 256; l++ {
+		skip1, skip2 := l%64, (l/64*17+l)%64 // 64 lines leave out one station, the rest two
+		var line []uint32
+		for s := 0; s < 64; s++ {
+			if s != skip1 && (l < 64 || s != skip2) {
+				line = append(line, uint32(s))
+			}
+		}
+		board.Lines = append(board.Lines, &gamerulesv1.GravityTrapLine{Stations: line})
+	}
+	client := gamerulesv1.NewGameRulesClient(dial(t, a.GRPC))
+	ng, err := client.NewGame(context.Background(), &gamerulesv1.NewGameRequest{Game: "gravity_trap",
+		Options: &gamerulesv1.NewGameRequest_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapOptions{CustomBoard: board}}})
+	if err != nil {
+		t.Fatalf("NewGame on the largest board: %v", err)
+	}
+	req := &gamerulesv1.LegalMovesRequest{Game: "gravity_trap", State: ng.GetState(), IncludeResults: true}
+	if _, err := client.LegalMoves(context.Background(), req); err != nil {
+		t.Fatalf("gRPC LegalMoves on the largest board: %v", err)
+	}
+	js, _ := protojson.Marshal(req)
+	wire, _ := proto.Marshal(req)
+	n, _ := jsonElements(js)
+	t.Logf("largest legitimate request: %d bytes of JSON, %d of protobuf, %d JSON elements", len(js), len(wire), n)
+	limit := DefaultConfig().MaxRecvBytes
+	if len(js) > limit/4 || n > MaxElements/4 {
+		t.Errorf("the largest request (%d bytes, %d elements) leaves too little room under the limits (%d bytes, %d elements)", len(js), n, limit, MaxElements)
+	}
+	code, body := postRaw(t, a.HTTP, "/v1/games/gravity_trap:legalMoves", string(js))
+	if code != 200 {
+		t.Errorf("REST LegalMoves on the largest board: %d %.300s", code, body)
+	}
+}

@@ -46,7 +46,7 @@ type Config struct {
 	LogFormat string
 	// MaxRecvBytes is the largest request accepted, in bytes, on both
 	// ports (default 256 KiB: the largest legitimate request, a Gravity Trap
-	// state on a maximal custom board, is about 56 KB of JSON). A larger
+	// state on a maximal custom board, is about 53 KB of JSON and 784 elements: TestLargestLegitimateRequest). A larger
 	// gRPC request is RESOURCE_EXHAUSTED; a larger REST body is refused with
 	// HTTP 413.
 	MaxRecvBytes int
