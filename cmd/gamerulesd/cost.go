@@ -164,8 +164,9 @@ func overBudgetStatus(path string) *status.Status {
 }
 
 // jsonElements counts the objects and strings (keys included) of a JSON
-// text b, which is already known to be valid JSON, and reports whether
-// there are more than MaxElements. It allocates nothing.
+// text b and reports whether there are more than MaxElements. It allocates
+// nothing. On text that is not JSON the count means little, but then the
+// request is refused either way.
 func jsonElements(b []byte) (n int, over bool) {
 	inString, escaped := false, false
 	for _, c := range b {

@@ -284,7 +284,7 @@ func hostileCatalogue(bgOver, labOver string) []hostileCase {
 		hc("duplicate field", "/v1/games/backgammon:legalMoves", `{"state":{"text":"x"},"state":{"text":"y"}}`, bad, "", "duplicate field", true),
 		hc("both text and typed of two games", "/v1/games/abalone:legalMoves", obj(`"state":{"text":"`+abStart+`","backgammon":{}}`), bad, inv, "typed state is for game"),
 		hc("number as a huge float", "/v1/games/labyrinth:new", `{"labyrinth":{"players":1e400}}`, bad, "", "", true),
-		hc("oversized body (300 KB)", "/v1/games/backgammon:legalMoves", obj(st(strings.Repeat("x", 300_000))), 413, "", "larger than the server's limit", true),
+		hc("oversized body (600 KB)", "/v1/games/backgammon:legalMoves", obj(st(strings.Repeat("x", 600_000))), 413, "", "larger than the server's limit", true),
 	)
 	return cs
 }
@@ -455,7 +455,7 @@ func rawGRPCCases(t *testing.T, a Addrs, conn *grpc.ClientConn) int {
 		{"field number 0", []byte{0x00, 0x01}, codes.Internal, "failed to unmarshal"},
 		{"garbage inside a nested message", []byte{0x12, 0x02, 0xff, 0xff}, codes.Internal, "failed to unmarshal"},
 		{"group start without end", []byte{0x13}, codes.Internal, "failed to unmarshal"},
-		{"oversized (300 KB)", append([]byte{0x0a, 0xe0, 0xa7, 0x12}, make([]byte, 300000)...), codes.ResourceExhausted, "larger than max"},
+		{"oversized (600 KB)", append([]byte{0x0a, 0xc0, 0xcf, 0x24}, make([]byte, 600000)...), codes.ResourceExhausted, "larger than max"},
 	}
 	malformed := 0
 	for _, tc := range cases {

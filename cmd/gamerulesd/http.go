@@ -167,6 +167,11 @@ func (m strictJSON) NewDecoder(r io.Reader) runtime.Decoder {
 		if len(bytes.TrimSpace(b)) == 0 {
 			return io.EOF // the gateway reads an empty body as an empty request
 		}
+		// The element count first: it is a single pass that allocates
+		// nothing, where the JSON check builds the decoder's state.
+		if n, over := jsonElements(b); over {
+			return fmt.Errorf("the request body holds more than %d JSON objects and strings (%d); no game needs that many, so it was not decoded", MaxElements, n)
+		}
 		if err := oneJSONValue(b); err != nil {
 			return err
 		}
@@ -183,9 +188,6 @@ func oneJSONValue(b []byte) error {
 	}
 	if end := dec.InputOffset(); len(bytes.TrimSpace(b[end:])) > 0 {
 		return fmt.Errorf("the request body has more data after its JSON value (at byte %d); send exactly one JSON object", end)
-	}
-	if n, over := jsonElements(b); over {
-		return fmt.Errorf("the request body holds more than %d JSON objects and strings (%d); no game needs that many, so it was not decoded", MaxElements, n)
 	}
 	if at := loneSurrogate(b); at >= 0 {
 		// encoding/json reads it as U+FFFD; protojson fails with a bare

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -384,8 +386,8 @@ func long() bool { return os.Getenv("GAMERULES_LONG") != "" }
 // Gravity Trap state on a custom board of the most stations (64, with
 // coordinates and an opposite map) and the most lines (256, of 62 or 63
 // stations each) — is accepted under the default limits on both
-// transports, with room: under a quarter of --max-recv-bytes and of the
-// element budget.
+// transports, with room: compact, under a quarter of --max-recv-bytes and
+// of the element budget; pretty-printed, under --max-recv-bytes.
 func TestLargestLegitimateRequest(t *testing.T) {
 	a := startServerWith(t, func(c *Config) {})
 	board := &gamerulesv1.GravityTrapBoard{}
@@ -413,13 +415,22 @@ func TestLargestLegitimateRequest(t *testing.T) {
 	if _, err := client.LegalMoves(context.Background(), req); err != nil {
 		t.Fatalf("gRPC LegalMoves on the largest board: %v", err)
 	}
-	js, _ := protojson.Marshal(req)
+	// protojson's spacing varies from build to build; measure the compact
+	// form, and the form a client pretty-printing with a 2-space indent sends.
+	raw, _ := protojson.Marshal(req)
+	var compact, indented bytes.Buffer
+	_ = json.Compact(&compact, raw)
+	_ = json.Indent(&indented, compact.Bytes(), "", "  ")
+	js := compact.Bytes()
 	wire, _ := proto.Marshal(req)
 	n, _ := jsonElements(js)
-	t.Logf("largest legitimate request: %d bytes of JSON, %d of protobuf, %d JSON elements", len(js), len(wire), n)
+	t.Logf("largest legitimate request: %d bytes of compact JSON (%d indented), %d of protobuf, %d JSON elements", len(js), indented.Len(), len(wire), n)
 	limit := DefaultConfig().MaxRecvBytes
-	if len(js) > limit/4 || n > MaxElements/4 {
-		t.Errorf("the largest request (%d bytes, %d elements) leaves too little room under the limits (%d bytes, %d elements)", len(js), n, limit, MaxElements)
+	if len(js) > limit/4 || indented.Len() > limit || n > MaxElements/4 {
+		t.Errorf("the largest request (%d bytes compact, %d indented, %d elements) leaves too little room under the limits (%d bytes, %d elements)", len(js), indented.Len(), n, limit, MaxElements)
+	}
+	if code, body := postRaw(t, a.HTTP, "/v1/games/gravity_trap:legalMoves", indented.String()); code != 200 {
+		t.Errorf("REST LegalMoves on the largest board, indented: %d %.300s", code, body)
 	}
 	code, body := postRaw(t, a.HTTP, "/v1/games/gravity_trap:legalMoves", string(js))
 	if code != 200 {

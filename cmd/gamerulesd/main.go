@@ -5,7 +5,7 @@
 // Usage:
 //
 //	gamerulesd [--grpc-addr :50051] [--http-addr :8080] [--log-level info] [--log-format json]
-//	           [--max-recv-bytes 262144] [--max-in-flight 4×GOMAXPROCS] [--max-waiting 64]
+//	           [--max-recv-bytes 524288] [--max-in-flight 4×GOMAXPROCS] [--max-waiting 64]
 //	           [--queue-wait 250ms] [--request-timeout 5s] [--grpc-max-streams 100]
 //	           [--grpc-max-connection-idle 5m] [--grpc-max-connection-age 30m]
 //	           [--grpc-max-connection-age-grace 30s] [--grpc-handshake-timeout 10s]

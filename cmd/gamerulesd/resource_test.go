@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
@@ -109,7 +110,7 @@ func (p *serverProcess) memKB(t *testing.T, field string) int {
 	return 0
 }
 
-// hostileBodies are requests of just under the default 256 KiB limit that
+// hostileBodies are requests of just under the default size limit that
 // cost the most to decode: tens of thousands of empty sub-objects.
 func hostileBodies(limit int) (grpcMsgs []proto.Message, restBodies []string) {
 	// gRPC: two bytes per empty sub-message.
@@ -148,9 +149,27 @@ func TestHostileResources(t *testing.T) {
 	}
 	p := startProcess(t)
 	conn := dial(t, p.grpc)
-	health := healthpb.NewHealthClient(conn)
+	// The probe has its own connection, as a kubelet's or a load
+	// balancer's has: on the attacker's connection it would queue behind
+	// megabytes of DATA frames.
+	health := healthpb.NewHealthClient(dial(t, p.grpc))
 	base := p.memKB(t, "VmRSS")
 	msgs, bodies := hostileBodies(DefaultConfig().MaxRecvBytes)
+	// Marshalled once up front, so that the client's own work does not
+	// count in the latencies.
+	type wireMsg struct {
+		method string
+		bytes  []byte
+	}
+	var wire []wireMsg
+	for _, m := range msgs {
+		b, err := proto.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		method := map[string]string{"*gamerulesv1.LegalMovesRequest": "LegalMoves", "*gamerulesv1.ApplyMoveRequest": "ApplyMove", "*gamerulesv1.NewGameRequest": "NewGame"}[fmt.Sprintf("%T", m)]
+		wire = append(wire, wireMsg{method, b})
+	}
 	var mu sync.Mutex
 	var lat, healthLat []time.Duration
 	codesSeen := map[string]int{}
@@ -163,9 +182,10 @@ func TestHostileResources(t *testing.T) {
 				start := time.Now()
 				var outcome string
 				if i%2 == 0 {
-					m := msgs[(i/2)%len(msgs)]
-					method := map[string]string{"*gamerulesv1.LegalMovesRequest": "LegalMoves", "*gamerulesv1.ApplyMoveRequest": "ApplyMove", "*gamerulesv1.NewGameRequest": "NewGame"}[fmt.Sprintf("%T", m)]
-					err := conn.Invoke(context.Background(), "/gamerules.v1.GameRules/"+method, m, new(gamerulesv1.ScoreResponse))
+					m := wire[(i/2)%len(wire)]
+					method := m.method
+					var out []byte
+					err := conn.Invoke(context.Background(), "/gamerules.v1.GameRules/"+method, m.bytes, &out, grpc.ForceCodec(rawCodec{}))
 					outcome = "grpc " + status.Code(err).String()
 					if c := status.Code(err); c != codes.InvalidArgument && c != codes.ResourceExhausted {
 						t.Errorf("hostile gRPC %s: %v", method, err)

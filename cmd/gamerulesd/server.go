@@ -45,10 +45,13 @@ type Config struct {
 	// LogFormat is json (default) or console.
 	LogFormat string
 	// MaxRecvBytes is the largest request accepted, in bytes, on both
-	// ports (default 256 KiB: the largest legitimate request, a Gravity Trap
-	// state on a maximal custom board, is about 53 KB of JSON and 784 elements: TestLargestLegitimateRequest). A larger
-	// gRPC request is RESOURCE_EXHAUSTED; a larger REST body is refused with
-	// HTTP 413.
+	// ports (default 512 KiB). The largest legitimate request, a Gravity
+	// Trap state on a maximal custom board, is 53 KB of compact JSON, 310 KB
+	// pretty-printed with a 2-space indent, 19 KB of protobuf, and holds 784
+	// elements (TestLargestLegitimateRequest); what a request costs to
+	// decode is bounded by MaxElements, not by its size. A larger gRPC
+	// request is RESOURCE_EXHAUSTED; a larger REST body is refused with HTTP
+	// 413.
 	MaxRecvBytes int
 	// MaxInFlight is how many API requests run at once, per port (default
 	// 4 × GOMAXPROCS). Health checks, reflection and /metrics are exempt.
@@ -104,7 +107,7 @@ func DefaultConfig() Config {
 		HTTPAddr:                  ":8080",
 		LogLevel:                  "info",
 		LogFormat:                 "json",
-		MaxRecvBytes:              256 << 10,
+		MaxRecvBytes:              512 << 10,
 		MaxInFlight:               4 * runtime.GOMAXPROCS(0),
 		MaxWaiting:                64,
 		QueueWait:                 250 * time.Millisecond,
