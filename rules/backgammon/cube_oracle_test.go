@@ -1,0 +1,163 @@
+package backgammon
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gamerules/gamerules/internal/oracle"
+)
+
+// cubeRow is one line of testdata/backgammon/cube/gnubg-cube.jsonl.gz, one
+// step of a game or match played inside gnubg 1.07 by generate.py (next to
+// the data): the gnubg IDs before and after, the move, and at the end of a
+// game gnubg's points and score.
+type cubeRow struct {
+	Scenario int `json:"scenario"`
+	Settings struct {
+		Match   int  `json:"match"`
+		Cube    bool `json:"cube"`
+		Jacoby  bool `json:"jacoby"`
+		Beavers bool `json:"beavers"`
+	} `json:"settings"`
+	Before  string  `json:"before"`
+	Move    string  `json:"move"`
+	Gnubg   string  `json:"gnubg"`
+	After   *string `json:"after"`
+	Opening string  `json:"opening"`
+	End     *struct {
+		Winner   int   `json:"winner"`
+		Points   int   `json:"points"`
+		Resigned bool  `json:"resigned"`
+		Score    []int `json:"score"`
+	} `json:"end"`
+	MatchOver bool `json:"match_over"`
+}
+
+// text is a gnubg ID with the settings words the row's settings call for
+// (spec "Text form with the cube").
+func (r *cubeRow) text(id string) string {
+	if r.Settings.Match == 0 && r.Settings.Cube {
+		id += " cube"
+	}
+	if r.Settings.Beavers && r.Settings.Match == 0 {
+		id += " beavers"
+	}
+	return id
+}
+
+// TestCubeOracle replays gnubg's cube, match and resignation corpus: every
+// state round-trips through ParseState and String, every move gnubg made
+// gives gnubg's IDs (and is listed by LegalMoves), every move gnubg refused
+// is refused (and not listed), and every game end gives gnubg's points,
+// winner, score and match end.
+func TestCubeOracle(t *testing.T) {
+	rows := oracle.JSONL[cubeRow](t, "backgammon/cube/gnubg-cube.jsonl.gz")
+	if len(rows) < 1000 {
+		t.Fatalf("only %d rows", len(rows))
+	}
+	counts := map[string]int{}
+	for i := range rows {
+		r := &rows[i]
+		s, err := ParseState(r.text(r.Before))
+		if err != nil {
+			t.Fatalf("row %d: ParseState(%s) = %v", i, r.text(r.Before), err)
+		}
+		if got := s.PositionID() + ":" + s.MatchID(); got != r.Before {
+			t.Fatalf("row %d: %s reads back as %s", i, r.Before, got)
+		}
+		if got := s.String(); got != r.text(r.Before) {
+			t.Fatalf("row %d: String() = %q; want %q", i, got, r.text(r.Before))
+		}
+		word := r.Move
+		if f := strings.Fields(r.Gnubg); len(f) > 0 && (f[0] == "pass" || f[0] == "reject" || f[0] == "drop") {
+			word = r.Gnubg // gnubg's own spelling of the answer
+		}
+		m, err := ParseMove(s, word)
+		kind := r.Move
+		if f := strings.Fields(kind); len(f) > 0 {
+			kind = f[0]
+		}
+		if r.After == nil {
+			counts["refused "+kind]++
+			if err == nil {
+				t.Fatalf("row %d: %s in %s: gnubg refuses it, we accept %s", i, word, s, m)
+			}
+			for _, lm := range s.LegalMoves() {
+				if lm.String() == r.Move {
+					t.Fatalf("row %d: %s is listed in %s, gnubg refuses it", i, r.Move, s)
+				}
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("row %d: ParseMove(%s, %q) = %v; gnubg made it (to %s)", i, s, word, err, *r.After)
+		}
+		if m.Kind() >= KindDouble {
+			counts[kind]++
+			listed := false
+			for _, lm := range s.LegalMoves() {
+				listed = listed || lm == m
+			}
+			if !listed {
+				t.Fatalf("row %d: %s not in LegalMoves(%s) = %v", i, m, s, s.LegalMoves())
+			}
+		} else {
+			counts["play or roll"]++
+		}
+		next, err := s.Apply(m)
+		if err != nil {
+			t.Fatalf("row %d: Apply(%s, %s) = %v", i, s, m, err)
+		}
+		if r.Move == "next game" {
+			var w, b int
+			if _, err := sscanRoll(r.Opening, &w, &b); err != nil {
+				t.Fatalf("row %d: opening %q", i, r.Opening)
+			}
+			if next, err = next.Apply(OpeningRollMove(w, b)); err != nil {
+				t.Fatalf("row %d: opening roll: %v", i, err)
+			}
+		}
+		if got := next.PositionID() + ":" + next.MatchID(); got != *r.After {
+			t.Fatalf("row %d: %s after %s = %s; gnubg %s", i, r.Before, r.Move, got, *r.After)
+		}
+		if got, want := next.String(), r.text(*r.After); got != want {
+			t.Fatalf("row %d: String() = %q; want %q", i, got, want)
+		}
+		out := next.Outcome()
+		if r.End == nil {
+			if out.Finished {
+				t.Fatalf("row %d: %s after %s: finished (%+v); gnubg plays on", i, r.Before, r.Move, out)
+			}
+			continue
+		}
+		counts["game end"]++
+		if !out.Finished || out.Winner != r.End.Winner || out.Points[r.End.Winner] != r.End.Points {
+			t.Fatalf("row %d: %s after %s: outcome %+v; gnubg: player %d wins %d points", i, r.Before, r.Move, out, r.End.Winner, r.End.Points)
+		}
+		if a, b := next.Score(); a != r.End.Score[0] || b != r.End.Score[1] {
+			t.Fatalf("row %d: score %d-%d; gnubg %v", i, a, b, r.End.Score)
+		}
+		if next.MatchOver() != r.MatchOver {
+			t.Fatalf("row %d: MatchOver() = %v; gnubg %v", i, next.MatchOver(), r.MatchOver)
+		}
+		if r.MatchOver {
+			counts["match end"]++
+		}
+	}
+	t.Logf("%d rows: %v", len(rows), counts)
+}
+
+// sscanRoll reads "roll w-b".
+func sscanRoll(s string, w, b *int) (int, error) {
+	m, err := ParseMove(mustNew(), s)
+	if err != nil {
+		return 0, err
+	}
+	*w, *b = m.Dice()
+	return 2, nil
+}
+
+func mustNew() State {
+	s, _ := New(Options{})
+	return s
+}
