@@ -193,17 +193,19 @@ func (s State) applyDecision(m Move) (State, error) {
 			next.end = endDropped
 			return next.finish(int(1 - s.actor)), nil
 		}
+		// The taker owns the cube; after beavers the cube stays with the
+		// first beaverer, who is the taker too (gnubg 1.07).
 		next.cubeLog++
-		if s.actor != s.turn { // after a beaver the cube stays with the beaverer
-			next.owner = s.actor
-		}
+		next.owner = 1 - s.turn
 		next.actor = s.turn
 	case KindBeaver:
 		if why := s.canBeaver(); why != "" {
 			return refuse("%s", why)
 		}
+		// gnubg 1.07: the cube goes to the first beaverer (the taker) and
+		// stays with him through raccoons.
 		next.cubeLog++
-		next.owner = s.actor
+		next.owner = 1 - s.turn
 		next.actor = 1 - s.actor
 	case KindResign:
 		if !s.cubeUse {

@@ -56,8 +56,12 @@ func TestCubeOracle(t *testing.T) {
 		t.Fatalf("only %d rows", len(rows))
 	}
 	counts := map[string]int{}
+	declined := "" // the state after the last declined resignation
 	for i := range rows {
 		r := &rows[i]
+		if r.Move == "decline" && r.After != nil {
+			declined = *r.After
+		}
 		s, err := ParseState(r.text(r.Before))
 		if err != nil {
 			t.Fatalf("row %d: ParseState(%s) = %v", i, r.text(r.Before), err)
@@ -76,6 +80,19 @@ func TestCubeOracle(t *testing.T) {
 		kind := r.Move
 		if f := strings.Fields(kind); len(f) > 0 {
 			kind = f[0]
+		}
+		if r.After == nil && kind == "beaver" && err == nil && s.Turn() == s.OnRoll() {
+			// gnubg counts beavers in a row (3 allowed) outside the Match
+			// ID: a stateless State cannot tell the first from the third
+			// (spec: that memory is not in the Match ID).
+			counts["beaver count (not in the ID)"]++
+			continue
+		}
+		if r.After == nil && kind == "resign" && err == nil && r.Before == declined {
+			// gnubg refuses a repeat of a declined offer until the next
+			// roll or move; the spec does not keep that memory.
+			counts["repeat resignation (not in the ID)"]++
+			continue
 		}
 		if r.After == nil {
 			counts["refused "+kind]++

@@ -75,7 +75,7 @@ def play_scenario(sc, settings, rnd):
     else:
         cmd('new session')
     games = 0
-    ec = {'cubeful': 0, 'plies': 0, 'deterministic': 0, 'noise': rnd.choice([0.0, 0.1, 0.3])}
+    ec = {'cubeful': 0, 'plies': 0, 'deterministic': 1, 'noise': rnd.choice([0.0, 0.1, 0.3])}
     while True:
         # the opening was rolled by gnubg
         f = mfields()
@@ -233,6 +233,98 @@ for c in ['set player 0 human', 'set player 1 human', 'set automatic roll off', 
           'set automatic move off', 'set display off', 'set automatic crawford on']:
     cmd(c)
 
+def step(sc, settings, g):
+    """One curated step: gnubg command g, recorded under our notation."""
+    f = mfields()
+    before = ids()
+    pending = f['double'] or f['resign']
+    if (g.startswith('set dice') and (pending or f['d1'])) or (g == 'best' and (pending or not f['d1'])) or (f['gs'] >= 2) != (g == 'new game'):
+        return  # a set-up command, not a move, or nothing to play: skip it
+    if g == 'best':
+        b = gnubg.findbestmove(gnubg.board(), gnubg.cubeinfo(), {'cubeful': 0, 'plies': 0, 'deterministic': 1, 'noise': 0.0})
+        mv = gnubg.movetupletostring(b, gnubg.board()) if len(b) else ''
+        g = 'move ' + mv if mv else 'move'
+        ours = mv or 'pass'
+    elif g.startswith('set dice'):
+        a, b = map(int, g.split()[2:])
+        ours = 'roll %d-%d' % (max(a, b), min(a, b))
+    elif g.startswith('resign'):
+        lvl = g.split()[1]
+        ours = 'resign ' + ('single' if lvl == 'normal' else lvl)
+    elif g in ('drop', 'pass'):
+        ours = 'drop'
+    elif g == 'reject':
+        ours = 'decline' if f['resign'] else 'drop'
+    elif g == 'new game':
+        ours = 'next game'
+    else:
+        ours = g
+    cmd(g)
+    after = ids()
+    extra = {"curated": True}
+    if g == 'new game':
+        fa = mfields()
+        w, b = (fa['d1'], fa['d2']) if fa['diceowner'] == 0 else (fa['d2'], fa['d1'])
+        extra["opening"] = "roll %d-%d" % (w, b)
+    end = None
+    if after != before and mfields()['gs'] >= 2 and f['gs'] < 2:
+        end = end_info()
+        extra["match_over"] = match_over(settings)
+    record(sc, settings, before, ours, g, None if after == before else after, end, extra)
+
+def curated(sc, settings, setup, steps):
+    cmd('set cube use ' + ('on' if settings['cube'] else 'off'))
+    cmd('set jacoby ' + ('on' if settings['jacoby'] else 'off'))
+    cmd('set beavers ' + ('3' if settings['beavers'] else '0'))
+    cmd('new match %d' % settings['match'] if settings['match'] else 'new session')
+    for c in setup:
+        cmd(c)
+    for g in steps:
+        step(sc, settings, g)
+
+MONEY_BV = {"match": 0, "cube": True, "jacoby": True, "beavers": True}
+MONEY = {"match": 0, "cube": True, "jacoby": True, "beavers": False}
+NOJAC = {"match": 0, "cube": True, "jacoby": False, "beavers": False}
+def M(n):
+    return {"match": n, "cube": True, "jacoby": False, "beavers": False}
+START = 'set gnubgid 4HPwATDgc/ABMA:cAkAAAAAAAAA'  # player 1 to roll at the start
+CURATED = [
+    # beavers: a raccoon and a third beaver, the fourth refused, then take
+    (MONEY_BV, ['set dice 3 1', 'move 8/5 6/5'], ['double', 'beaver', 'beaver', 'beaver', 'beaver', 'take', 'set dice 6 5', 'best', 'double']),
+    (MONEY_BV, ['set dice 3 1', 'move 8/5 6/5'], ['double', 'beaver', 'beaver', 'drop']),
+    (MONEY_BV, ['set dice 3 1', 'move 8/5 6/5'], ['double', 'beaver', 'drop']),
+    (MONEY_BV, ['set dice 3 1', 'move 8/5 6/5'], ['double', 'beaver', 'resign gammon', 'reject', 'take', 'set dice 2 2', 'best', 'resign backgammon', 'accept']),
+    (MONEY_BV, ['set dice 3 1', 'move 8/5 6/5'], ['double', 'resign normal', 'reject', 'beaver', 'take', 'set dice 5 5', 'best', 'double', 'beaver', 'pass']),
+    # the cube limit: 2048 may be doubled (not beavered), 4096 not
+    (MONEY_BV, ['set dice 3 1', 'move 8/5 6/5', 'set cube value 2048', 'set cube owner 1'], ['double', 'beaver', 'take', 'set dice 6 5', 'best', 'double', 'set dice 4 1', 'best', 'double']),
+    (MONEY_BV, ['set dice 3 1', 'move 8/5 6/5', 'set cube value 2048', 'set cube owner 1'], ['double', 'drop']),
+    # the owner may redouble, the other may not; a dropped redouble
+    (MONEY, ['set dice 3 1', 'move 8/5 6/5'], ['double', 'take', 'set dice 6 5', 'best', 'set dice 4 2', 'best', 'double', 'set dice 1 1', 'best', 'double', 'take', 'set dice 3 2', 'best', 'double', 'set dice 5 4', 'best', 'double', 'reject']),
+    # Jacoby on and off: a gammon borne off with the cube centred and turned
+    (MONEY, ['set gnubgid wP8fAAABAAAAAA:cAkAAAAAAAAA', 'set dice 6 6'], ['best']),
+    (NOJAC, ['set gnubgid wP8fAAABAAAAAA:cAkAAAAAAAAE', 'set dice 6 6'], ['best']),
+    (MONEY, ['set gnubgid wP8PAAQBAAAAAA:cAkAAAAAAAAA', 'set dice 2 1'], ['best']),
+    (NOJAC, ['set gnubgid wP8PAAQBAAAAAA:cAkAAAAAAAAE', 'set dice 2 1'], ['best']),
+    (MONEY, ['set gnubgid wP8fAAABAAAAAA:cAkAAAAAAAAA'], ['double', 'take', 'set dice 6 6', 'best']),
+    (MONEY, ['set gnubgid wP8PAAQBAAAAAA:cAkAAAAAAAAA'], ['double', 'take', 'set dice 6 6', 'best']),
+    (M(7), ['set turn 1', 'set board wP8PAAQBAAAAAA'], ['double', 'take', 'set dice 6 6', 'best']),
+    (M(7), ['set turn 1', 'set board wP8fAAABAAAAAA', 'set dice 1 1'], ['best']),
+    (MONEY, ['set gnubgid wP8fAAABAAAAAA:cAkAAAAAAAAA', 'set turn 0'], ['resign backgammon', 'accept']),
+    (NOJAC, ['set gnubgid wP8fAAABAAAAAA:cAkAAAAAAAAE', 'set turn 0'], ['resign gammon', 'accept']),
+    # resignations in the move phase, declined then accepted
+    (MONEY, ['set dice 6 4'], ['resign gammon', 'decline', 'best', 'resign normal', 'accept']),
+    # matches from a given score: the Crawford game, post-Crawford, dead cubes
+    (M(5), ['set score 4 0'], ['double', 'set dice 3 1', 'best', 'double', 'set dice 2 1', 'best', 'resign normal', 'accept', 'new game', 'double']),
+    (M(5), ['set score 4 0', 'set crawford off'], ['double', 'set dice 5 2', 'best', 'double', 'take', 'set dice 4 4', 'best', 'double', 'resign gammon', 'accept']),
+    (M(5), ['set score 3 3'], ['double', 'take', 'set dice 6 1', 'best', 'double', 'set dice 5 3', 'best', 'double', 'drop', 'new game', 'set dice 2 1', 'best', 'double']),
+    (M(5), ['set score 2 2'], ['double', 'take', 'set dice 6 1', 'best', 'double', 'take', 'set dice 5 3', 'best', 'double', 'set dice 5 1', 'best', 'resign normal', 'accept']),
+    (M(5), ['set score 3 1'], ['set dice 3 1', 'best', 'resign normal', 'accept', 'new game', 'resign normal', 'accept', 'new game', 'double', 'take', 'set dice 6 6', 'best', 'resign gammon', 'accept']),
+    (M(1), [], ['double', 'set dice 6 2', 'best', 'double', 'resign backgammon', 'accept']),
+    (M(3), ['set score 2 2'], ['double', 'set dice 4 3', 'best', 'resign gammon', 'reject', 'double', 'resign normal', 'accept']),
+    (M(7), ['set score 5 5'], ['double', 'take', 'set dice 3 3', 'best', 'double', 'set dice 6 3', 'best', 'double', 'drop']),
+    (M(7), ['set score 4 6'], ['double', 'drop', 'new game', 'double', 'take', 'set dice 6 2', 'best', 'double', 'resign normal', 'accept']),
+]
+
 P_DOUBLE = 0.07
 rnd = random.Random(20261201)
 configs = []
@@ -244,6 +336,9 @@ for n in (1, 2, 3, 5, 5, 7, 7, 9):
 sc = 0
 for st in configs:
     play_scenario(sc, dict(st), rnd)
+    sc += 1
+for st, setup, steps in CURATED:
+    curated(sc, dict(st), setup, steps)
     sc += 1
 
 with gzip.open(OUT, 'wt') as fh:
