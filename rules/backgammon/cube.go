@@ -372,3 +372,155 @@ func (s State) validateCube() error {
 	}
 	return nil
 }
+
+// Fields is the typed form of everything in a State but the board: the
+// players, the phase, the dice, the score, and the cube, match and decision
+// fields (spec "Doubling cube, match play, resignation"). State.Fields and
+// FromFields convert; the zero Fields plus a Phase is the default game.
+type Fields struct {
+	// Turn is the player to act (State.Turn); OnRoll the dice owner
+	// (State.OnRoll), from whose side the Position ID is written. They
+	// differ only while a decision is offered and in some finished games.
+	Turn, OnRoll int
+	// Phase as State.Phase reports it: PhaseDouble and PhaseResign for a
+	// pending decision (the dice, if any, are those of the turn a
+	// resignation was offered in).
+	Phase Phase
+	// Dice: two dice 1..6 in PhaseMove (and for a resignation offered or
+	// accepted after the roll), otherwise 0, 0.
+	Dice [2]int
+	// Score: white's and black's (State.Score).
+	Score [2]int
+	// Cube: the cube is in use (always in a match).
+	Cube bool
+	// CubeValue: 1, 2, 4, … 4096 (0 reads as 1).
+	CubeValue int
+	// CubeOwner: 0, 1, or -1 for the middle.
+	CubeOwner int
+	// DoubleOffered: a double (or beaver) is offered.
+	DoubleOffered bool
+	// Resignation offered or accepted: 0 none, 1 single, 2 gammon, 3 backgammon.
+	Resignation int
+	// MatchLength: 0 for a money game.
+	MatchLength int
+	// Crawford: the Match ID's Crawford flag.
+	Crawford bool
+	// Jacoby, Beavers: the money-play settings (cube in use only).
+	Jacoby, Beavers bool
+	// End: in PhaseOver, the Match ID game state: 2 borne off, 3 resigned,
+	// 4 dropped (0 reads as 2).
+	End int
+}
+
+// Fields returns the typed form of s apart from its board.
+func (s State) Fields() Fields {
+	f := Fields{
+		Turn: int(s.actor), OnRoll: int(s.turn), Phase: s.Phase(),
+		Dice: [2]int{int(s.dice[0]), int(s.dice[1])}, Score: [2]int{int(s.score[0]), int(s.score[1])},
+		Cube: s.cubeUse, CubeValue: 1 << s.cubeLog, CubeOwner: s.CubeOwner(), DoubleOffered: s.doubled,
+		Resignation: int(s.resign), MatchLength: int(s.matchLen), Crawford: s.crawford,
+		Jacoby: s.jacoby, Beavers: s.beavers,
+	}
+	if s.phase == PhaseOver {
+		f.End = int(s.end)
+	}
+	return f
+}
+
+// FromFields builds a State from a board and its Fields, and validates it
+// as ParseState would the same gnubg ID. Errors wrap game.ErrInvalidState.
+func FromFields(b Board, f Fields) (State, error) {
+	bad := func(format string, args ...any) (State, error) {
+		return State{}, fmt.Errorf("backgammon: %w: %s", game.ErrInvalidState, fmt.Sprintf(format, args...))
+	}
+	var s State
+	for p := 0; p < 2; p++ {
+		for i, n := range b[p] {
+			if n < 0 || n > Checkers {
+				return bad("player %d has %d checkers on %s", p, n, slotName(i+1))
+			}
+			s.board[p][i] = uint8(n)
+		}
+	}
+	if f.Turn != 0 && f.Turn != 1 || f.OnRoll != 0 && f.OnRoll != 1 {
+		return bad("turn %d, on roll %d: each is a player, 0 or 1", f.Turn, f.OnRoll)
+	}
+	s.actor, s.turn = uint8(f.Turn), uint8(f.OnRoll)
+	d1, d2 := f.Dice[0], f.Dice[1]
+	if d1 < 0 || d1 > 6 || d2 < 0 || d2 > 6 || (d1 == 0) != (d2 == 0) {
+		return bad("dice %d-%d: two dice 1..6, or none", d1, d2)
+	}
+	if d1 < d2 {
+		d1, d2 = d2, d1
+	}
+	s.dice = [2]uint8{uint8(d1), uint8(d2)}
+	for p, v := range f.Score {
+		if v < 0 || v >= 1<<15 {
+			return bad("%s's score %d: 0..32767 (15 bits of the Match ID)", playerNames[p], v)
+		}
+	}
+	s.score = [2]uint16{uint16(f.Score[0]), uint16(f.Score[1])}
+	v := f.CubeValue
+	if v == 0 {
+		v = 1
+	}
+	for v > 1 && v%2 == 0 && s.cubeLog < 13 {
+		v /= 2
+		s.cubeLog++
+	}
+	if v != 1 || s.cubeLog > 12 {
+		return bad("cube value %d: a power of 2 from 1 to %d", f.CubeValue, MaxCube)
+	}
+	switch f.CubeOwner {
+	case -1:
+		s.owner = ownerCentre
+	case 0, 1:
+		s.owner = uint8(f.CubeOwner)
+	default:
+		return bad("cube owner %d: 0, 1 or -1 (the middle)", f.CubeOwner)
+	}
+	if f.Resignation < 0 || f.Resignation > 3 {
+		return bad("resignation %d: 0 none, 1 single, 2 gammon, 3 backgammon", f.Resignation)
+	}
+	if f.MatchLength < 0 || f.MatchLength > MaxMatchLength {
+		return bad("match length %d: 0..%d", f.MatchLength, MaxMatchLength)
+	}
+	s.doubled, s.resign, s.matchLen, s.crawford = f.DoubleOffered, uint8(f.Resignation), uint16(f.MatchLength), f.Crawford
+	s.cubeUse = f.Cube || s.matchLen > 0
+	s.jacoby, s.beavers = f.Jacoby, f.Beavers
+	switch f.Phase {
+	case PhaseOpening, PhaseRoll, PhaseMove:
+		s.phase = f.Phase
+		if f.DoubleOffered || f.Resignation != 0 {
+			return bad("a %s is offered, so the phase is %s, not %s", map[bool]string{true: "double", false: "resignation"}[f.Resignation == 0], map[bool]Phase{true: PhaseDouble, false: PhaseResign}[f.Resignation == 0], f.Phase)
+		}
+	case PhaseDouble:
+		if !f.DoubleOffered || f.Resignation != 0 {
+			return bad("phase double needs the double offered and no resignation")
+		}
+		s.phase = PhaseRoll
+	case PhaseResign:
+		if f.Resignation == 0 {
+			return bad("phase resign needs the resignation's level")
+		}
+		s.phase = PhaseRoll
+		if d1 != 0 {
+			s.phase = PhaseMove
+		}
+	case PhaseOver:
+		s.phase = PhaseOver
+		s.end = uint8(f.End)
+		if f.End == 0 {
+			s.end = endBorneOff
+		}
+		if s.end < endBorneOff || s.end > endDropped {
+			return bad("end %d: the finished game states are 2 (borne off), 3 (resigned), 4 (dropped)", f.End)
+		}
+	default:
+		return bad("unknown phase %d", f.Phase)
+	}
+	if err := s.Validate(); err != nil {
+		return State{}, err
+	}
+	return s, nil
+}
