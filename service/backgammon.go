@@ -297,9 +297,9 @@ func (p backgammonPos) Encode() *gamerulesv1.GameState {
 		typed.PostCrawford = s.PostCrawford()
 		typed.Jacoby = s.Jacoby()
 		typed.Beavers = s.Beavers()
+		typed.OnRoll = backgammonPlayer(s.OnRoll())
+		typed.End = backgammonEnds[s.End()]
 	}
-	typed.OnRoll = backgammonPlayer(s.OnRoll())
-	typed.End = backgammonEnds[s.End()]
 	return &gamerulesv1.GameState{Text: s.String(), State: &gamerulesv1.GameState_Backgammon{Backgammon: typed}}
 }
 
@@ -499,8 +499,12 @@ func (p backgammonPos) Continues() bool {
 }
 
 // ScoreDetail adds the cube and the match to Score (see scoreDetailer).
+// The default game (no cube) answers exactly as before the cube existed.
 func (p backgammonPos) ScoreDetail(resp *gamerulesv1.ScoreResponse) {
 	s := p.s
+	if !s.CubeInUse() {
+		return
+	}
 	ws, bs := s.Score()
 	d := &gamerulesv1.BackgammonScore{
 		CubeValue:    uint32(s.CubeValue()),

@@ -410,7 +410,8 @@ type BackgammonState struct {
 	// In a match both scores are the match score.
 	BlackScore uint32 `protobuf:"varint,13,opt,name=black_score,json=blackScore,proto3" json:"black_score,omitempty"`
 	// The doubling cube is in use (always true in a match). False with every
-	// field below zero is the default game, the leaflet's.
+	// field below zero is the default game, the leaflet's: then the fields
+	// below are not written on output.
 	Cube bool `protobuf:"varint,14,opt,name=cube,proto3" json:"cube,omitempty"`
 	// The cube's value: 1, 2, 4 … 4096 (0 on input means 1). While a double
 	// is offered, still the value before it, as the Match ID has it.
@@ -902,7 +903,8 @@ func (x *BackgammonOptions) GetCrawford() bool {
 }
 
 // BackgammonScore is the backgammon part of Score: the game's cube and how
-// it ended, and the match.
+// it ended, and the match. Set only where the cube is in use (the default
+// game's Score is unchanged).
 type BackgammonScore struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The cube's value; points = the stake × this (see ScoreResponse.points).
