@@ -479,7 +479,7 @@ func (s State) result() (winner, stake int, detail string) {
 type Info struct {
 	Name        string   // "backgammon"
 	Players     []string // player names by index: "white", "black"
-	MaxPoints   int      // the largest stake of one game: 3 (backgammon)
+	MaxPoints   int      // the largest stake of one game without the cube: 3 (backgammon); with the cube × its value
 	HasChance   bool     // true: dice rolls are chance moves
 	Description string
 }
@@ -491,6 +491,6 @@ func GameInfo() Info {
 		Players:     []string{"white", "black"},
 		MaxPoints:   3,
 		HasChance:   true,
-		Description: "Backgammon, money game with the cube at 1; legal plays exactly as GNU Backgammon",
+		Description: "Backgammon, money game or match, with the doubling cube, Crawford, Jacoby and beavers as options; legal plays and IDs exactly as GNU Backgammon",
 	}
 }
