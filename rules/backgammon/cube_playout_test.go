@@ -2,6 +2,8 @@ package backgammon
 
 import (
 	"math/rand/v2"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/gamerules/gamerules/rules/game"
@@ -21,6 +23,18 @@ func TestCubePlayouts(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(12, 2026))
 	stats := map[string]int{}
+	// GAMERULES_DUMP_STATES=file writes every distinct state's gnubg ID, for
+	// testdata/backgammon/cube/roundtrip.py to load into gnubg.
+	dump := os.Getenv("GAMERULES_DUMP_STATES")
+	seen := map[string]bool{}
+	var ids []string
+	defer func() {
+		if dump != "" {
+			if err := os.WriteFile(dump, []byte(strings.Join(ids, "\n")+"\n"), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+	}()
 	for k := 0; k < n; k++ {
 		var o Options
 		if k%2 == 0 {
@@ -41,6 +55,10 @@ func TestCubePlayouts(t *testing.T) {
 				t.Fatalf("options %+v: no end after %d plies", o, ply)
 			}
 			checkCubeInvariants(t, s)
+			if id := s.PositionID() + ":" + s.MatchID(); dump != "" && !seen[id] && s.Phase() != PhaseOpening {
+				seen[id] = true
+				ids = append(ids, id)
+			}
 			moves := s.LegalMoves()
 			if len(moves) == 0 {
 				if s.matchLen > 0 && !s.MatchOver() {
