@@ -223,6 +223,9 @@ func RollDice(s State, r *rand.Rand) (Move, error) {
 	case PhaseRoll:
 		return RollMove(1+r.IntN(6), 1+r.IntN(6)), nil
 	case PhaseOver:
+		if s.matchLen > 0 && !s.MatchOver() {
+			return Move{}, fmt.Errorf("backgammon: %w: the game is over; the match goes on with \"next game\"", game.ErrIllegalMove)
+		}
 		return Move{}, fmt.Errorf("backgammon: %w: the game is over; nothing to roll", game.ErrGameOver)
 	}
 	return Move{}, fmt.Errorf("backgammon: %w: the dice are already rolled (%d-%d); play or pass", game.ErrIllegalMove, s.dice[0], s.dice[1])

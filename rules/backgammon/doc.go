@@ -8,7 +8,8 @@
 // ../../../shared/rules/backgammon.md (from the leaflet "Tryktrak", with the
 // standard points marked): "Moving", "Must-play rules", "Hitting and the
 // bar", "Bearing off", "End of the game and score", "Move notation", "How the
-// API represents a turn" and "Interchange formats". Where the spec leaves a
+// API represents a turn", "Interchange formats" and "Doubling cube, match
+// play, resignation". Where the spec leaves a
 // point open, gnubg's behaviour decides (its GenerateMoves keeps the plays
 // that use the most dice, then the most pips, one per position).
 //

@@ -284,8 +284,9 @@ func (s State) Phase() Phase {
 // rolled the higher die.
 func (s State) Dice() (int, int) { return int(s.dice[0]), int(s.dice[1]) }
 
-// Score returns the money-session score carried by the Match ID (white's,
-// black's; 0, 0 for New): the points won in the session so far. The winning
+// Score returns the score carried by the Match ID (white's, black's; 0, 0
+// for New without a start score): in a money game the points won in the
+// session so far, in a match the match score. The winning
 // play adds the game's stake (Outcome) to the winner's score, as gnubg 1.07
 // writes it in the finished state's Match ID; otherwise the score passes
 // through every move unchanged.

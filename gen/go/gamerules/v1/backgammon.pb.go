@@ -719,7 +719,10 @@ func (x *BackgammonStep) GetHit() bool {
 // "roll 6-5" (in the opening "roll <white's die>-<black's die>"), or "roll"
 // to have the server draw the dice; with the cube "double", "take", "drop",
 // "beaver", "resign single|gammon|backgammon", "accept", "decline", and
-// "next game" inside a match.
+// "next game" inside a match. In the roll phase with the cube, LegalMoves
+// lists the 21 rolls (chance outcomes with their probabilities, which sum to
+// 1) and after them the decisions (no probability): a player who does not
+// double or resign rolls.
 type BackgammonMove struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// What the move is.
