@@ -74,6 +74,8 @@ def play_scenario(sc, settings, rnd):
         cmd('new match %d' % settings['match'])
     else:
         cmd('new session')
+    for c in settings.pop('setup', []):
+        cmd(c)
     games = 0
     ec = {'cubeful': 0, 'plies': 0, 'deterministic': 1, 'noise': rnd.choice([0.0, 0.1, 0.3])}
     while True:
@@ -333,6 +335,17 @@ for jac in (True, False):
         configs += [{"match": 0, "cube": True, "jacoby": jac, "beavers": bv}] * 6
 for n in (1, 2, 3, 5, 5, 7, 7, 9):
     configs += [{"match": n, "cube": True, "jacoby": False, "beavers": False}] * 3
+# matches from random scores, some at match length - 1 with the Crawford
+# game or post-Crawford
+for k in range(24):
+    n = rnd.randint(2, 15)
+    a, b = rnd.randrange(n), rnd.randrange(n)
+    if k % 3 == 0:
+        a = n - 1
+    setup = ['set score %d %d' % (a, b)]
+    if (a == n - 1) != (b == n - 1) and k % 2 == 0:
+        setup.append('set crawford off')
+    configs.append({"match": n, "cube": True, "jacoby": False, "beavers": False, "setup": setup})
 sc = 0
 for st in configs:
     play_scenario(sc, dict(st), rnd)
