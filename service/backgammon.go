@@ -26,15 +26,29 @@ func (backgammonEngine) Info() *gamerulesv1.GameInfo {
 		MaxPlayers:  2,
 		HasChance:   true,
 		Variants: []string{
-			"money game with the cube at 1 (no options yet; the doubling cube and match play are planned)",
+			"money game without the cube (the default, the leaflet's game)",
+			"money game with the doubling cube (option cube), the Jacoby rule (on by default; option jacoby) and beavers (option beavers)",
+			"match play to match_length points with the Crawford rule (options match_length, white_score, black_score, crawford)",
 		},
-		MoveNotation:  `gnubg's: "24/18 13/11", "bar/22", "6/off", "13/9(4)", "24/23*/20"; "pass" when no number can be played; dice as "roll 6-5" (opening: "roll <white>-<black>"), or "roll" to have the server draw them`,
-		StateNotation: `gnubg ID "<Position ID>:<Match ID>" from the side of the player on turn, e.g. "4HPwATDgc/ABMA:MIEFAAAAAAAE" (the start, white to play 3-1)`,
+		MoveNotation:  `gnubg's: "24/18 13/11", "bar/22", "6/off", "13/9(4)", "24/23*/20"; "pass" when no number can be played; dice as "roll 6-5" (opening: "roll <white>-<black>"), or "roll" to have the server draw them; with the cube "double", "take", "drop", "beaver", "resign single|gammon|backgammon", "accept", "decline", and "next game" between the games of a match`,
+		StateNotation: `gnubg ID "<Position ID>:<Match ID>" from the side of the player on roll, e.g. "4HPwATDgc/ABMA:MIEFAAAAAAAE" (the start, white to play 3-1); a money game with the cube adds " cube", and " beavers" when they are allowed`,
 	}
 }
 
-func (backgammonEngine) NewGame(*gamerulesv1.NewGameRequest, uint64) (Position, error) {
-	s, err := backgammon.New(backgammon.Options{})
+func (backgammonEngine) NewGame(req *gamerulesv1.NewGameRequest, _ uint64) (Position, error) {
+	o := req.GetBackgammon()
+	opts := backgammon.Options{
+		Cube:     o.GetCube(),
+		NoJacoby: o != nil && o.Jacoby != nil && !o.GetJacoby(),
+		Beavers:  o.GetBeavers(),
+		Crawford: o.GetCrawford(),
+	}
+	if o.GetMatchLength() > backgammon.MaxMatchLength || o.GetWhiteScore() >= 1<<15 || o.GetBlackScore() >= 1<<15 {
+		return nil, fmt.Errorf("backgammon: %w: match_length is 0..%d and each score 0..32767", game.ErrInvalidOptions, backgammon.MaxMatchLength)
+	}
+	opts.MatchLength = int(o.GetMatchLength())
+	opts.Score = [2]int{int(o.GetWhiteScore()), int(o.GetBlackScore())}
+	s, err := backgammon.New(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -58,13 +72,20 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 	invalid := func(format string, args ...any) (backgammon.State, error) {
 		return backgammon.State{}, fmt.Errorf("backgammon: %w: %s", game.ErrInvalidState, fmt.Sprintf(format, args...))
 	}
-	turn := backgammon.White
-	switch pb.GetTurn() {
-	case gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_UNSPECIFIED, gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_WHITE:
-	case gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_BLACK:
-		turn = backgammon.Black
-	default:
-		return invalid("turn %v is not a player", pb.GetTurn())
+	player := func(field string, p gamerulesv1.BackgammonPlayer, unset int) (int, error) {
+		switch p {
+		case gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_UNSPECIFIED:
+			return unset, nil
+		case gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_WHITE:
+			return backgammon.White, nil
+		case gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_BLACK:
+			return backgammon.Black, nil
+		}
+		return 0, fmt.Errorf("backgammon: %w: %s %v is not a player", game.ErrInvalidState, field, p)
+	}
+	turn, err := player("turn", pb.GetTurn(), backgammon.White)
+	if err != nil {
+		return backgammon.State{}, err
 	}
 	var d1, d2 int
 	switch dice := pb.GetDice(); len(dice) {
@@ -76,6 +97,56 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 		d1, d2 = int(dice[0]), int(dice[1])
 	default:
 		return invalid("dice: give two dice or none, not %d", len(dice))
+	}
+	resign := int(pb.GetResignation())
+	if resign < 0 || resign > 3 {
+		return invalid("resignation %v is not a level", pb.GetResignation())
+	}
+	end := 0
+	switch pb.GetEnd() {
+	case gamerulesv1.BackgammonEnd_BACKGAMMON_END_UNSPECIFIED:
+	case gamerulesv1.BackgammonEnd_BACKGAMMON_END_BORNE_OFF:
+		end = 2
+	case gamerulesv1.BackgammonEnd_BACKGAMMON_END_RESIGNED:
+		end = 3
+	case gamerulesv1.BackgammonEnd_BACKGAMMON_END_DROPPED:
+		end = 4
+	default:
+		return invalid("end %v is not a way a game ends", pb.GetEnd())
+	}
+	doubled := pb.GetDoubleOffered()
+
+	var phase backgammon.Phase
+	phaseKnown := true
+	switch pb.GetPhase() {
+	case gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_UNSPECIFIED:
+		phaseKnown = false // settled below, once the board is known
+	case gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_OPENING:
+		phase = backgammon.PhaseOpening
+	case gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_ROLL:
+		phase = backgammon.PhaseRoll
+	case gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_MOVE:
+		phase = backgammon.PhaseMove
+	case gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_OVER:
+		phase = backgammon.PhaseOver
+	case gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_DOUBLE:
+		phase = backgammon.PhaseDouble
+	case gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_RESIGN:
+		phase = backgammon.PhaseResign
+	default:
+		return invalid("phase %v is not a phase", pb.GetPhase())
+	}
+	// The dice owner: given, or as gnubg's Match ID has it for the state.
+	defRoll := turn
+	switch {
+	case end == 4 || (phase != backgammon.PhaseOver && end == 0 && doubled && resign == 0):
+		defRoll = 1 - turn // the doubler; turn is the taker (or the dropper)
+	case resign != 0 && !doubled:
+		defRoll = 1 - turn // the resigner was on roll
+	}
+	onRoll, err := player("on_roll", pb.GetOnRoll(), defRoll)
+	if err != nil {
+		return backgammon.State{}, err
 	}
 
 	var b backgammon.Board
@@ -93,10 +164,10 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 			b[backgammon.White][i], b[backgammon.Black][i] = int(white[i]), int(black[i])
 		}
 	case pb.GetPositionId() != "":
-		// Read the ID into a board; the phase is settled below.
-		s, err := backgammon.FromPositionID(pb.GetPositionId(), turn, backgammon.PhaseOver, 0, 0)
+		// Read the ID into a board, from the dice owner's side.
+		s, err := backgammon.FromPositionID(pb.GetPositionId(), onRoll, backgammon.PhaseOver, 0, 0)
 		if err != nil {
-			if s, err = backgammon.FromPositionID(pb.GetPositionId(), turn, backgammon.PhaseRoll, 0, 0); err != nil {
+			if s, err = backgammon.FromPositionID(pb.GetPositionId(), onRoll, backgammon.PhaseRoll, 0, 0); err != nil {
 				return backgammon.State{}, err
 			}
 		}
@@ -104,40 +175,60 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 	default:
 		return invalid("the typed state needs a board: white and black counts, or position_id")
 	}
-
-	var phase backgammon.Phase
-	switch pb.GetPhase() {
-	case gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_UNSPECIFIED:
+	if !phaseKnown {
 		switch {
-		case b.Finished():
+		case b.Finished() || end != 0:
 			phase = backgammon.PhaseOver
+		case resign != 0:
+			phase = backgammon.PhaseResign
+		case doubled:
+			phase = backgammon.PhaseDouble
 		case d1 != 0:
 			phase = backgammon.PhaseMove
 		default:
 			phase = backgammon.PhaseRoll
 		}
-	case gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_OPENING:
-		phase = backgammon.PhaseOpening
-	case gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_ROLL:
-		phase = backgammon.PhaseRoll
-	case gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_MOVE:
-		phase = backgammon.PhaseMove
-	case gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_OVER:
-		phase = backgammon.PhaseOver
-	default:
-		return invalid("phase %v is not a phase", pb.GetPhase())
 	}
-	s, err := backgammon.FromBoard(b, turn, phase, d1, d2)
+	if phase == backgammon.PhaseOver && end == 0 && !b.Finished() {
+		end = 4
+		if resign != 0 {
+			end = 3
+		}
+	}
+	if ws, bs := pb.GetWhiteScore(), pb.GetBlackScore(); ws >= 1<<15 || bs >= 1<<15 {
+		return invalid("white_score %d, black_score %d: each is 0..32767 (15 bits of the Match ID)", ws, bs)
+	}
+	if pb.GetCubeValue() > backgammon.MaxCube || pb.GetMatchLength() > backgammon.MaxMatchLength {
+		return invalid("cube_value %d (1..%d), match_length %d (0..%d)", pb.GetCubeValue(), backgammon.MaxCube, pb.GetMatchLength(), backgammon.MaxMatchLength)
+	}
+	owner, err := player("cube_owner", pb.GetCubeOwner(), -1)
+	if err != nil {
+		return backgammon.State{}, err
+	}
+	f := backgammon.Fields{
+		Turn: turn, OnRoll: onRoll, Phase: phase, Dice: [2]int{d1, d2},
+		Score:         [2]int{int(pb.GetWhiteScore()), int(pb.GetBlackScore())},
+		CubeValue:     int(pb.GetCubeValue()),
+		CubeOwner:     owner,
+		DoubleOffered: doubled,
+		Resignation:   resign,
+		MatchLength:   int(pb.GetMatchLength()),
+		Crawford:      pb.GetCrawford(),
+		Jacoby:        pb.GetJacoby(),
+		Beavers:       pb.GetBeavers(),
+		End:           end,
+	}
+	// As in the text form: a turned, owned or offered cube, a resignation,
+	// a drop or a match has the cube in use.
+	f.Cube = pb.GetCube() || f.CubeValue > 1 || owner != -1 || doubled || resign != 0 || end > 2 || f.MatchLength > 0
+	s, err := backgammon.FromFields(b, f)
 	if err != nil {
 		return backgammon.State{}, err
 	}
 	if id := pb.GetPositionId(); hasCounts && id != "" && id != s.PositionID() {
 		return invalid("position_id %s and the white/black counts (%s) describe different boards", game.Quote(id), s.PositionID())
 	}
-	if ws, bs := pb.GetWhiteScore(), pb.GetBlackScore(); ws >= 1<<15 || bs >= 1<<15 {
-		return invalid("white_score %d, black_score %d: each is 0..32767 (15 bits of the Match ID)", ws, bs)
-	}
-	return s.WithScore(int(pb.GetWhiteScore()), int(pb.GetBlackScore()))
+	return s, nil
 }
 
 // backgammonPos is a decoded, valid backgammon state.
@@ -148,6 +239,25 @@ var backgammonPhases = map[backgammon.Phase]gamerulesv1.BackgammonPhase{
 	backgammon.PhaseRoll:    gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_ROLL,
 	backgammon.PhaseMove:    gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_MOVE,
 	backgammon.PhaseOver:    gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_OVER,
+	backgammon.PhaseDouble:  gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_DOUBLE,
+	backgammon.PhaseResign:  gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_RESIGN,
+}
+
+// backgammonPlayer is the proto form of player p (0 or 1), or unspecified for -1.
+func backgammonPlayer(p int) gamerulesv1.BackgammonPlayer {
+	switch p {
+	case backgammon.White:
+		return gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_WHITE
+	case backgammon.Black:
+		return gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_BLACK
+	}
+	return gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_UNSPECIFIED
+}
+
+var backgammonEnds = map[string]gamerulesv1.BackgammonEnd{
+	"borne off": gamerulesv1.BackgammonEnd_BACKGAMMON_END_BORNE_OFF,
+	"resigned":  gamerulesv1.BackgammonEnd_BACKGAMMON_END_RESIGNED,
+	"dropped":   gamerulesv1.BackgammonEnd_BACKGAMMON_END_DROPPED,
 }
 
 func (p backgammonPos) Encode() *gamerulesv1.GameState {
@@ -176,6 +286,20 @@ func (p backgammonPos) Encode() *gamerulesv1.GameState {
 	}
 	ws, bs := s.Score()
 	typed.WhiteScore, typed.BlackScore = uint32(ws), uint32(bs)
+	if s.CubeInUse() {
+		typed.Cube = true
+		typed.CubeValue = uint32(s.CubeValue())
+		typed.CubeOwner = backgammonPlayer(s.CubeOwner())
+		typed.DoubleOffered = s.DoubleOffered()
+		typed.Resignation = gamerulesv1.BackgammonResignation(s.Resignation())
+		typed.MatchLength = uint32(s.MatchLength())
+		typed.Crawford = s.Crawford()
+		typed.PostCrawford = s.PostCrawford()
+		typed.Jacoby = s.Jacoby()
+		typed.Beavers = s.Beavers()
+		typed.OnRoll = backgammonPlayer(s.OnRoll())
+		typed.End = backgammonEnds[s.End()]
+	}
 	return &gamerulesv1.GameState{Text: s.String(), State: &gamerulesv1.GameState_Backgammon{Backgammon: typed}}
 }
 
@@ -199,8 +323,25 @@ func backgammonMoveToProto(m backgammon.Move) *gamerulesv1.Move {
 		typed.Dice = []uint32{uint32(a), uint32(b)}
 		prob := m.Probability()
 		out.Probability = &prob
+	default:
+		if k, ok := backgammonDecisionKinds[m.Kind()]; ok {
+			typed.Kind = k
+			typed.Resignation = gamerulesv1.BackgammonResignation(m.Resignation())
+		}
 	}
 	return out
+}
+
+// backgammonDecisionKinds maps the decision moves to their typed kinds.
+var backgammonDecisionKinds = map[backgammon.Kind]gamerulesv1.BackgammonMoveKind{
+	backgammon.KindDouble:   gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_DOUBLE,
+	backgammon.KindTake:     gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_TAKE,
+	backgammon.KindDrop:     gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_DROP,
+	backgammon.KindBeaver:   gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_BEAVER,
+	backgammon.KindResign:   gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_RESIGN,
+	backgammon.KindAccept:   gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_ACCEPT,
+	backgammon.KindDecline:  gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_DECLINE,
+	backgammon.KindNextGame: gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_NEXT_GAME,
 }
 
 // backgammonMoveFromProto converts a typed move (not a draw request) into
@@ -257,7 +398,21 @@ func backgammonMoveFromProto(s backgammon.State, pb *gamerulesv1.BackgammonMove)
 	case gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_UNSPECIFIED:
 		return backgammon.Move{}, fmt.Errorf("backgammon: %w: the typed move needs a kind, steps or dice", game.ErrIllegalMove)
 	default:
-		return backgammon.Move{}, fmt.Errorf("backgammon: %w: kind %d is not a move kind (play, pass or roll)", game.ErrIllegalMove, kind)
+		if len(pb.GetSteps()) > 0 || len(pb.GetDice()) > 0 {
+			return backgammon.Move{}, fmt.Errorf("backgammon: %w: a decision (%v) has no steps or dice", game.ErrIllegalMove, kind)
+		}
+		if r := pb.GetResignation(); (r != gamerulesv1.BackgammonResignation_BACKGAMMON_RESIGNATION_UNSPECIFIED) != (kind == gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_RESIGN) {
+			return backgammon.Move{}, fmt.Errorf("backgammon: %w: a resignation, and only a resignation, has a level (single, gammon or backgammon)", game.ErrIllegalMove)
+		}
+		found := false
+		for k, pk := range backgammonDecisionKinds {
+			if pk == kind {
+				m, found = backgammonDecision(k, int(pb.GetResignation())), true
+			}
+		}
+		if !found {
+			return backgammon.Move{}, fmt.Errorf("backgammon: %w: kind %d is not a move kind", game.ErrIllegalMove, kind)
+		}
 	}
 	return s.Canonical(m)
 }
@@ -313,4 +468,58 @@ func (p backgammonPos) Apply(mv *gamerulesv1.Move, rng *rand.Rand) (Position, *g
 	return backgammonPos{next}, backgammonMoveToProto(m), false, nil
 }
 
+// backgammonDecision returns the decision move of kind k (level for a
+// resignation).
+func backgammonDecision(k backgammon.Kind, level int) backgammon.Move {
+	switch k {
+	case backgammon.KindDouble:
+		return backgammon.DoubleMove()
+	case backgammon.KindTake:
+		return backgammon.TakeMove()
+	case backgammon.KindDrop:
+		return backgammon.DropMove()
+	case backgammon.KindBeaver:
+		return backgammon.BeaverMove()
+	case backgammon.KindResign:
+		return backgammon.ResignMove(level)
+	case backgammon.KindAccept:
+		return backgammon.AcceptMove()
+	case backgammon.KindDecline:
+		return backgammon.DeclineMove()
+	}
+	return backgammon.NextGameMove()
+}
+
 func (p backgammonPos) Outcome() game.Outcome { return p.s.Outcome() }
+
+// Continues reports whether a finished game still has a move: "next game"
+// inside an unfinished match (see continuer).
+func (p backgammonPos) Continues() bool {
+	return p.s.Phase() == backgammon.PhaseOver && p.s.MatchLength() > 0 && !p.s.MatchOver()
+}
+
+// ScoreDetail adds the cube and the match to Score (see scoreDetailer).
+// The default game (no cube) answers exactly as before the cube existed.
+func (p backgammonPos) ScoreDetail(resp *gamerulesv1.ScoreResponse) {
+	s := p.s
+	if !s.CubeInUse() {
+		return
+	}
+	ws, bs := s.Score()
+	d := &gamerulesv1.BackgammonScore{
+		CubeValue:    uint32(s.CubeValue()),
+		End:          backgammonEnds[s.End()],
+		MatchLength:  uint32(s.MatchLength()),
+		WhiteScore:   uint32(ws),
+		BlackScore:   uint32(bs),
+		MatchOver:    s.MatchOver(),
+		Crawford:     s.Crawford(),
+		PostCrawford: s.PostCrawford(),
+		Jacoby:       s.Jacoby(),
+	}
+	if w := s.MatchWinner(); w != game.NoWinner {
+		w32 := int32(w)
+		d.MatchWinner = &w32
+	}
+	resp.Backgammon = d
+}

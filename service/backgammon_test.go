@@ -275,7 +275,7 @@ func TestBackgammonTyped(t *testing.T) {
 		st   *gamerulesv1.GameState
 	}{
 		{"text and typed disagree", &gamerulesv1.GameState{Text: text, State: after.GetState()}},
-		{"cube at 2", &gamerulesv1.GameState{Text: "4HPwATDgc/ABMA:MQEFAAAAAAAE"}},
+		{"cube owner field 2", &gamerulesv1.GameState{Text: "4HPwATDgc/ABMA:IIEFAAAAAAAE"}}, // issue 12: a cube at 2 is a state now
 		{"one die", &gamerulesv1.GameState{State: &gamerulesv1.GameState_Backgammon{Backgammon: &gamerulesv1.BackgammonState{PositionId: "4HPwATDgc/ABMA", Dice: []uint32{3}}}}},
 		{"no board", &gamerulesv1.GameState{State: &gamerulesv1.GameState_Backgammon{Backgammon: &gamerulesv1.BackgammonState{Dice: []uint32{3, 1}}}}},
 		{"short counts", &gamerulesv1.GameState{State: &gamerulesv1.GameState_Backgammon{Backgammon: &gamerulesv1.BackgammonState{White: []uint32{15}, Black: []uint32{15}}}}},

@@ -57,6 +57,19 @@ type Position interface {
 	Outcome() game.Outcome
 }
 
+// continuer is implemented by the Positions of games where a finished game
+// may still have a move (backgammon's "next game" inside a match): ApplyMove
+// then lets the move through to the engine instead of refusing it as over.
+type continuer interface {
+	Continues() bool
+}
+
+// scoreDetailer is implemented by Positions that add a game-specific part to
+// Score (backgammon: the cube and the match).
+type scoreDetailer interface {
+	ScoreDetail(resp *gamerulesv1.ScoreResponse)
+}
+
 // Observer is implemented by the Positions of games with hidden information:
 // Observe returns what the given player (0-based) may see. Errors wrap
 // game.ErrInvalidState (e.g. no such player).

@@ -90,7 +90,9 @@ func (s *Server) ApplyMove(_ context.Context, req *gamerulesv1.ApplyMoveRequest)
 		field = "move.notation"
 	}
 	// A finished game refuses every move, well-formed or not, with one answer.
-	if out := pos.Outcome(); out.Finished {
+	if c, ok := pos.(continuer); ok && c.Continues() {
+		// finished, but the next game of a match may start
+	} else if out := pos.Outcome(); out.Finished {
 		return nil, toStatus(field, fmt.Errorf("%w: the game is finished (%s); no move can be applied", game.ErrGameOver, describeOutcome(out)))
 	}
 	seed := seedOrRandom(req.Seed)
@@ -119,6 +121,9 @@ func (s *Server) Score(_ context.Context, req *gamerulesv1.ScoreRequest) (*gamer
 	if out.Finished && out.Winner != game.NoWinner {
 		w := int32(out.Winner)
 		resp.Winner = &w
+	}
+	if d, ok := pos.(scoreDetailer); ok {
+		d.ScoreDetail(resp)
 	}
 	return resp, nil
 }

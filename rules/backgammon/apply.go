@@ -32,8 +32,17 @@ func (s State) Apply(m Move) (State, error) {
 	if err := s.Validate(); err != nil {
 		return State{}, err
 	}
-	if s.phase == PhaseOver {
+	if s.phase == PhaseOver && m.kind != KindNextGame {
+		if s.matchLen > 0 && !s.MatchOver() {
+			return State{}, fmt.Errorf("backgammon: %w: the game is over; the match goes on with \"next game\", not %q", game.ErrIllegalMove, m)
+		}
 		return State{}, fmt.Errorf("backgammon: %w: the game is over; no move %q", game.ErrGameOver, m)
+	}
+	if m.kind >= KindDouble {
+		return s.applyDecision(m)
+	}
+	if ph := s.Phase(); ph == PhaseDouble || ph == PhaseResign {
+		return State{}, fmt.Errorf("backgammon: %w: %s: a %s awaits an answer first (%s)", game.ErrIllegalMove, m, map[Phase]string{PhaseDouble: "double", PhaseResign: "resignation"}[ph], s.answers())
 	}
 	switch m.kind {
 	case KindOpeningRoll:
@@ -46,10 +55,10 @@ func (s State) Apply(m Move) (State, error) {
 		}
 		next := s
 		next.phase = PhaseMove
-		next.turn = White
+		next.turn, next.actor = White, White
 		next.dice = [2]uint8{w, b}
 		if b > w {
-			next.turn = Black
+			next.turn, next.actor = Black, Black
 			next.dice = [2]uint8{b, w} // higher first, as gnubg writes the Match ID
 		}
 		return next, nil
@@ -178,16 +187,17 @@ func (s State) play(m Move) State {
 func (s State) endTurn(next State) State {
 	next.dice = [2]uint8{}
 	next.turn = 1 - s.turn
+	next.actor = next.turn
 	next.phase = PhaseRoll
 	if next.off(int(s.turn)) == Checkers {
 		next.phase = PhaseOver
+		next.end = endBorneOff
 		// gnubg 1.07 adds the points won to the winner's score in the Match
 		// ID on the winning play (its money-session score; checked in
 		// TestWinningPlayScore). The field holds 15 bits: where the spec is
 		// silent, a score that would pass 32767 stays at 32767, so every
 		// finished State is valid and round-trips through its text form.
-		_, stake, _ := next.result()
-		next.score[s.turn] = uint16(min(int(next.score[s.turn])+stake, 1<<15-1))
+		return next.finish(int(s.turn))
 	}
 	return next
 }
@@ -200,7 +210,9 @@ func (s State) endTurn(next State) State {
 // which is not safe for concurrent use. Errors: game.ErrGameOver in
 // PhaseOver, game.ErrIllegalMove in PhaseMove (the dice are already rolled).
 func RollDice(s State, r *rand.Rand) (Move, error) {
-	switch s.phase {
+	switch s.Phase() {
+	case PhaseDouble, PhaseResign:
+		return Move{}, fmt.Errorf("backgammon: %w: a decision awaits an answer (%s); nothing to roll", game.ErrIllegalMove, s.answers())
 	case PhaseOpening:
 		for {
 			w, b := 1+r.IntN(6), 1+r.IntN(6)
@@ -211,7 +223,21 @@ func RollDice(s State, r *rand.Rand) (Move, error) {
 	case PhaseRoll:
 		return RollMove(1+r.IntN(6), 1+r.IntN(6)), nil
 	case PhaseOver:
+		if s.matchLen > 0 && !s.MatchOver() {
+			return Move{}, fmt.Errorf("backgammon: %w: the game is over; the match goes on with \"next game\"", game.ErrIllegalMove)
+		}
 		return Move{}, fmt.Errorf("backgammon: %w: the game is over; nothing to roll", game.ErrGameOver)
 	}
 	return Move{}, fmt.Errorf("backgammon: %w: the dice are already rolled (%d-%d); play or pass", game.ErrIllegalMove, s.dice[0], s.dice[1])
+}
+
+// answers names the moves that answer the pending decision of s.
+func (s State) answers() string {
+	if s.Phase() == PhaseResign {
+		return "accept or decline"
+	}
+	if s.canBeaver() == "" {
+		return "take, drop, beaver or resign"
+	}
+	return "take, drop or resign"
 }

@@ -8,20 +8,47 @@
 // ../../../shared/rules/backgammon.md (from the leaflet "Tryktrak", with the
 // standard points marked): "Moving", "Must-play rules", "Hitting and the
 // bar", "Bearing off", "End of the game and score", "Move notation", "How the
-// API represents a turn" and "Interchange formats". Where the spec leaves a
+// API represents a turn", "Interchange formats" and "Doubling cube, match
+// play, resignation". Where the spec leaves a
 // point open, gnubg's behaviour decides (its GenerateMoves keeps the plays
 // that use the most dice, then the most pips, one per position).
 //
 // # Variants
 //
-// None yet: a money game with the cube at 1. Options is empty.
+// The default (the zero Options) is the leaflet's game: a money game without
+// the cube, exactly as before the cube existed. Options add the doubling
+// cube (Options.Cube), the Jacoby rule (on with the cube unless NoJacoby),
+// beavers, and match play to MatchLength points with the Crawford rule, from
+// a given score (spec "Doubling cube, match play, resignation"; cube.go).
+//
+// # The cube, matches and resignations
+//
+// As gnubg 1.07 plays them: the player on roll may "double" before rolling
+// when the cube is in the middle or his, the game is not the Crawford game,
+// the cube is below MaxCube (4096) and, in a match, not dead (it does not
+// yet cover what he needs). The answer is "take" (the cube doubles and goes
+// to the taker), "drop" (the doubler wins the cube's value at once), a
+// "beaver" (money play with beavers: the cube doubles again and goes to the
+// taker, who keeps it through raccoons) or a resignation. The player on turn
+// may "resign single|gammon|backgammon" while the game goes on (cube in use
+// only); the opponent will "accept" (the level × the cube) or "decline". A
+// pending decision is its own phase (PhaseDouble, PhaseResign); Turn is the
+// answerer and OnRoll the dice owner, from whose side the Position ID is
+// written. Points: the stake × the cube; under the Jacoby rule a game borne
+// off with the cube in the middle counts single; gammons always count in a
+// match. A finished game inside an unfinished match has one move, "next
+// game" (score kept, the cube reset, the Crawford flag as the rule says);
+// the match is over when a player reaches its length (MatchOver,
+// MatchWinner). The Match ID carries all of it (cube, owner, Crawford flag,
+// double offered, resignation, game state 2/3/4 at the end, score, length,
+// bit 66 = no Jacoby), read and written exactly as gnubg writes it; the text
+// form adds " cube" and " beavers" where the Match ID cannot say them.
 //
 // # Not supported
 //
-//   - the doubling cube, match play, the Crawford and Jacoby rules (a Match ID
-//     with a cube other than 1 and centred, a match length, a pending double
-//     or resignation is refused as an invalid state);
-//   - resignations (game states 3 and 4 of the Match ID).
+//   - gnubg's memories outside the Match ID: how many beavers were made in a
+//     row (gnubg allows 3; here any number up to the cube limit), and a
+//     resignation declined earlier in the same turn (gnubg refuses a repeat).
 //
 // # Session score
 //
@@ -82,6 +109,7 @@
 //
 //	doc.go       this overview
 //	state.go     State, Phase, Board, New, FromBoard, Validate, Outcome, Info
+//	cube.go      the cube, matches and resignations; Fields, FromFields
 //	id.go        gnubg Position ID and Match ID; String, ParseState, FromPositionID
 //	move.go      Move, Kind, Step, constructors, gnubg-style String
 //	movegen.go   legal-play generation and LegalMoves

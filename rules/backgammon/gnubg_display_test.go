@@ -75,7 +75,7 @@ func TestIDErrorMessages(t *testing.T) {
 		{startID + ":" + midWith(playing, [3]int{midCubeOwner, 2, 2}), "cube owner field is 2, which gnubg does not use"},
 		{startID + ":" + midWith([3]int{midGameState, 3, 5}), "game state 5 is not one gnubg defines"},
 		{startID + ":" + midWith([3]int{midGameState, 3, 7}), "game state 7 is not one gnubg defines"},
-		{startID + ":" + midWith([3]int{midGameState, 3, 4}), "game state 4 (resigned or dropped)"},
+		{startID + ":" + midWith([3]int{midGameState, 3, 4}, [3]int{midCube, 4, 13}), "cube at 8192; gnubg's limit is 4096"}, // issue 12: game state 4 is a drop now
 	} {
 		_, err := ParseState(tt.text)
 		if err == nil || !errors.Is(err, game.ErrInvalidState) || !strings.Contains(err.Error(), tt.want) {

@@ -169,66 +169,111 @@ func (k *matchKey) get(off, width int) uint32 {
 	return v
 }
 
-// MatchID returns the gnubg Match ID of s (12 characters): a money game
-// (match length 0) with the cube at 1 and centred, the player on turn as both
-// dice owner and turn, the game state (0 in PhaseOpening, 1 in PhaseRoll and
-// PhaseMove, 2 in PhaseOver), the dice in PhaseMove, the session score
-// (Score: after the winning play it includes the points won), and bit 66 set
-// (no Jacoby rule), as gnubg 1.07 writes it.
+// MatchID returns the gnubg Match ID of s (12 characters), as gnubg 1.07
+// writes it (spec "Doubling cube, match play, resignation"): the cube's
+// log2 and owner (3 = centred), the dice owner (bit 6, OnRoll) and the
+// player to act (bit 11, Turn), the Crawford flag, the game state (0 in
+// PhaseOpening, 1 while playing, 2/3/4 at the end: borne off, resigned,
+// dropped), the double offered, the resignation level, the dice, the match
+// length, the score (Score: after the end it includes the points won), and
+// bit 66 set unless the Jacoby rule is on. A game without the cube is a
+// money game with the cube at 1 and centred, bit 66 set.
 func (s State) MatchID() string {
 	var k matchKey
-	k.put(midCube, 4, 0)
-	k.put(midCubeOwner, 2, 3)
+	k.put(midCube, 4, uint32(s.cubeLog))
+	k.put(midCubeOwner, 2, uint32(s.owner))
 	k.put(midDiceOwner, 1, uint32(s.turn))
+	if s.crawford {
+		k.put(midCrawford, 1, 1)
+	}
 	var gs uint32
 	switch s.phase {
 	case PhaseRoll, PhaseMove:
 		gs = 1
 	case PhaseOver:
-		gs = 2
+		gs = uint32(s.end)
 	}
 	k.put(midGameState, 3, gs)
-	k.put(midTurn, 1, uint32(s.turn))
+	k.put(midTurn, 1, uint32(s.actor))
+	if s.doubled {
+		k.put(midDouble, 1, 1)
+	}
+	k.put(midResign, 2, uint32(s.resign))
 	k.put(midDie1, 3, uint32(s.dice[0]))
 	k.put(midDie2, 3, uint32(s.dice[1]))
+	k.put(midMatchLen, 15, uint32(s.matchLen))
 	k.put(midScore0, 15, uint32(s.score[0]))
 	k.put(midScore1, 15, uint32(s.score[1]))
-	k.put(midNoJacoby, 1, 1)
+	if !s.jacoby {
+		k.put(midNoJacoby, 1, 1)
+	}
 	return encode64(k[:])
 }
 
 // String returns the canonical text form of s, gnubg's ID
 // "<PositionID>:<MatchID>" (spec "How the API represents a turn"), e.g.
-// "4HPwATDgc/ABMA:MIEFAAAAAAAE" for the start position with white to play 3-1.
+// "4HPwATDgc/ABMA:MIEFAAAAAAAE" for the start position with white to play
+// 3-1; in a money game with the cube in use followed by " cube", and by
+// " beavers" when beavers are allowed (spec "Text form with the cube").
 // ParseState(s.String()) == s for every valid s.
 func (s State) String() string {
-	return s.PositionID() + ":" + s.MatchID()
+	t := s.PositionID() + ":" + s.MatchID()
+	if s.cubeUse && s.matchLen == 0 {
+		t += " cube"
+	}
+	if s.beavers {
+		t += " beavers"
+	}
+	return t
 }
 
 // ParseState reads a state from gnubg's ID "<PositionID>:<MatchID>" (as
-// gnubg's "set gnubgid" takes it; surrounding spaces are ignored). The Match
-// ID gives the player on turn, the game state and the dice:
+// gnubg's "set gnubgid" takes it; surrounding spaces are ignored),
+// optionally followed by the settings words " cube" and " beavers" (spec
+// "Text form with the cube"). The Match ID gives the dice owner, the player
+// on turn, the game state, the dice, the cube, the match and the decisions:
 //
 //   - game state 0 without dice: PhaseOpening, which only the start position
 //     can be in (nobody has moved; any other board is refused); with dice:
 //     PhaseMove on any board (some tools write the first play that way);
-//   - game state 1: PhaseRoll without dice, PhaseMove with dice;
-//   - game state 2: PhaseOver (dice, if any, are ignored).
+//   - game state 1: PhaseRoll without dice, PhaseMove with dice; PhaseDouble
+//     with the double offered, PhaseResign with a resignation offered;
+//   - game state 2: PhaseOver, borne off (dice, if any, are ignored); 3: a
+//     resignation accepted (the level still set); 4: a double dropped.
 //
 // Dice are kept higher first (gnubg sorts them the same way), so a Match ID
 // with the lower die first reads as the same State as with the higher first.
 //
-// Only a money game with the cube at 1 and centred and no double or
-// resignation pending is supported; anything else, a malformed ID, or a
-// position Validate rejects is an error wrapping game.ErrInvalidState
-// (a *game.ParseError for syntax). Bit 66 (Jacoby off) may be set or not.
+// The cube is in use when the word "cube" follows, or when the ID's cube is
+// turned, owned or offered, a resignation is offered or accepted, or the
+// game belongs to a match; otherwise it is the leaflet's game (bit 66,
+// Jacoby, is then irrelevant, and written set). In a money game with the
+// cube, bit 66 clear means the Jacoby rule is on. A malformed ID, an
+// unknown word, or a state Validate rejects is an error wrapping
+// game.ErrInvalidState (a *game.ParseError for syntax).
 //
 // A bare Position ID (no ":") is read as white (player 0) to roll, or
 // PhaseOver if a player has no checkers left.
 func ParseState(text string) (State, error) {
 	text = strings.TrimSpace(text)
-	pid, mid, hasMid := strings.Cut(text, ":")
+	id, words, _ := strings.Cut(text, " ")
+	var cubeWord, beaverWord bool
+	for i, w := range strings.Fields(words) {
+		switch {
+		case w == "cube" && i == 0:
+			cubeWord = true
+		case w == "beavers" && !beaverWord:
+			beaverWord = true
+		default:
+			return State{}, &game.ParseError{Game: "backgammon", What: "state", Input: text, Offset: -1,
+				Reason: fmt.Sprintf("unknown setting %s after the gnubg ID; the settings are \"cube\" then \"beavers\"", game.Quote(w)), Kind: game.ErrInvalidState}
+		}
+	}
+	pid, mid, hasMid := strings.Cut(id, ":")
 	if !hasMid {
+		if cubeWord || beaverWord {
+			return State{}, fmt.Errorf("backgammon: %w: the settings words need a Match ID (\"<PositionID>:<MatchID> cube\")", game.ErrInvalidState)
+		}
 		s, err := FromPositionID(pid, White, PhaseRoll, 0, 0)
 		if err != nil && errors.Is(err, game.ErrInvalidState) {
 			// A finished position: read it as over.
@@ -251,42 +296,31 @@ func ParseState(text string) (State, error) {
 	unsupported := func(why string, args ...any) (State, error) {
 		return State{}, fmt.Errorf("backgammon: %w: Match ID %s: %s", game.ErrInvalidState, mid, fmt.Sprintf(why, args...))
 	}
-	if v := k.get(midCube, 4); v != 0 {
-		return unsupported("cube at %d; only a money game with the cube at 1 is supported", 1<<v)
+	s.cubeLog = uint8(k.get(midCube, 4))
+	if s.cubeLog > 12 {
+		return unsupported("cube at %d; gnubg's limit is %d", 1<<s.cubeLog, MaxCube)
 	}
-	switch v := k.get(midCubeOwner, 2); v {
-	case 3:
-	case 2:
-		return unsupported("cube owner field is 2, which gnubg does not use (0 or 1 = a player, 3 = centred); only a centred cube is supported")
-	default:
-		return unsupported("cube owned by player %d; only a centred cube is supported", v)
+	s.owner = uint8(k.get(midCubeOwner, 2))
+	if s.owner == 2 {
+		return unsupported("cube owner field is 2, which gnubg does not use (0 or 1 = a player, 3 = centred)")
 	}
-	if k.get(midCrawford, 1) != 0 {
-		return unsupported("Crawford game; match play is not supported")
-	}
-	if k.get(midDouble, 1) != 0 {
-		return unsupported("a double is offered; the cube is not supported")
-	}
-	if v := k.get(midResign, 2); v != 0 {
-		return unsupported("a resignation is pending; resignations are not supported")
-	}
-	if v := k.get(midMatchLen, 15); v != 0 {
-		return unsupported("match to %d points; only money games are supported", v)
-	}
+	s.crawford = k.get(midCrawford, 1) != 0
+	s.doubled = k.get(midDouble, 1) != 0
+	s.resign = uint8(k.get(midResign, 2))
+	s.matchLen = uint16(k.get(midMatchLen, 15))
 	if k[8]>>3 != 0 {
 		return unsupported("bits 67..71 are set; gnubg does not use them")
 	}
-	turn := k.get(midTurn, 1)
-	if owner := k.get(midDiceOwner, 1); owner != turn {
-		return unsupported("player on roll %d differs from player on turn %d (a pending decision); not supported", owner, turn)
-	}
+	turn := k.get(midDiceOwner, 1)
+	s.actor = uint8(k.get(midTurn, 1))
 	d1, d2 := k.get(midDie1, 3), k.get(midDie2, 3)
 	if d1 > 6 || d2 > 6 || (d1 == 0) != (d2 == 0) {
 		return unsupported("dice %d-%d; each die is 1..6, or both 0 before the roll", d1, d2)
 	}
 	s.score = [2]uint16{uint16(k.get(midScore0, 15)), uint16(k.get(midScore1, 15))}
 	var phase Phase
-	switch gs := k.get(midGameState, 3); gs {
+	gs := k.get(midGameState, 3)
+	switch gs {
 	case 0:
 		phase = PhaseOpening
 		if d1 != 0 {
@@ -300,10 +334,29 @@ func ParseState(text string) (State, error) {
 	case 2:
 		phase = PhaseOver
 		d1, d2 = 0, 0 // the last roll may still be shown; it no longer matters
-	case 3, 4:
-		return unsupported("game state %d (resigned or dropped); not supported", gs)
+	case 3:
+		phase = PhaseOver // the dice of the turn the resignation was made in stay
+	case 4:
+		phase = PhaseOver
+		d1, d2 = 0, 0
 	default:
 		return unsupported("game state %d is not one gnubg defines (0 no game, 1 playing, 2 over, 3 resigned, 4 dropped)", gs)
+	}
+	if phase == PhaseOver {
+		s.end = uint8(gs)
+	}
+	s.cubeUse = cubeWord || s.cubeLog != 0 || s.owner != ownerCentre || s.doubled || s.resign != 0 || s.matchLen != 0 || gs >= 3
+	if s.cubeUse && s.matchLen == 0 {
+		s.jacoby = k.get(midNoJacoby, 1) == 0
+	}
+	if cubeWord && s.matchLen != 0 {
+		return unsupported("the word \"cube\" is for a money game; a match (length %d) always has the cube", s.matchLen)
+	}
+	if beaverWord {
+		if !s.cubeUse || s.matchLen != 0 {
+			return unsupported("\"beavers\" needs a money game with the cube in use")
+		}
+		s.beavers = true
 	}
 	rows, pe := decodePositionID(pid)
 	if pe != nil {
@@ -351,6 +404,9 @@ func (s State) WithScore(a, b int) (State, error) {
 		return State{}, fmt.Errorf("backgammon: %w: score %d-%d: each is 0..32767 (15 bits of the Match ID)", game.ErrInvalidState, a, b)
 	}
 	s.score = [2]uint16{uint16(a), uint16(b)}
+	if err := s.validateCube(); err != nil {
+		return State{}, err
+	}
 	return s, nil
 }
 

@@ -26,12 +26,40 @@ const (
 	KindOpeningRoll
 )
 
+// The decision kinds (spec "Doubling cube, match play, resignation"),
+// numbered from 16.
+const (
+	// KindDouble offers a double (PhaseRoll, before rolling).
+	KindDouble Kind = 16 + iota
+	// KindTake accepts a double (PhaseDouble).
+	KindTake
+	// KindDrop refuses a double; the game ends (PhaseDouble).
+	KindDrop
+	// KindBeaver takes and at once redoubles, keeping the cube (PhaseDouble,
+	// money play with beavers).
+	KindBeaver
+	// KindResign offers to resign; Move.Resignation is the level.
+	KindResign
+	// KindAccept accepts a resignation; the game ends (PhaseResign).
+	KindAccept
+	// KindDecline declines a resignation; play goes on (PhaseResign).
+	KindDecline
+	// KindNextGame starts the next game of an unfinished match (PhaseOver).
+	KindNextGame
+)
+
 var kindNames = [...]string{"none", "play", "pass", "roll", "opening roll"}
 
-// String returns "none", "play", "pass", "roll" or "opening roll".
+var decisionNames = [...]string{"double", "take", "drop", "beaver", "resign", "accept", "decline", "next game"}
+
+// String returns "none", "play", "pass", "roll", "opening roll", "double",
+// "take", "drop", "beaver", "resign", "accept", "decline" or "next game".
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
+	}
+	if k >= KindDouble && int(k-KindDouble) < len(decisionNames) {
+		return decisionNames[k-KindDouble]
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
@@ -71,7 +99,12 @@ func (m Move) Kind() Kind { return m.kind }
 
 // Dice returns the dice of a roll: (high, low) for KindRoll, (white's,
 // black's) for KindOpeningRoll, and 0, 0 for other kinds.
-func (m Move) Dice() (int, int) { return int(m.dice[0]), int(m.dice[1]) }
+func (m Move) Dice() (int, int) {
+	if m.kind != KindRoll && m.kind != KindOpeningRoll {
+		return 0, 0
+	}
+	return int(m.dice[0]), int(m.dice[1])
+}
 
 // Len returns the number of single-die steps of a play (1..4), 0 for other kinds.
 func (m Move) Len() int { return int(m.n) }
@@ -111,6 +144,49 @@ func (m Move) Probability() float64 {
 		return 2.0 / 36
 	}
 	return 0
+}
+
+// DoubleMove returns "double". Legal in PhaseRoll when the player on roll
+// may double (spec "Doubling cube, match play, resignation").
+func DoubleMove() Move { return Move{kind: KindDouble} }
+
+// TakeMove returns "take", the answer that accepts a double.
+func TakeMove() Move { return Move{kind: KindTake} }
+
+// DropMove returns "drop", the answer that refuses a double (gnubg also
+// says "pass" and "reject"; ParseMove reads them).
+func DropMove() Move { return Move{kind: KindDrop} }
+
+// BeaverMove returns "beaver".
+func BeaverMove() Move { return Move{kind: KindBeaver} }
+
+// ResignMove returns the offer to resign at level 1 single, 2 gammon or 3
+// backgammon: "resign single", "resign gammon", "resign backgammon". Other
+// levels give a move Apply refuses.
+func ResignMove(level int) Move {
+	if level < 1 || level > 3 {
+		level = 0
+	}
+	return Move{kind: KindResign, dice: [2]uint8{uint8(level), 0}}
+}
+
+// AcceptMove returns "accept", the answer that accepts a resignation.
+func AcceptMove() Move { return Move{kind: KindAccept} }
+
+// DeclineMove returns "decline", the answer that declines a resignation.
+func DeclineMove() Move { return Move{kind: KindDecline} }
+
+// NextGameMove returns "next game": in a finished game of an unfinished
+// match, the start of the next game.
+func NextGameMove() Move { return Move{kind: KindNextGame} }
+
+// Resignation returns the level of a KindResign move (1 single, 2 gammon,
+// 3 backgammon) and 0 for other moves.
+func (m Move) Resignation() int {
+	if m.kind != KindResign {
+		return 0
+	}
+	return int(m.dice[0])
 }
 
 // PassMove returns the pass move ("pass"), legal when no number can be played.
@@ -175,6 +251,10 @@ func (m Move) String() string {
 		return fmt.Sprintf("roll %d-%d", m.dice[0], m.dice[1])
 	case KindPlay:
 		return m.playString()
+	case KindResign:
+		return "resign " + resignNames[m.dice[0]]
+	case KindDouble, KindTake, KindDrop, KindBeaver, KindAccept, KindDecline, KindNextGame:
+		return m.kind.String()
 	}
 	return "none"
 }

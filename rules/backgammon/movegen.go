@@ -342,7 +342,15 @@ var openingRolls, rolls = func() (op, ro []Move) {
 //     their canonical steps compared from the first step, each step by
 //     descending from and then descending to (so "24/23 24/21" comes before
 //     "24/21 6/5");
-//   - PhaseOver: nil.
+//   - PhaseOver: nil, or "next game" in a finished game of an unfinished
+//     match.
+//
+// With the cube in use (spec "Doubling cube, match play, resignation") the
+// decisions follow: in PhaseRoll "double" when the player on roll may
+// double; in PhaseDouble "take", "drop" and "beaver" (when allowed); in
+// PhaseRoll, PhaseMove and PhaseDouble "resign single", "resign gammon",
+// "resign backgammon"; in PhaseResign just "accept" and "decline". A game
+// without the cube lists exactly what it always did.
 //
 // The result is a new slice owned by the caller. An invalid s (see Validate)
 // gives an unspecified list; call Validate first on untrusted input.
@@ -353,20 +361,20 @@ func (s State) LegalMoves() []Move {
 // AppendLegalMoves appends LegalMoves to dst and returns the extended slice;
 // with a reused dst it does not allocate.
 func (s State) AppendLegalMoves(dst []Move) []Move {
-	switch s.phase {
+	switch s.Phase() {
 	case PhaseOpening:
 		return append(dst, openingRolls...)
 	case PhaseRoll:
-		return append(dst, rolls...)
+		return s.decisionMoves(append(dst, rolls...))
 	case PhaseMove:
 	default:
-		return dst
+		return s.decisionMoves(dst)
 	}
 	g := genPool.Get().(*gen)
 	g.generate(&s)
 	if len(g.ents) == 0 {
 		genPool.Put(g)
-		return append(dst, PassMove())
+		return s.decisionMoves(append(dst, PassMove()))
 	}
 	g.sortEntries()
 	dst = slices.Grow(dst, len(g.ents))
@@ -374,5 +382,5 @@ func (s State) AppendLegalMoves(dst []Move) []Move {
 		dst = append(dst, g.ents[i].m)
 	}
 	genPool.Put(g)
-	return dst
+	return s.decisionMoves(dst)
 }

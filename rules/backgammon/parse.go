@@ -37,8 +37,20 @@ func ParseMove(s State, text string) (Move, error) {
 	if err := s.Validate(); err != nil {
 		return Move{}, err
 	}
+	if m, ok := decisionWord(s, text); ok {
+		if _, err := s.Apply(m); err != nil {
+			return Move{}, err
+		}
+		return m, nil
+	}
 	if s.phase == PhaseOver {
+		if s.matchLen > 0 && !s.MatchOver() {
+			return Move{}, fmt.Errorf("backgammon: %w: the game is over; the match goes on with \"next game\", not %s", game.ErrIllegalMove, game.Quote(text))
+		}
 		return Move{}, fmt.Errorf("backgammon: %w: the game is over; no move %s", game.ErrGameOver, game.Quote(text))
+	}
+	if ph := s.Phase(); ph == PhaseDouble || ph == PhaseResign {
+		return Move{}, fmt.Errorf("backgammon: %w: %s: a decision awaits an answer first (%s)", game.ErrIllegalMove, game.Quote(text), s.answers())
 	}
 	lead := len(text) - len(strings.TrimLeft(text, " \t\r\n"))
 	t := strings.ToLower(strings.TrimSpace(text))
@@ -176,6 +188,62 @@ func ParseMove(s State, text string) (Move, error) {
 		return Move{}, err
 	}
 	return g.ents[j].m, nil
+}
+
+// decisionWord reads the decisions (spec "As moves"): "double", "take",
+// "drop" (also "pass" and "reject" while a double awaits an answer, as gnubg
+// says), "beaver", "resign single|gammon|backgammon" (also gnubg's "normal",
+// and "n", "g", "b", "1", "2", "3"), "accept", "decline" (also "reject"
+// while a resignation awaits an answer) and "next game". ok is false for
+// any other text.
+func decisionWord(s State, text string) (Move, bool) {
+	f := strings.Fields(strings.ToLower(text))
+	if len(f) == 0 || len(f) > 2 {
+		return Move{}, false
+	}
+	if len(f) == 2 {
+		switch {
+		case f[0] == "next" && f[1] == "game":
+			return NextGameMove(), true
+		case f[0] == "resign":
+			switch f[1] {
+			case "single", "normal", "n", "s", "1":
+				return ResignMove(1), true
+			case "gammon", "g", "2":
+				return ResignMove(2), true
+			case "backgammon", "b", "3":
+				return ResignMove(3), true
+			}
+		}
+		return Move{}, false
+	}
+	switch f[0] {
+	case "double":
+		return DoubleMove(), true
+	case "take":
+		return TakeMove(), true
+	case "drop":
+		return DropMove(), true
+	case "beaver", "redouble":
+		return BeaverMove(), true
+	case "accept":
+		return AcceptMove(), true
+	case "decline":
+		return DeclineMove(), true
+	case "pass":
+		if s.Phase() == PhaseDouble {
+			return DropMove(), true
+		}
+	case "reject":
+		switch s.Phase() {
+		case PhaseDouble:
+			return DropMove(), true
+		case PhaseResign:
+			return DeclineMove(), true
+		}
+		return DropMove(), true // refused with the reason by Apply
+	}
+	return Move{}, false
 }
 
 // readPoint reads a point at the start of t: digits 0..25, "bar", "b" or

@@ -37,13 +37,22 @@ const (
 	// PhaseMove: the player on turn has dice and plays them (or passes).
 	// Match ID game state 1 with dice.
 	PhaseMove
-	// PhaseOver: a player has borne off all 15 checkers. Match ID game state 2.
+	// PhaseOver: the game is over: a player has borne off all 15 checkers
+	// (Match ID game state 2), or, with the cube, a resignation was accepted
+	// (3) or a double dropped (4); see State.End.
 	PhaseOver
+	// PhaseDouble: a double (or a beaver) awaits an answer; the player on
+	// turn takes, drops, beavers or resigns (spec "Doubling cube, match play,
+	// resignation"). Match ID game state 1 with the double offered.
+	PhaseDouble
+	// PhaseResign: a resignation awaits an answer; the player on turn
+	// accepts or declines. Match ID game state 1 with the resignation set.
+	PhaseResign
 )
 
-var phaseNames = [...]string{"opening", "roll", "move", "over"}
+var phaseNames = [...]string{"opening", "roll", "move", "over", "double", "resign"}
 
-// String returns "opening", "roll", "move" or "over".
+// String returns "opening", "roll", "move", "over", "double" or "resign".
 func (p Phase) String() string {
 	if int(p) < len(phaseNames) {
 		return phaseNames[p]
@@ -51,10 +60,38 @@ func (p Phase) String() string {
 	return fmt.Sprintf("Phase(%d)", uint8(p))
 }
 
-// Options are the variants of New. Backgammon is played as a money game with
-// the cube at 1: there are no variants yet (the doubling cube, match play and
-// the Jacoby rule are planned, see doc.go), so the zero Options is the only value.
-type Options struct{}
+// Options are the variants of New (spec "Doubling cube, match play,
+// resignation", "Options of NewGame"). The zero Options is the leaflet's
+// game: a money game without the cube, exactly as before the cube existed.
+type Options struct {
+	// Cube puts the doubling cube in use in a money game (a match always
+	// uses it). Resignations are offered only where the cube is in use.
+	Cube bool
+	// NoJacoby turns the Jacoby rule off in a money game with the cube (it
+	// is on by default there, as in gnubg). Ignored without the cube and
+	// in a match, where gammons always count.
+	NoJacoby bool
+	// Beavers allows beavers in a money game with the cube (gnubg: up to 3
+	// in a row). An error in a match or without the cube.
+	Beavers bool
+	// MatchLength is the match's length in points, 1..MaxMatchLength; 0 is
+	// a money game.
+	MatchLength int
+	// Score is the score to start from (white's, black's): in a match
+	// each below MatchLength; in a money game the session score, 0..32767.
+	Score [2]int
+	// Crawford says the game to start is the Crawford game: valid only in
+	// a match where exactly one player is at MatchLength-1. Post-Crawford is
+	// not an option: it is a player at MatchLength-1 and Crawford false.
+	Crawford bool
+}
+
+// MaxMatchLength is the longest match: the Match ID's 15-bit field.
+const MaxMatchLength = 1<<15 - 1
+
+// MaxCube is the highest cube value, gnubg 1.07's limit: no double is
+// offered at it.
+const MaxCube = 4096
 
 // State is a whole backgammon position: both players' checkers, the player
 // whose turn it is, the phase and the dice. It is a small comparable value;
@@ -71,7 +108,26 @@ type State struct {
 	phase Phase     // see Phase
 	dice  [2]uint8  // PhaseMove: the two dice (1..6), higher first; otherwise 0
 	score [2]uint16 // money-session score from the Match ID; the winning play adds its stake
+
+	// The cube, match and resignation fields (spec "Doubling cube, match
+	// play, resignation"). The zero values are the leaflet's game. While
+	// a decision is pending, phase is the phase it was offered in (roll, or
+	// move for a resignation after the roll) and turn stays the dice owner;
+	// actor is then the player who answers. Otherwise actor == turn.
+	actor    uint8  // Match ID bit 11: the player to act
+	cubeLog  uint8  // log2 of the cube value, 0..12
+	owner    uint8  // cube owner: 0, 1, or ownerCentre
+	doubled  bool   // a double (or beaver) is offered
+	resign   uint8  // resignation offered (or accepted, in PhaseOver): 0 none, 1 single, 2 gammon, 3 backgammon
+	end      uint8  // PhaseOver: Match ID game state 2 (borne off), 3 (resigned), 4 (dropped)
+	crawford bool   // Match ID bit 7
+	matchLen uint16 // 0 money game
+	cubeUse  bool   // the cube is in use (always in a match)
+	jacoby   bool   // Jacoby rule (money game with the cube only)
+	beavers  bool   // beavers allowed (money game with the cube only)
 }
+
+const ownerCentre = 3
 
 // Board is the typed form of a position, the layout of the oracle data:
 // Board[p][i] is the number of player p's checkers on his own point i+1
@@ -87,11 +143,54 @@ var startRow = [25]uint8{5: 5, 7: 3, 12: 5, 23: 2}
 // on roll yet (Turn reports White). Its text form is
 // "4HPwATDgc/ABMA:MAAAAAAAAAAE". The only error is none: Options has no
 // fields yet, and the error result is there for the variants to come.
-func New(Options) (State, error) {
+//
+// With options (see Options) the cube, the match and the settings are set;
+// an impossible combination is an error wrapping game.ErrInvalidOptions.
+func New(o Options) (State, error) {
 	var s State
 	s.board[0] = startRow
 	s.board[1] = startRow
 	s.phase = PhaseOpening
+	s.owner = ownerCentre
+	bad := func(format string, args ...any) (State, error) {
+		return State{}, fmt.Errorf("backgammon: %w: %s", game.ErrInvalidOptions, fmt.Sprintf(format, args...))
+	}
+	if o.MatchLength < 0 || o.MatchLength > MaxMatchLength {
+		return bad("match_length %d: 0 (a money game) or 1..%d", o.MatchLength, MaxMatchLength)
+	}
+	for p, v := range o.Score {
+		if v < 0 || v >= 1<<15 {
+			return bad("%s's score %d: 0..32767", playerNames[p], v)
+		}
+		if o.MatchLength > 0 && v >= o.MatchLength {
+			return bad("%s's score %d: in a match to %d each score is below the length (the match would be over)", playerNames[p], v, o.MatchLength)
+		}
+	}
+	s.score = [2]uint16{uint16(o.Score[0]), uint16(o.Score[1])}
+	if o.MatchLength > 0 {
+		if o.Beavers {
+			return bad("beavers are not allowed in a match (gnubg: money play only)")
+		}
+		s.matchLen = uint16(o.MatchLength)
+		s.cubeUse = true
+	} else {
+		if o.Crawford {
+			return bad("crawford: the Crawford game exists only in a match (give match_length)")
+		}
+		if o.Beavers && !o.Cube {
+			return bad("beavers need the cube (cube: true)")
+		}
+		s.cubeUse = o.Cube
+		s.jacoby = o.Cube && !o.NoJacoby
+		s.beavers = o.Beavers
+	}
+	if o.Crawford {
+		l := o.MatchLength - 1
+		if (o.Score[0] == l) == (o.Score[1] == l) {
+			return bad("crawford: the Crawford game needs exactly one player at %d (match length - 1); the score is %d-%d", l, o.Score[0], o.Score[1])
+		}
+		s.crawford = true
+	}
 	return s, nil
 }
 
@@ -120,7 +219,12 @@ func FromBoard(b Board, turn int, phase Phase, d1, d2 int) (State, error) {
 		d1, d2 = d2, d1 // kept higher first, as gnubg shows them
 	}
 	s.turn = uint8(turn)
+	s.actor = uint8(turn)
 	s.phase = phase
+	s.owner = ownerCentre
+	if phase == PhaseOver {
+		s.end = endBorneOff
+	}
 	s.dice = [2]uint8{uint8(d1), uint8(d2)}
 	if err := s.Validate(); err != nil {
 		return State{}, err
@@ -148,13 +252,31 @@ func (s State) Board() Board {
 }
 
 // Turn returns the player (0 white, 1 black) whose turn it is: the player to
-// roll (PhaseRoll), to move (PhaseMove), or after the end the loser, from
-// whose side the finished position is written. In PhaseOpening it is the
-// player the Match ID names (White for New), which the opening roll replaces.
-func (s State) Turn() int { return int(s.turn) }
+// roll (PhaseRoll), to move (PhaseMove), to answer a double or resignation
+// (PhaseDouble, PhaseResign), or after the end the player the Match ID
+// names: the loser of a game borne off, the dropper of a double, the
+// acceptor of a resignation. In PhaseOpening it is the player the Match ID
+// names (White for New), which the opening roll replaces.
+func (s State) Turn() int { return int(s.actor) }
 
-// Phase returns the phase of the turn.
-func (s State) Phase() Phase { return s.phase }
+// OnRoll returns the dice owner (Match ID bit 6), from whose side the
+// Position ID is written: Turn, except while a double or resignation awaits
+// an answer, when it is the player whose roll it was.
+func (s State) OnRoll() int { return int(s.turn) }
+
+// Phase returns the phase of the turn: PhaseDouble or PhaseResign while a
+// decision awaits an answer, otherwise the phase of the dice.
+func (s State) Phase() Phase {
+	switch {
+	case s.phase == PhaseOver:
+		return PhaseOver
+	case s.resign != 0:
+		return PhaseResign
+	case s.doubled:
+		return PhaseDouble
+	}
+	return s.phase
+}
 
 // Dice returns the two dice (1..6) in PhaseMove, higher first, and 0, 0
 // otherwise. gnubg keeps them so (its "set gnubgid" and "set dice" sort
@@ -162,8 +284,9 @@ func (s State) Phase() Phase { return s.phase }
 // rolled the higher die.
 func (s State) Dice() (int, int) { return int(s.dice[0]), int(s.dice[1]) }
 
-// Score returns the money-session score carried by the Match ID (white's,
-// black's; 0, 0 for New): the points won in the session so far. The winning
+// Score returns the score carried by the Match ID (white's, black's; 0, 0
+// for New without a start score): in a money game the points won in the
+// session so far, in a match the match score. The winning
 // play adds the game's stake (Outcome) to the winner's score, as gnubg 1.07
 // writes it in the finished state's Match ID; otherwise the score passes
 // through every move unchanged.
@@ -245,8 +368,11 @@ func (s State) Validate() error {
 			return fmt.Errorf("backgammon: %w: a player has borne off all checkers but the game state is %q, not over", game.ErrInvalidState, s.phase)
 		}
 	case PhaseOver:
-		if !over {
+		if !over && s.end == endBorneOff {
 			return fmt.Errorf("backgammon: %w: game state is over but both players have checkers left", game.ErrInvalidState)
+		}
+		if over && s.end != endBorneOff {
+			return fmt.Errorf("backgammon: %w: a player has borne off all checkers, so the game did not end by a resignation or a drop", game.ErrInvalidState)
 		}
 	default:
 		return fmt.Errorf("backgammon: %w: unknown phase %d", game.ErrInvalidState, s.phase)
@@ -258,13 +384,13 @@ func (s State) Validate() error {
 		if s.dice[0] < 1 || s.dice[0] > 6 || s.dice[1] < 1 || s.dice[1] > 6 {
 			return fmt.Errorf("backgammon: %w: dice %d-%d: the move phase needs two dice 1..6", game.ErrInvalidState, s.dice[0], s.dice[1])
 		}
-	} else if s.dice != [2]uint8{} {
+	} else if s.dice != [2]uint8{} && !(s.phase == PhaseOver && s.end == endResigned) {
 		return fmt.Errorf("backgammon: %w: dice %d-%d set in the %s phase; dice belong to the move phase only", game.ErrInvalidState, s.dice[0], s.dice[1], s.phase)
 	}
 	if s.score[0] >= 1<<15 || s.score[1] >= 1<<15 {
 		return fmt.Errorf("backgammon: %w: score %d-%d does not fit the Match ID (15 bits)", game.ErrInvalidState, s.score[0], s.score[1])
 	}
-	return nil
+	return s.validateCube()
 }
 
 // homeClosed reports whether a player's home board (his points 1..6) holds
@@ -301,15 +427,34 @@ var playerNames = [2]string{"white", "black"}
 // 1 "single" if the loser has borne off a checker; otherwise 3 "backgammon"
 // if the loser still has a checker on the bar or in the winner's home board
 // (the loser's points 19..24); otherwise 2 "gammon".
+//
+// With the cube (spec "Doubling cube, match play, resignation") the points
+// are the game's points for the winner: the stake × the cube value (under
+// the Jacoby rule a game borne off with the cube in the middle counts 1 ×
+// the cube, Detail still naming the result); a resignation accepted scores
+// its level × the cube (Detail "resigned single", "resigned gammon",
+// "resigned backgammon"); a dropped double the cube value (Detail
+// "dropped"). The match (MatchOver, MatchWinner, Score) is reported apart.
 func (s State) Outcome() game.Outcome {
 	if s.phase != PhaseOver {
 		return game.Outcome{Winner: game.NoWinner, Points: []int{0, 0}}
 	}
-	w, stake, detail := s.result()
+	w := s.winner()
+	var detail string
+	switch s.end {
+	case endResigned:
+		detail = "resigned " + resignNames[s.resign]
+	case endDropped:
+		detail = "dropped"
+	default:
+		_, _, detail = s.result()
+	}
 	pts := []int{0, 0}
-	pts[w] = stake
+	pts[w] = s.points()
 	return game.Outcome{Finished: true, Winner: w, Points: pts, Detail: detail}
 }
+
+var resignNames = [4]string{"", "single", "gammon", "backgammon"}
 
 // result is the winner, stake and its name ("single", "gammon",
 // "backgammon") of a board where a player has borne off all his checkers
@@ -335,7 +480,7 @@ func (s State) result() (winner, stake int, detail string) {
 type Info struct {
 	Name        string   // "backgammon"
 	Players     []string // player names by index: "white", "black"
-	MaxPoints   int      // the largest stake of one game: 3 (backgammon)
+	MaxPoints   int      // the largest stake of one game without the cube: 3 (backgammon); with the cube × its value
 	HasChance   bool     // true: dice rolls are chance moves
 	Description string
 }
@@ -347,6 +492,6 @@ func GameInfo() Info {
 		Players:     []string{"white", "black"},
 		MaxPoints:   3,
 		HasChance:   true,
-		Description: "Backgammon, money game with the cube at 1; legal plays exactly as GNU Backgammon",
+		Description: "Backgammon, money game or match, with the doubling cube, Crawford, Jacoby and beavers as options; legal plays and IDs exactly as GNU Backgammon",
 	}
 }

@@ -76,7 +76,8 @@ func (BackgammonPlayer) EnumDescriptor() ([]byte, []int) {
 }
 
 // BackgammonPhase is the part of a turn a state is in. The Match ID's game
-// state tells them apart: 0 opening, 1 roll or move (with dice), 2 over.
+// state tells them apart: 0 opening, 1 roll or move (with dice; double or
+// resign while a decision is offered), 2, 3 or 4 over.
 type BackgammonPhase int32
 
 const (
@@ -90,8 +91,16 @@ const (
 	BackgammonPhase_BACKGAMMON_PHASE_ROLL BackgammonPhase = 2
 	// The player on turn has dice and plays them (or passes).
 	BackgammonPhase_BACKGAMMON_PHASE_MOVE BackgammonPhase = 3
-	// A player has borne off all 15 checkers; no legal moves.
+	// The game is over: a player has borne off all 15 checkers, or (with the
+	// cube) a resignation was accepted or a double dropped (see `end`). No
+	// legal moves, except "next game" inside an unfinished match.
 	BackgammonPhase_BACKGAMMON_PHASE_OVER BackgammonPhase = 4
+	// A double (or beaver) awaits the answer of the player on `turn`: take,
+	// drop, beaver or resign.
+	BackgammonPhase_BACKGAMMON_PHASE_DOUBLE BackgammonPhase = 5
+	// A resignation awaits the answer of the player on `turn`: accept or
+	// decline.
+	BackgammonPhase_BACKGAMMON_PHASE_RESIGN BackgammonPhase = 6
 )
 
 // Enum value maps for BackgammonPhase.
@@ -102,6 +111,8 @@ var (
 		2: "BACKGAMMON_PHASE_ROLL",
 		3: "BACKGAMMON_PHASE_MOVE",
 		4: "BACKGAMMON_PHASE_OVER",
+		5: "BACKGAMMON_PHASE_DOUBLE",
+		6: "BACKGAMMON_PHASE_RESIGN",
 	}
 	BackgammonPhase_value = map[string]int32{
 		"BACKGAMMON_PHASE_UNSPECIFIED": 0,
@@ -109,6 +120,8 @@ var (
 		"BACKGAMMON_PHASE_ROLL":        2,
 		"BACKGAMMON_PHASE_MOVE":        3,
 		"BACKGAMMON_PHASE_OVER":        4,
+		"BACKGAMMON_PHASE_DOUBLE":      5,
+		"BACKGAMMON_PHASE_RESIGN":      6,
 	}
 )
 
@@ -139,6 +152,121 @@ func (BackgammonPhase) EnumDescriptor() ([]byte, []int) {
 	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{1}
 }
 
+// BackgammonResignation is the level of a resignation.
+type BackgammonResignation int32
+
+const (
+	// None offered.
+	BackgammonResignation_BACKGAMMON_RESIGNATION_UNSPECIFIED BackgammonResignation = 0
+	// A single game: 1 × the cube.
+	BackgammonResignation_BACKGAMMON_RESIGNATION_SINGLE BackgammonResignation = 1
+	// A gammon: 2 × the cube.
+	BackgammonResignation_BACKGAMMON_RESIGNATION_GAMMON BackgammonResignation = 2
+	// A backgammon: 3 × the cube.
+	BackgammonResignation_BACKGAMMON_RESIGNATION_BACKGAMMON BackgammonResignation = 3
+)
+
+// Enum value maps for BackgammonResignation.
+var (
+	BackgammonResignation_name = map[int32]string{
+		0: "BACKGAMMON_RESIGNATION_UNSPECIFIED",
+		1: "BACKGAMMON_RESIGNATION_SINGLE",
+		2: "BACKGAMMON_RESIGNATION_GAMMON",
+		3: "BACKGAMMON_RESIGNATION_BACKGAMMON",
+	}
+	BackgammonResignation_value = map[string]int32{
+		"BACKGAMMON_RESIGNATION_UNSPECIFIED": 0,
+		"BACKGAMMON_RESIGNATION_SINGLE":      1,
+		"BACKGAMMON_RESIGNATION_GAMMON":      2,
+		"BACKGAMMON_RESIGNATION_BACKGAMMON":  3,
+	}
+)
+
+func (x BackgammonResignation) Enum() *BackgammonResignation {
+	p := new(BackgammonResignation)
+	*p = x
+	return p
+}
+
+func (x BackgammonResignation) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (BackgammonResignation) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamerules_v1_backgammon_proto_enumTypes[2].Descriptor()
+}
+
+func (BackgammonResignation) Type() protoreflect.EnumType {
+	return &file_gamerules_v1_backgammon_proto_enumTypes[2]
+}
+
+func (x BackgammonResignation) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use BackgammonResignation.Descriptor instead.
+func (BackgammonResignation) EnumDescriptor() ([]byte, []int) {
+	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{2}
+}
+
+// BackgammonEnd says how a finished game ended (Match ID game state 2, 3, 4).
+type BackgammonEnd int32
+
+const (
+	// Not finished (on input: borne off when the board is finished, else
+	// taken from the other fields: resigned with a resignation, else dropped).
+	BackgammonEnd_BACKGAMMON_END_UNSPECIFIED BackgammonEnd = 0
+	// A player bore off his last checker (game state 2).
+	BackgammonEnd_BACKGAMMON_END_BORNE_OFF BackgammonEnd = 1
+	// A resignation was accepted (game state 3).
+	BackgammonEnd_BACKGAMMON_END_RESIGNED BackgammonEnd = 2
+	// A double was dropped (game state 4).
+	BackgammonEnd_BACKGAMMON_END_DROPPED BackgammonEnd = 3
+)
+
+// Enum value maps for BackgammonEnd.
+var (
+	BackgammonEnd_name = map[int32]string{
+		0: "BACKGAMMON_END_UNSPECIFIED",
+		1: "BACKGAMMON_END_BORNE_OFF",
+		2: "BACKGAMMON_END_RESIGNED",
+		3: "BACKGAMMON_END_DROPPED",
+	}
+	BackgammonEnd_value = map[string]int32{
+		"BACKGAMMON_END_UNSPECIFIED": 0,
+		"BACKGAMMON_END_BORNE_OFF":   1,
+		"BACKGAMMON_END_RESIGNED":    2,
+		"BACKGAMMON_END_DROPPED":     3,
+	}
+)
+
+func (x BackgammonEnd) Enum() *BackgammonEnd {
+	p := new(BackgammonEnd)
+	*p = x
+	return p
+}
+
+func (x BackgammonEnd) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (BackgammonEnd) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamerules_v1_backgammon_proto_enumTypes[3].Descriptor()
+}
+
+func (BackgammonEnd) Type() protoreflect.EnumType {
+	return &file_gamerules_v1_backgammon_proto_enumTypes[3]
+}
+
+func (x BackgammonEnd) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use BackgammonEnd.Descriptor instead.
+func (BackgammonEnd) EnumDescriptor() ([]byte, []int) {
+	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{3}
+}
+
 // BackgammonMoveKind says what a backgammon move is.
 type BackgammonMoveKind int32
 
@@ -151,21 +279,55 @@ const (
 	BackgammonMoveKind_BACKGAMMON_MOVE_KIND_PASS BackgammonMoveKind = 2
 	// A chance outcome: `dice`, or none to have the server draw them.
 	BackgammonMoveKind_BACKGAMMON_MOVE_KIND_ROLL BackgammonMoveKind = 3
+	// The decisions (spec "Doubling cube, match play, resignation") are
+	// numbered from 16, as the rules package numbers them.
+	// Offer a double, before rolling ("double").
+	BackgammonMoveKind_BACKGAMMON_MOVE_KIND_DOUBLE BackgammonMoveKind = 16
+	// Accept the double ("take").
+	BackgammonMoveKind_BACKGAMMON_MOVE_KIND_TAKE BackgammonMoveKind = 17
+	// Refuse the double; the game ends ("drop"; also "pass", "reject").
+	BackgammonMoveKind_BACKGAMMON_MOVE_KIND_DROP BackgammonMoveKind = 18
+	// Take and redouble at once, keeping the cube ("beaver"; money play).
+	BackgammonMoveKind_BACKGAMMON_MOVE_KIND_BEAVER BackgammonMoveKind = 19
+	// Offer to resign at `resignation` ("resign gammon").
+	BackgammonMoveKind_BACKGAMMON_MOVE_KIND_RESIGN BackgammonMoveKind = 20
+	// Accept the resignation; the game ends ("accept").
+	BackgammonMoveKind_BACKGAMMON_MOVE_KIND_ACCEPT BackgammonMoveKind = 21
+	// Decline the resignation; play goes on ("decline").
+	BackgammonMoveKind_BACKGAMMON_MOVE_KIND_DECLINE BackgammonMoveKind = 22
+	// Start the next game of an unfinished match ("next game").
+	BackgammonMoveKind_BACKGAMMON_MOVE_KIND_NEXT_GAME BackgammonMoveKind = 23
 )
 
 // Enum value maps for BackgammonMoveKind.
 var (
 	BackgammonMoveKind_name = map[int32]string{
-		0: "BACKGAMMON_MOVE_KIND_UNSPECIFIED",
-		1: "BACKGAMMON_MOVE_KIND_PLAY",
-		2: "BACKGAMMON_MOVE_KIND_PASS",
-		3: "BACKGAMMON_MOVE_KIND_ROLL",
+		0:  "BACKGAMMON_MOVE_KIND_UNSPECIFIED",
+		1:  "BACKGAMMON_MOVE_KIND_PLAY",
+		2:  "BACKGAMMON_MOVE_KIND_PASS",
+		3:  "BACKGAMMON_MOVE_KIND_ROLL",
+		16: "BACKGAMMON_MOVE_KIND_DOUBLE",
+		17: "BACKGAMMON_MOVE_KIND_TAKE",
+		18: "BACKGAMMON_MOVE_KIND_DROP",
+		19: "BACKGAMMON_MOVE_KIND_BEAVER",
+		20: "BACKGAMMON_MOVE_KIND_RESIGN",
+		21: "BACKGAMMON_MOVE_KIND_ACCEPT",
+		22: "BACKGAMMON_MOVE_KIND_DECLINE",
+		23: "BACKGAMMON_MOVE_KIND_NEXT_GAME",
 	}
 	BackgammonMoveKind_value = map[string]int32{
 		"BACKGAMMON_MOVE_KIND_UNSPECIFIED": 0,
 		"BACKGAMMON_MOVE_KIND_PLAY":        1,
 		"BACKGAMMON_MOVE_KIND_PASS":        2,
 		"BACKGAMMON_MOVE_KIND_ROLL":        3,
+		"BACKGAMMON_MOVE_KIND_DOUBLE":      16,
+		"BACKGAMMON_MOVE_KIND_TAKE":        17,
+		"BACKGAMMON_MOVE_KIND_DROP":        18,
+		"BACKGAMMON_MOVE_KIND_BEAVER":      19,
+		"BACKGAMMON_MOVE_KIND_RESIGN":      20,
+		"BACKGAMMON_MOVE_KIND_ACCEPT":      21,
+		"BACKGAMMON_MOVE_KIND_DECLINE":     22,
+		"BACKGAMMON_MOVE_KIND_NEXT_GAME":   23,
 	}
 )
 
@@ -180,11 +342,11 @@ func (x BackgammonMoveKind) String() string {
 }
 
 func (BackgammonMoveKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_gamerules_v1_backgammon_proto_enumTypes[2].Descriptor()
+	return file_gamerules_v1_backgammon_proto_enumTypes[4].Descriptor()
 }
 
 func (BackgammonMoveKind) Type() protoreflect.EnumType {
-	return &file_gamerules_v1_backgammon_proto_enumTypes[2]
+	return &file_gamerules_v1_backgammon_proto_enumTypes[4]
 }
 
 func (x BackgammonMoveKind) Number() protoreflect.EnumNumber {
@@ -193,11 +355,13 @@ func (x BackgammonMoveKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use BackgammonMoveKind.Descriptor instead.
 func (BackgammonMoveKind) EnumDescriptor() ([]byte, []int) {
-	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{2}
+	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{4}
 }
 
-// BackgammonState is the typed form of a backgammon state: a money game with
-// the cube at 1. Points are numbered from each player's own side: he moves
+// BackgammonState is the typed form of a backgammon state: the board, the
+// dice, and with the cube the cube, the match and the decision offered (spec
+// "Doubling cube, match play, resignation"; all zero in the default game, a
+// money game without the cube). Points are numbered from each player's own side: he moves
 // from his 24-point to his 1-point and bears off; opponent's point p is
 // one's own point 25 - p.
 //
@@ -243,7 +407,40 @@ type BackgammonState struct {
 	// 0..32767 (a win that would pass 32767 leaves it at 32767).
 	WhiteScore uint32 `protobuf:"varint,12,opt,name=white_score,json=whiteScore,proto3" json:"white_score,omitempty"`
 	// Black's money-session score carried in the Match ID, the same way.
-	BlackScore    uint32 `protobuf:"varint,13,opt,name=black_score,json=blackScore,proto3" json:"black_score,omitempty"`
+	// In a match both scores are the match score.
+	BlackScore uint32 `protobuf:"varint,13,opt,name=black_score,json=blackScore,proto3" json:"black_score,omitempty"`
+	// The doubling cube is in use (always true in a match). False with every
+	// field below zero is the default game, the leaflet's: then the fields
+	// below are not written on output.
+	Cube bool `protobuf:"varint,14,opt,name=cube,proto3" json:"cube,omitempty"`
+	// The cube's value: 1, 2, 4 … 4096 (0 on input means 1). While a double
+	// is offered, still the value before it, as the Match ID has it.
+	CubeValue uint32 `protobuf:"varint,15,opt,name=cube_value,json=cubeValue,proto3" json:"cube_value,omitempty"`
+	// The cube's owner; unspecified when it is in the middle.
+	CubeOwner BackgammonPlayer `protobuf:"varint,16,opt,name=cube_owner,json=cubeOwner,proto3,enum=gamerules.v1.BackgammonPlayer" json:"cube_owner,omitempty"`
+	// A double (or beaver) is offered (Match ID bit 12).
+	DoubleOffered bool `protobuf:"varint,17,opt,name=double_offered,json=doubleOffered,proto3" json:"double_offered,omitempty"`
+	// The resignation offered (phase resign) or accepted (end resigned).
+	Resignation BackgammonResignation `protobuf:"varint,18,opt,name=resignation,proto3,enum=gamerules.v1.BackgammonResignation" json:"resignation,omitempty"`
+	// The match's length in points; 0 for a money game.
+	MatchLength uint32 `protobuf:"varint,19,opt,name=match_length,json=matchLength,proto3" json:"match_length,omitempty"`
+	// The Match ID's Crawford flag: set in the Crawford game (no doubles) and
+	// in the finished game in which a player first reached length - 1.
+	Crawford bool `protobuf:"varint,20,opt,name=crawford,proto3" json:"crawford,omitempty"`
+	// The Jacoby rule is on (money game with the cube; Match ID bit 66 clear).
+	Jacoby bool `protobuf:"varint,21,opt,name=jacoby,proto3" json:"jacoby,omitempty"`
+	// Beavers are allowed (money game with the cube).
+	Beavers bool `protobuf:"varint,22,opt,name=beavers,proto3" json:"beavers,omitempty"`
+	// The dice owner, from whose side position_id is written: `turn` except
+	// while a double or resignation awaits an answer. On input, unspecified
+	// means: `turn`, or while a double is offered the other player, and while
+	// a resignation is offered the player who offered it.
+	OnRoll BackgammonPlayer `protobuf:"varint,23,opt,name=on_roll,json=onRoll,proto3,enum=gamerules.v1.BackgammonPlayer" json:"on_roll,omitempty"`
+	// How a finished game ended.
+	End BackgammonEnd `protobuf:"varint,24,opt,name=end,proto3,enum=gamerules.v1.BackgammonEnd" json:"end,omitempty"`
+	// A game after the Crawford game: a player at match length - 1 and the
+	// Crawford flag clear.
+	PostCrawford  bool `protobuf:"varint,25,opt,name=post_crawford,json=postCrawford,proto3" json:"post_crawford,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -369,6 +566,90 @@ func (x *BackgammonState) GetBlackScore() uint32 {
 	return 0
 }
 
+func (x *BackgammonState) GetCube() bool {
+	if x != nil {
+		return x.Cube
+	}
+	return false
+}
+
+func (x *BackgammonState) GetCubeValue() uint32 {
+	if x != nil {
+		return x.CubeValue
+	}
+	return 0
+}
+
+func (x *BackgammonState) GetCubeOwner() BackgammonPlayer {
+	if x != nil {
+		return x.CubeOwner
+	}
+	return BackgammonPlayer_BACKGAMMON_PLAYER_UNSPECIFIED
+}
+
+func (x *BackgammonState) GetDoubleOffered() bool {
+	if x != nil {
+		return x.DoubleOffered
+	}
+	return false
+}
+
+func (x *BackgammonState) GetResignation() BackgammonResignation {
+	if x != nil {
+		return x.Resignation
+	}
+	return BackgammonResignation_BACKGAMMON_RESIGNATION_UNSPECIFIED
+}
+
+func (x *BackgammonState) GetMatchLength() uint32 {
+	if x != nil {
+		return x.MatchLength
+	}
+	return 0
+}
+
+func (x *BackgammonState) GetCrawford() bool {
+	if x != nil {
+		return x.Crawford
+	}
+	return false
+}
+
+func (x *BackgammonState) GetJacoby() bool {
+	if x != nil {
+		return x.Jacoby
+	}
+	return false
+}
+
+func (x *BackgammonState) GetBeavers() bool {
+	if x != nil {
+		return x.Beavers
+	}
+	return false
+}
+
+func (x *BackgammonState) GetOnRoll() BackgammonPlayer {
+	if x != nil {
+		return x.OnRoll
+	}
+	return BackgammonPlayer_BACKGAMMON_PLAYER_UNSPECIFIED
+}
+
+func (x *BackgammonState) GetEnd() BackgammonEnd {
+	if x != nil {
+		return x.End
+	}
+	return BackgammonEnd_BACKGAMMON_END_UNSPECIFIED
+}
+
+func (x *BackgammonState) GetPostCrawford() bool {
+	if x != nil {
+		return x.PostCrawford
+	}
+	return false
+}
+
 // BackgammonStep is one checker moved by one die, in the mover's numbering.
 type BackgammonStep struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -436,7 +717,12 @@ func (x *BackgammonStep) GetHit() bool {
 // BackgammonMove is the typed form of a backgammon move. Notation: gnubg's,
 // e.g. "24/18 13/11", "bar/22", "6/off", "13/9(4)", "24/23*/20"; "pass";
 // "roll 6-5" (in the opening "roll <white's die>-<black's die>"), or "roll"
-// to have the server draw the dice.
+// to have the server draw the dice; with the cube "double", "take", "drop",
+// "beaver", "resign single|gammon|backgammon", "accept", "decline", and
+// "next game" inside a match. In the roll phase with the cube, LegalMoves
+// lists the 21 rolls (chance outcomes with their probabilities, which sum to
+// 1) and after them the decisions (no probability): a player who does not
+// double or resign rolls.
 type BackgammonMove struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// What the move is.
@@ -447,7 +733,9 @@ type BackgammonMove struct {
 	Steps []*BackgammonStep `protobuf:"bytes,2,rep,name=steps,proto3" json:"steps,omitempty"`
 	// A roll's two dice (1..6): high first in the roll phase; white's then
 	// black's in the opening (they differ). Empty to have the server draw.
-	Dice          []uint32 `protobuf:"varint,3,rep,packed,name=dice,proto3" json:"dice,omitempty"`
+	Dice []uint32 `protobuf:"varint,3,rep,packed,name=dice,proto3" json:"dice,omitempty"`
+	// The level of a resignation (kind resign).
+	Resignation   BackgammonResignation `protobuf:"varint,4,opt,name=resignation,proto3,enum=gamerules.v1.BackgammonResignation" json:"resignation,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -503,11 +791,37 @@ func (x *BackgammonMove) GetDice() []uint32 {
 	return nil
 }
 
-// BackgammonOptions are the options of a new backgammon game. There are
-// none yet: a money game with the cube at 1 (the doubling cube and match
-// play are planned).
+func (x *BackgammonMove) GetResignation() BackgammonResignation {
+	if x != nil {
+		return x.Resignation
+	}
+	return BackgammonResignation_BACKGAMMON_RESIGNATION_UNSPECIFIED
+}
+
+// BackgammonOptions are the options of a new backgammon game (spec "Doubling
+// cube, match play, resignation"). None given: the leaflet's game, a money
+// game without the cube.
 type BackgammonOptions struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Use the doubling cube in a money game (a match always uses it).
+	Cube bool `protobuf:"varint,1,opt,name=cube,proto3" json:"cube,omitempty"`
+	// The Jacoby rule in a money game with the cube: on when absent, as in
+	// gnubg. Ignored in a match (gammons always count) and without the cube.
+	Jacoby *bool `protobuf:"varint,2,opt,name=jacoby,proto3,oneof" json:"jacoby,omitempty"`
+	// Allow beavers (money game with the cube only; INVALID_OPTIONS in a match
+	// or without the cube).
+	Beavers bool `protobuf:"varint,3,opt,name=beavers,proto3" json:"beavers,omitempty"`
+	// The match's length in points, 1..32767; 0 (absent) is a money game.
+	MatchLength uint32 `protobuf:"varint,4,opt,name=match_length,json=matchLength,proto3" json:"match_length,omitempty"`
+	// White's score to start from: in a match below match_length; in a money
+	// game the session score, 0..32767.
+	WhiteScore uint32 `protobuf:"varint,5,opt,name=white_score,json=whiteScore,proto3" json:"white_score,omitempty"`
+	// Black's score to start from, the same way.
+	BlackScore uint32 `protobuf:"varint,6,opt,name=black_score,json=blackScore,proto3" json:"black_score,omitempty"`
+	// The game to start is the Crawford game: only in a match with exactly one
+	// player at match_length - 1. (Post-Crawford: a player at match_length - 1
+	// and crawford false.)
+	Crawford      bool `protobuf:"varint,7,opt,name=crawford,proto3" json:"crawford,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -542,11 +856,190 @@ func (*BackgammonOptions) Descriptor() ([]byte, []int) {
 	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{3}
 }
 
+func (x *BackgammonOptions) GetCube() bool {
+	if x != nil {
+		return x.Cube
+	}
+	return false
+}
+
+func (x *BackgammonOptions) GetJacoby() bool {
+	if x != nil && x.Jacoby != nil {
+		return *x.Jacoby
+	}
+	return false
+}
+
+func (x *BackgammonOptions) GetBeavers() bool {
+	if x != nil {
+		return x.Beavers
+	}
+	return false
+}
+
+func (x *BackgammonOptions) GetMatchLength() uint32 {
+	if x != nil {
+		return x.MatchLength
+	}
+	return 0
+}
+
+func (x *BackgammonOptions) GetWhiteScore() uint32 {
+	if x != nil {
+		return x.WhiteScore
+	}
+	return 0
+}
+
+func (x *BackgammonOptions) GetBlackScore() uint32 {
+	if x != nil {
+		return x.BlackScore
+	}
+	return 0
+}
+
+func (x *BackgammonOptions) GetCrawford() bool {
+	if x != nil {
+		return x.Crawford
+	}
+	return false
+}
+
+// BackgammonScore is the backgammon part of Score: the game's cube and how
+// it ended, and the match. Set only where the cube is in use (the default
+// game's Score is unchanged).
+type BackgammonScore struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The cube's value; points = the stake × this (see ScoreResponse.points).
+	CubeValue uint32 `protobuf:"varint,1,opt,name=cube_value,json=cubeValue,proto3" json:"cube_value,omitempty"`
+	// How the game ended; unspecified while it goes on.
+	End BackgammonEnd `protobuf:"varint,2,opt,name=end,proto3,enum=gamerules.v1.BackgammonEnd" json:"end,omitempty"`
+	// The match's length; 0 for a money game.
+	MatchLength uint32 `protobuf:"varint,3,opt,name=match_length,json=matchLength,proto3" json:"match_length,omitempty"`
+	// White's score after this game (the match score in a match, the session
+	// score in a money game).
+	WhiteScore uint32 `protobuf:"varint,4,opt,name=white_score,json=whiteScore,proto3" json:"white_score,omitempty"`
+	// Black's score, the same way.
+	BlackScore uint32 `protobuf:"varint,5,opt,name=black_score,json=blackScore,proto3" json:"black_score,omitempty"`
+	// True when the match is over: a player has reached match_length.
+	MatchOver bool `protobuf:"varint,6,opt,name=match_over,json=matchOver,proto3" json:"match_over,omitempty"`
+	// The match's winner (0 white, 1 black) when the match is over.
+	MatchWinner *int32 `protobuf:"varint,7,opt,name=match_winner,json=matchWinner,proto3,oneof" json:"match_winner,omitempty"`
+	// The Crawford flag (the Crawford game, or the game that leads to it).
+	Crawford bool `protobuf:"varint,8,opt,name=crawford,proto3" json:"crawford,omitempty"`
+	// A game after the Crawford game.
+	PostCrawford bool `protobuf:"varint,9,opt,name=post_crawford,json=postCrawford,proto3" json:"post_crawford,omitempty"`
+	// The Jacoby rule is in force (money game with the cube).
+	Jacoby        bool `protobuf:"varint,10,opt,name=jacoby,proto3" json:"jacoby,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BackgammonScore) Reset() {
+	*x = BackgammonScore{}
+	mi := &file_gamerules_v1_backgammon_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BackgammonScore) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BackgammonScore) ProtoMessage() {}
+
+func (x *BackgammonScore) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_backgammon_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BackgammonScore.ProtoReflect.Descriptor instead.
+func (*BackgammonScore) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *BackgammonScore) GetCubeValue() uint32 {
+	if x != nil {
+		return x.CubeValue
+	}
+	return 0
+}
+
+func (x *BackgammonScore) GetEnd() BackgammonEnd {
+	if x != nil {
+		return x.End
+	}
+	return BackgammonEnd_BACKGAMMON_END_UNSPECIFIED
+}
+
+func (x *BackgammonScore) GetMatchLength() uint32 {
+	if x != nil {
+		return x.MatchLength
+	}
+	return 0
+}
+
+func (x *BackgammonScore) GetWhiteScore() uint32 {
+	if x != nil {
+		return x.WhiteScore
+	}
+	return 0
+}
+
+func (x *BackgammonScore) GetBlackScore() uint32 {
+	if x != nil {
+		return x.BlackScore
+	}
+	return 0
+}
+
+func (x *BackgammonScore) GetMatchOver() bool {
+	if x != nil {
+		return x.MatchOver
+	}
+	return false
+}
+
+func (x *BackgammonScore) GetMatchWinner() int32 {
+	if x != nil && x.MatchWinner != nil {
+		return *x.MatchWinner
+	}
+	return 0
+}
+
+func (x *BackgammonScore) GetCrawford() bool {
+	if x != nil {
+		return x.Crawford
+	}
+	return false
+}
+
+func (x *BackgammonScore) GetPostCrawford() bool {
+	if x != nil {
+		return x.PostCrawford
+	}
+	return false
+}
+
+func (x *BackgammonScore) GetJacoby() bool {
+	if x != nil {
+		return x.Jacoby
+	}
+	return false
+}
+
 var File_gamerules_v1_backgammon_proto protoreflect.FileDescriptor
 
 const file_gamerules_v1_backgammon_proto_rawDesc = "" +
 	"\n" +
-	"\x1dgamerules/v1/backgammon.proto\x12\fgamerules.v1\x1a\x1fgoogle/api/field_behavior.proto\"\xc9\x03\n" +
+	"\x1dgamerules/v1/backgammon.proto\x12\fgamerules.v1\x1a\x1fgoogle/api/field_behavior.proto\"\xac\a\n" +
 	"\x0fBackgammonState\x12\x14\n" +
 	"\x05white\x18\x01 \x03(\rR\x05white\x12\x14\n" +
 	"\x05black\x18\x02 \x03(\rR\x05black\x122\n" +
@@ -566,31 +1059,93 @@ const file_gamerules_v1_backgammon_proto_rawDesc = "" +
 	"\vwhite_score\x18\f \x01(\rR\n" +
 	"whiteScore\x12\x1f\n" +
 	"\vblack_score\x18\r \x01(\rR\n" +
-	"blackScore\"K\n" +
+	"blackScore\x12\x12\n" +
+	"\x04cube\x18\x0e \x01(\bR\x04cube\x12\x1d\n" +
+	"\n" +
+	"cube_value\x18\x0f \x01(\rR\tcubeValue\x12=\n" +
+	"\n" +
+	"cube_owner\x18\x10 \x01(\x0e2\x1e.gamerules.v1.BackgammonPlayerR\tcubeOwner\x12%\n" +
+	"\x0edouble_offered\x18\x11 \x01(\bR\rdoubleOffered\x12E\n" +
+	"\vresignation\x18\x12 \x01(\x0e2#.gamerules.v1.BackgammonResignationR\vresignation\x12!\n" +
+	"\fmatch_length\x18\x13 \x01(\rR\vmatchLength\x12\x1a\n" +
+	"\bcrawford\x18\x14 \x01(\bR\bcrawford\x12\x16\n" +
+	"\x06jacoby\x18\x15 \x01(\bR\x06jacoby\x12\x18\n" +
+	"\abeavers\x18\x16 \x01(\bR\abeavers\x127\n" +
+	"\aon_roll\x18\x17 \x01(\x0e2\x1e.gamerules.v1.BackgammonPlayerR\x06onRoll\x12-\n" +
+	"\x03end\x18\x18 \x01(\x0e2\x1b.gamerules.v1.BackgammonEndR\x03end\x12(\n" +
+	"\rpost_crawford\x18\x19 \x01(\bB\x03\xe0A\x03R\fpostCrawford\"K\n" +
 	"\x0eBackgammonStep\x12\x12\n" +
 	"\x04from\x18\x01 \x01(\rR\x04from\x12\x0e\n" +
 	"\x02to\x18\x02 \x01(\rR\x02to\x12\x15\n" +
-	"\x03hit\x18\x03 \x01(\bB\x03\xe0A\x03R\x03hit\"\x8e\x01\n" +
+	"\x03hit\x18\x03 \x01(\bB\x03\xe0A\x03R\x03hit\"\xd5\x01\n" +
 	"\x0eBackgammonMove\x124\n" +
 	"\x04kind\x18\x01 \x01(\x0e2 .gamerules.v1.BackgammonMoveKindR\x04kind\x122\n" +
 	"\x05steps\x18\x02 \x03(\v2\x1c.gamerules.v1.BackgammonStepR\x05steps\x12\x12\n" +
-	"\x04dice\x18\x03 \x03(\rR\x04dice\"\x13\n" +
-	"\x11BackgammonOptions*o\n" +
+	"\x04dice\x18\x03 \x03(\rR\x04dice\x12E\n" +
+	"\vresignation\x18\x04 \x01(\x0e2#.gamerules.v1.BackgammonResignationR\vresignation\"\xea\x01\n" +
+	"\x11BackgammonOptions\x12\x12\n" +
+	"\x04cube\x18\x01 \x01(\bR\x04cube\x12\x1b\n" +
+	"\x06jacoby\x18\x02 \x01(\bH\x00R\x06jacoby\x88\x01\x01\x12\x18\n" +
+	"\abeavers\x18\x03 \x01(\bR\abeavers\x12!\n" +
+	"\fmatch_length\x18\x04 \x01(\rR\vmatchLength\x12\x1f\n" +
+	"\vwhite_score\x18\x05 \x01(\rR\n" +
+	"whiteScore\x12\x1f\n" +
+	"\vblack_score\x18\x06 \x01(\rR\n" +
+	"blackScore\x12\x1a\n" +
+	"\bcrawford\x18\a \x01(\bR\bcrawfordB\t\n" +
+	"\a_jacoby\"\xf5\x02\n" +
+	"\x0fBackgammonScore\x12\x1d\n" +
+	"\n" +
+	"cube_value\x18\x01 \x01(\rR\tcubeValue\x12-\n" +
+	"\x03end\x18\x02 \x01(\x0e2\x1b.gamerules.v1.BackgammonEndR\x03end\x12!\n" +
+	"\fmatch_length\x18\x03 \x01(\rR\vmatchLength\x12\x1f\n" +
+	"\vwhite_score\x18\x04 \x01(\rR\n" +
+	"whiteScore\x12\x1f\n" +
+	"\vblack_score\x18\x05 \x01(\rR\n" +
+	"blackScore\x12\x1d\n" +
+	"\n" +
+	"match_over\x18\x06 \x01(\bR\tmatchOver\x12&\n" +
+	"\fmatch_winner\x18\a \x01(\x05H\x00R\vmatchWinner\x88\x01\x01\x12\x1a\n" +
+	"\bcrawford\x18\b \x01(\bR\bcrawford\x12#\n" +
+	"\rpost_crawford\x18\t \x01(\bR\fpostCrawford\x12\x16\n" +
+	"\x06jacoby\x18\n" +
+	" \x01(\bR\x06jacobyB\x0f\n" +
+	"\r_match_winner*o\n" +
 	"\x10BackgammonPlayer\x12!\n" +
 	"\x1dBACKGAMMON_PLAYER_UNSPECIFIED\x10\x00\x12\x1b\n" +
 	"\x17BACKGAMMON_PLAYER_WHITE\x10\x01\x12\x1b\n" +
-	"\x17BACKGAMMON_PLAYER_BLACK\x10\x02*\xa2\x01\n" +
+	"\x17BACKGAMMON_PLAYER_BLACK\x10\x02*\xdc\x01\n" +
 	"\x0fBackgammonPhase\x12 \n" +
 	"\x1cBACKGAMMON_PHASE_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18BACKGAMMON_PHASE_OPENING\x10\x01\x12\x19\n" +
 	"\x15BACKGAMMON_PHASE_ROLL\x10\x02\x12\x19\n" +
 	"\x15BACKGAMMON_PHASE_MOVE\x10\x03\x12\x19\n" +
-	"\x15BACKGAMMON_PHASE_OVER\x10\x04*\x97\x01\n" +
+	"\x15BACKGAMMON_PHASE_OVER\x10\x04\x12\x1b\n" +
+	"\x17BACKGAMMON_PHASE_DOUBLE\x10\x05\x12\x1b\n" +
+	"\x17BACKGAMMON_PHASE_RESIGN\x10\x06*\xac\x01\n" +
+	"\x15BackgammonResignation\x12&\n" +
+	"\"BACKGAMMON_RESIGNATION_UNSPECIFIED\x10\x00\x12!\n" +
+	"\x1dBACKGAMMON_RESIGNATION_SINGLE\x10\x01\x12!\n" +
+	"\x1dBACKGAMMON_RESIGNATION_GAMMON\x10\x02\x12%\n" +
+	"!BACKGAMMON_RESIGNATION_BACKGAMMON\x10\x03*\x86\x01\n" +
+	"\rBackgammonEnd\x12\x1e\n" +
+	"\x1aBACKGAMMON_END_UNSPECIFIED\x10\x00\x12\x1c\n" +
+	"\x18BACKGAMMON_END_BORNE_OFF\x10\x01\x12\x1b\n" +
+	"\x17BACKGAMMON_END_RESIGNED\x10\x02\x12\x1a\n" +
+	"\x16BACKGAMMON_END_DROPPED\x10\x03*\x9f\x03\n" +
 	"\x12BackgammonMoveKind\x12$\n" +
 	" BACKGAMMON_MOVE_KIND_UNSPECIFIED\x10\x00\x12\x1d\n" +
 	"\x19BACKGAMMON_MOVE_KIND_PLAY\x10\x01\x12\x1d\n" +
 	"\x19BACKGAMMON_MOVE_KIND_PASS\x10\x02\x12\x1d\n" +
-	"\x19BACKGAMMON_MOVE_KIND_ROLL\x10\x03B@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
+	"\x19BACKGAMMON_MOVE_KIND_ROLL\x10\x03\x12\x1f\n" +
+	"\x1bBACKGAMMON_MOVE_KIND_DOUBLE\x10\x10\x12\x1d\n" +
+	"\x19BACKGAMMON_MOVE_KIND_TAKE\x10\x11\x12\x1d\n" +
+	"\x19BACKGAMMON_MOVE_KIND_DROP\x10\x12\x12\x1f\n" +
+	"\x1bBACKGAMMON_MOVE_KIND_BEAVER\x10\x13\x12\x1f\n" +
+	"\x1bBACKGAMMON_MOVE_KIND_RESIGN\x10\x14\x12\x1f\n" +
+	"\x1bBACKGAMMON_MOVE_KIND_ACCEPT\x10\x15\x12 \n" +
+	"\x1cBACKGAMMON_MOVE_KIND_DECLINE\x10\x16\x12\"\n" +
+	"\x1eBACKGAMMON_MOVE_KIND_NEXT_GAME\x10\x17B@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
 
 var (
 	file_gamerules_v1_backgammon_proto_rawDescOnce sync.Once
@@ -604,27 +1159,36 @@ func file_gamerules_v1_backgammon_proto_rawDescGZIP() []byte {
 	return file_gamerules_v1_backgammon_proto_rawDescData
 }
 
-var file_gamerules_v1_backgammon_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_gamerules_v1_backgammon_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_gamerules_v1_backgammon_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_gamerules_v1_backgammon_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
 var file_gamerules_v1_backgammon_proto_goTypes = []any{
-	(BackgammonPlayer)(0),     // 0: gamerules.v1.BackgammonPlayer
-	(BackgammonPhase)(0),      // 1: gamerules.v1.BackgammonPhase
-	(BackgammonMoveKind)(0),   // 2: gamerules.v1.BackgammonMoveKind
-	(*BackgammonState)(nil),   // 3: gamerules.v1.BackgammonState
-	(*BackgammonStep)(nil),    // 4: gamerules.v1.BackgammonStep
-	(*BackgammonMove)(nil),    // 5: gamerules.v1.BackgammonMove
-	(*BackgammonOptions)(nil), // 6: gamerules.v1.BackgammonOptions
+	(BackgammonPlayer)(0),      // 0: gamerules.v1.BackgammonPlayer
+	(BackgammonPhase)(0),       // 1: gamerules.v1.BackgammonPhase
+	(BackgammonResignation)(0), // 2: gamerules.v1.BackgammonResignation
+	(BackgammonEnd)(0),         // 3: gamerules.v1.BackgammonEnd
+	(BackgammonMoveKind)(0),    // 4: gamerules.v1.BackgammonMoveKind
+	(*BackgammonState)(nil),    // 5: gamerules.v1.BackgammonState
+	(*BackgammonStep)(nil),     // 6: gamerules.v1.BackgammonStep
+	(*BackgammonMove)(nil),     // 7: gamerules.v1.BackgammonMove
+	(*BackgammonOptions)(nil),  // 8: gamerules.v1.BackgammonOptions
+	(*BackgammonScore)(nil),    // 9: gamerules.v1.BackgammonScore
 }
 var file_gamerules_v1_backgammon_proto_depIdxs = []int32{
-	0, // 0: gamerules.v1.BackgammonState.turn:type_name -> gamerules.v1.BackgammonPlayer
-	1, // 1: gamerules.v1.BackgammonState.phase:type_name -> gamerules.v1.BackgammonPhase
-	2, // 2: gamerules.v1.BackgammonMove.kind:type_name -> gamerules.v1.BackgammonMoveKind
-	4, // 3: gamerules.v1.BackgammonMove.steps:type_name -> gamerules.v1.BackgammonStep
-	4, // [4:4] is the sub-list for method output_type
-	4, // [4:4] is the sub-list for method input_type
-	4, // [4:4] is the sub-list for extension type_name
-	4, // [4:4] is the sub-list for extension extendee
-	0, // [0:4] is the sub-list for field type_name
+	0,  // 0: gamerules.v1.BackgammonState.turn:type_name -> gamerules.v1.BackgammonPlayer
+	1,  // 1: gamerules.v1.BackgammonState.phase:type_name -> gamerules.v1.BackgammonPhase
+	0,  // 2: gamerules.v1.BackgammonState.cube_owner:type_name -> gamerules.v1.BackgammonPlayer
+	2,  // 3: gamerules.v1.BackgammonState.resignation:type_name -> gamerules.v1.BackgammonResignation
+	0,  // 4: gamerules.v1.BackgammonState.on_roll:type_name -> gamerules.v1.BackgammonPlayer
+	3,  // 5: gamerules.v1.BackgammonState.end:type_name -> gamerules.v1.BackgammonEnd
+	4,  // 6: gamerules.v1.BackgammonMove.kind:type_name -> gamerules.v1.BackgammonMoveKind
+	6,  // 7: gamerules.v1.BackgammonMove.steps:type_name -> gamerules.v1.BackgammonStep
+	2,  // 8: gamerules.v1.BackgammonMove.resignation:type_name -> gamerules.v1.BackgammonResignation
+	3,  // 9: gamerules.v1.BackgammonScore.end:type_name -> gamerules.v1.BackgammonEnd
+	10, // [10:10] is the sub-list for method output_type
+	10, // [10:10] is the sub-list for method input_type
+	10, // [10:10] is the sub-list for extension type_name
+	10, // [10:10] is the sub-list for extension extendee
+	0,  // [0:10] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_backgammon_proto_init() }
@@ -632,13 +1196,15 @@ func file_gamerules_v1_backgammon_proto_init() {
 	if File_gamerules_v1_backgammon_proto != nil {
 		return
 	}
+	file_gamerules_v1_backgammon_proto_msgTypes[3].OneofWrappers = []any{}
+	file_gamerules_v1_backgammon_proto_msgTypes[4].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamerules_v1_backgammon_proto_rawDesc), len(file_gamerules_v1_backgammon_proto_rawDesc)),
-			NumEnums:      3,
-			NumMessages:   4,
+			NumEnums:      5,
+			NumMessages:   5,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -1040,14 +1040,19 @@ type ScoreResponse struct {
 	Finished bool `protobuf:"varint,1,opt,name=finished,proto3" json:"finished,omitempty"`
 	// The winner's player index (0-based), when the game is over and not drawn.
 	Winner *int32 `protobuf:"varint,2,opt,name=winner,proto3,oneof" json:"winner,omitempty"`
-	// One entry per player, by player index. Backgammon: the stake won (1
-	// single, 2 gammon, 3 backgammon; 0 for the loser and while playing).
+	// One entry per player, by player index. Backgammon: the points won (1
+	// single, 2 gammon, 3 backgammon, times the cube; under the Jacoby rule 1
+	// × the cube for a game won with the cube in the middle; a resignation's
+	// level × the cube; a drop the cube; 0 for the loser and while playing).
 	// Abalone: opposing marbles pushed off. Labyrinth: targets found. Gravity
 	// Trap: the winner's score (marble stations his ship can still reach), 0
 	// for the loser.
 	Points []int32 `protobuf:"varint,3,rep,packed,name=points,proto3" json:"points,omitempty"`
 	// A short description of the result, e.g. "gammon", "draw".
-	Detail        string `protobuf:"bytes,4,opt,name=detail,proto3" json:"detail,omitempty"`
+	Detail string `protobuf:"bytes,4,opt,name=detail,proto3" json:"detail,omitempty"`
+	// Backgammon: the cube and the match (score, length, over, winner,
+	// Crawford). Field number 16 keeps 5..15 free for common fields.
+	Backgammon    *BackgammonScore `protobuf:"bytes,16,opt,name=backgammon,proto3" json:"backgammon,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1108,6 +1113,13 @@ func (x *ScoreResponse) GetDetail() string {
 		return x.Detail
 	}
 	return ""
+}
+
+func (x *ScoreResponse) GetBackgammon() *BackgammonScore {
+	if x != nil {
+		return x.Backgammon
+	}
+	return nil
 }
 
 // ObserveStateRequest asks for one player's view of a state.
@@ -1298,12 +1310,15 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x05_seed\"[\n" +
 	"\fScoreRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
-	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\"\x83\x01\n" +
+	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\"\xc2\x01\n" +
 	"\rScoreResponse\x12\x1a\n" +
 	"\bfinished\x18\x01 \x01(\bR\bfinished\x12\x1b\n" +
 	"\x06winner\x18\x02 \x01(\x05H\x00R\x06winner\x88\x01\x01\x12\x16\n" +
 	"\x06points\x18\x03 \x03(\x05R\x06points\x12\x16\n" +
-	"\x06detail\x18\x04 \x01(\tR\x06detailB\t\n" +
+	"\x06detail\x18\x04 \x01(\tR\x06detail\x12=\n" +
+	"\n" +
+	"backgammon\x18\x10 \x01(\v2\x1d.gamerules.v1.BackgammonScoreR\n" +
+	"backgammonB\t\n" +
 	"\a_winner\"\x8a\x01\n" +
 	"\x13ObserveStateRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
@@ -1362,6 +1377,7 @@ var file_gamerules_v1_gamerules_proto_goTypes = []any{
 	(*AbaloneOptions)(nil),       // 24: gamerules.v1.AbaloneOptions
 	(*LabyrinthOptions)(nil),     // 25: gamerules.v1.LabyrinthOptions
 	(*GravityTrapOptions)(nil),   // 26: gamerules.v1.GravityTrapOptions
+	(*BackgammonScore)(nil),      // 27: gamerules.v1.BackgammonScore
 }
 var file_gamerules_v1_gamerules_proto_depIdxs = []int32{
 	15, // 0: gamerules.v1.GameState.backgammon:type_name -> gamerules.v1.BackgammonState
@@ -1386,25 +1402,26 @@ var file_gamerules_v1_gamerules_proto_depIdxs = []int32{
 	0,  // 19: gamerules.v1.ApplyMoveResponse.state:type_name -> gamerules.v1.GameState
 	1,  // 20: gamerules.v1.ApplyMoveResponse.move:type_name -> gamerules.v1.Move
 	0,  // 21: gamerules.v1.ScoreRequest.state:type_name -> gamerules.v1.GameState
-	0,  // 22: gamerules.v1.ObserveStateRequest.state:type_name -> gamerules.v1.GameState
-	0,  // 23: gamerules.v1.ObserveStateResponse.state:type_name -> gamerules.v1.GameState
-	3,  // 24: gamerules.v1.GameRules.ListGames:input_type -> gamerules.v1.ListGamesRequest
-	5,  // 25: gamerules.v1.GameRules.NewGame:input_type -> gamerules.v1.NewGameRequest
-	7,  // 26: gamerules.v1.GameRules.LegalMoves:input_type -> gamerules.v1.LegalMovesRequest
-	9,  // 27: gamerules.v1.GameRules.ApplyMove:input_type -> gamerules.v1.ApplyMoveRequest
-	11, // 28: gamerules.v1.GameRules.Score:input_type -> gamerules.v1.ScoreRequest
-	13, // 29: gamerules.v1.GameRules.ObserveState:input_type -> gamerules.v1.ObserveStateRequest
-	4,  // 30: gamerules.v1.GameRules.ListGames:output_type -> gamerules.v1.ListGamesResponse
-	6,  // 31: gamerules.v1.GameRules.NewGame:output_type -> gamerules.v1.NewGameResponse
-	8,  // 32: gamerules.v1.GameRules.LegalMoves:output_type -> gamerules.v1.LegalMovesResponse
-	10, // 33: gamerules.v1.GameRules.ApplyMove:output_type -> gamerules.v1.ApplyMoveResponse
-	12, // 34: gamerules.v1.GameRules.Score:output_type -> gamerules.v1.ScoreResponse
-	14, // 35: gamerules.v1.GameRules.ObserveState:output_type -> gamerules.v1.ObserveStateResponse
-	30, // [30:36] is the sub-list for method output_type
-	24, // [24:30] is the sub-list for method input_type
-	24, // [24:24] is the sub-list for extension type_name
-	24, // [24:24] is the sub-list for extension extendee
-	0,  // [0:24] is the sub-list for field type_name
+	27, // 22: gamerules.v1.ScoreResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	0,  // 23: gamerules.v1.ObserveStateRequest.state:type_name -> gamerules.v1.GameState
+	0,  // 24: gamerules.v1.ObserveStateResponse.state:type_name -> gamerules.v1.GameState
+	3,  // 25: gamerules.v1.GameRules.ListGames:input_type -> gamerules.v1.ListGamesRequest
+	5,  // 26: gamerules.v1.GameRules.NewGame:input_type -> gamerules.v1.NewGameRequest
+	7,  // 27: gamerules.v1.GameRules.LegalMoves:input_type -> gamerules.v1.LegalMovesRequest
+	9,  // 28: gamerules.v1.GameRules.ApplyMove:input_type -> gamerules.v1.ApplyMoveRequest
+	11, // 29: gamerules.v1.GameRules.Score:input_type -> gamerules.v1.ScoreRequest
+	13, // 30: gamerules.v1.GameRules.ObserveState:input_type -> gamerules.v1.ObserveStateRequest
+	4,  // 31: gamerules.v1.GameRules.ListGames:output_type -> gamerules.v1.ListGamesResponse
+	6,  // 32: gamerules.v1.GameRules.NewGame:output_type -> gamerules.v1.NewGameResponse
+	8,  // 33: gamerules.v1.GameRules.LegalMoves:output_type -> gamerules.v1.LegalMovesResponse
+	10, // 34: gamerules.v1.GameRules.ApplyMove:output_type -> gamerules.v1.ApplyMoveResponse
+	12, // 35: gamerules.v1.GameRules.Score:output_type -> gamerules.v1.ScoreResponse
+	14, // 36: gamerules.v1.GameRules.ObserveState:output_type -> gamerules.v1.ObserveStateResponse
+	31, // [31:37] is the sub-list for method output_type
+	25, // [25:31] is the sub-list for method input_type
+	25, // [25:25] is the sub-list for extension type_name
+	25, // [25:25] is the sub-list for extension extendee
+	0,  // [0:25] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_gamerules_proto_init() }
