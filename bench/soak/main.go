@@ -2,7 +2,7 @@
 // and starts the server with its default limits, measures its capacity for a
 // mix of valid and bad requests over gRPC and REST (closed loop, a few
 // seconds), then sends the same mix at a fraction of that rate (default 80%)
-// for a fixed time, and reports unexpected errors, latency percentiles and
+// for a short warm-up and then a fixed time, and reports unexpected errors, latency percentiles and
 // the server's RSS at the start and at the end.
 //
 // Usage (from the repository root; needs only Go):
@@ -95,8 +95,15 @@ func run(duration time.Duration, load float64, capTime time.Duration) error {
 	fmt.Printf("capacity: %.0f req/s (%d requests, %d unexpected)\n", capacity, capStats.n, capStats.bad)
 
 	rate := capacity * load
+	// A short warm-up at the soak rate, so that the start RSS is that of a
+	// server under this load (heap and goroutines grown), not of one
+	// just out of the capacity burst.
+	warm := min(5*time.Second, duration/6)
+	if ws := drive(mix, warm, 64, rate); ws.bad > 0 {
+		return fmt.Errorf("warm-up: %d unexpected answers: %v", ws.bad, ws.details)
+	}
 	rssStart := rssKB(srv.Process.Pid)
-	fmt.Printf("soak: %.0f req/s (%.0f%% of capacity) for %v; server RSS at start %d MB\n", rate, load*100, duration, rssStart/1024)
+	fmt.Printf("soak: %.0f req/s (%.0f%% of capacity) for %v after a %v warm-up; server RSS at start %d MB\n", rate, load*100, duration, warm, rssStart/1024)
 	st := drive(mix, duration, 64, rate)
 	rssEnd := rssKB(srv.Process.Pid)
 
