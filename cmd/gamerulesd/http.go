@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -92,7 +93,10 @@ func writeStatusProto(w http.ResponseWriter, httpStatus int, st *status.Status) 
 // gateway would copy such a path into a protobuf string and fail with an
 // internal error. Then it reads the whole body (readBody), so that what
 // follows works on bytes in memory and no slow client holds a request slot.
-func guardREST(next http.Handler, limit int64) http.Handler {
+// Bodies being read or held share budget bytes (bodyBudget): a request that
+// would pass it is refused at once, 429 with Retry-After, so that many slow
+// uploads cannot hold unbounded memory.
+func guardREST(next http.Handler, limit int64, budget *bodyBudget) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > limit {
 			writeStatus(w, http.StatusRequestEntityTooLarge, codes.ResourceExhausted,
@@ -103,12 +107,43 @@ func guardREST(next http.Handler, limit int64) http.Handler {
 			writeStatus(w, http.StatusBadRequest, codes.InvalidArgument, "the request path is not valid UTF-8")
 			return
 		}
+		if r.Body != nil && r.Body != http.NoBody {
+			need := limit // a body without a length may be as long as the limit
+			if r.ContentLength >= 0 {
+				need = r.ContentLength
+			}
+			if !budget.take(need) {
+				budget.refused.Inc()
+				w.Header().Set("Retry-After", strconv.Itoa(int(retryAfter/time.Second)))
+				writeStatusProto(w, http.StatusTooManyRequests, overloadStatus(fmt.Sprintf("the server is reading or holding %d bytes of request bodies, its limit ((--max-in-flight + --max-waiting) × --max-recv-bytes)", budget.max)))
+				return
+			}
+			defer budget.give(need)
+		}
 		if !readBody(w, r, limit) {
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
+
+// bodyBudget bounds the bytes of REST request bodies being read or held at
+// once. It is safe for concurrent use.
+type bodyBudget struct {
+	max     int64
+	used    atomic.Int64
+	refused prometheus.Counter
+}
+
+func (b *bodyBudget) take(n int64) bool {
+	if b.used.Add(n) > b.max {
+		b.used.Add(-n)
+		return false
+	}
+	return true
+}
+
+func (b *bodyBudget) give(n int64) { b.used.Add(-n) }
 
 // readBody reads r's whole body, at most limit bytes, and puts it back as an
 // in-memory reader. When it cannot, it answers and returns false: 413 for a

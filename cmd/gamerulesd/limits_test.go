@@ -437,3 +437,49 @@ func TestLargestLegitimateRequest(t *testing.T) {
 		t.Errorf("REST LegalMoves on the largest board: %d %.300s", code, body)
 	}
 }
+
+// TestBodyBudget: REST bodies being read share a byte budget, so slow
+// uploads cannot pile up memory: with room for two bodies of the maximum
+// size, two stalled uploads make a third request 429 with Retry-After,
+// and once they time out (408) the budget is free again.
+func TestBodyBudget(t *testing.T) {
+	a := startServerWith(t, func(c *Config) {
+		c.MaxInFlight, c.MaxWaiting, c.MaxRecvBytes = 1, 1, 1000
+		c.HTTPReadTimeout = time.Second
+	})
+	var stalled []net.Conn
+	for i := 0; i < 2; i++ {
+		c, err := net.Dial("tcp", a.HTTP)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		_, _ = io.WriteString(c, "POST /v1/games/backgammon:score HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{")
+		stalled = append(stalled, c)
+	}
+	time.Sleep(200 * time.Millisecond) // both are being read
+	resp, err := http.Post("http://"+a.HTTP+"/v1/games/backgammon:score", "application/json", strings.NewReader(`{"state":{"text":"`+bg31+`"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") != "1" || !strings.Contains(string(raw), "bytes of request bodies") {
+		t.Errorf("request beyond the body budget = %d %q %s; want 429, Retry-After 1, naming the budget", resp.StatusCode, resp.Header.Get("Retry-After"), raw)
+	}
+	for _, c := range stalled {
+		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		out, _ := io.ReadAll(c)
+		if statusOf(string(out)) != http.StatusRequestTimeout {
+			t.Errorf("stalled upload answered %.100q; want 408", out)
+		}
+	}
+	resp, err = http.Post("http://"+a.HTTP+"/v1/games/backgammon:score", "application/json", strings.NewReader(`{"state":{"text":"`+bg31+`"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("after the stalled uploads ended: %d; want 200 (the budget given back)", resp.StatusCode)
+	}
+}

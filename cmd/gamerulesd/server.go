@@ -359,7 +359,8 @@ func newHTTPHandler(cfg Config, gw http.Handler, reg *prometheus.Registry, hs *h
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(openapiv2.GameRules)
 	})
-	mux.Handle("/", guardREST(limitHTTP(gw, lim, refused), int64(cfg.MaxRecvBytes)))
+	budget := &bodyBudget{max: int64(cfg.MaxInFlight+cfg.MaxWaiting) * int64(cfg.MaxRecvBytes), refused: refused}
+	mux.Handle("/", guardREST(limitHTTP(gw, lim, refused), int64(cfg.MaxRecvBytes), budget))
 	return instrument(mux, newHTTPMetrics(reg), logger)
 }
 
