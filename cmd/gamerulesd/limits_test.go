@@ -242,6 +242,12 @@ func TestRequestTimeout(t *testing.T) {
 // preface. It returns a channel that receives each connection's lifetime
 // when the server closes it.
 func idleConns(t *testing.T, addr string, n int, settings bool) <-chan time.Duration {
+	return idleConnsMode(t, addr, n, settings, false)
+}
+
+// idleConnsMode is idleConns; with answer, each connection also answers the
+// server's SETTINGS and PING frames, as an HTTP/2 client library does.
+func idleConnsMode(t *testing.T, addr string, n int, settings, answer bool) <-chan time.Duration {
 	t.Helper()
 	closed := make(chan time.Duration, n)
 	for i := 0; i < n; i++ {
@@ -256,8 +262,29 @@ func idleConns(t *testing.T, addr string, n int, settings bool) <-chan time.Dura
 			_ = http2.NewFramer(c, nil).WriteSettings()
 		}
 		go func() {
-			_, _ = io.Copy(io.Discard, c) // until the server closes it
-			closed <- time.Since(start)
+			if !answer {
+				_, _ = io.Copy(io.Discard, c) // until the server closes it
+				closed <- time.Since(start)
+				return
+			}
+			fr := http2.NewFramer(c, c)
+			for {
+				f, err := fr.ReadFrame()
+				if err != nil {
+					closed <- time.Since(start)
+					return
+				}
+				switch f := f.(type) {
+				case *http2.SettingsFrame:
+					if !f.IsAck() {
+						_ = fr.WriteSettingsAck()
+					}
+				case *http2.PingFrame:
+					if !f.IsAck() {
+						_ = fr.WritePing(true, f.Data)
+					}
+				}
+			}
 		}()
 	}
 	return closed
@@ -265,9 +292,10 @@ func idleConns(t *testing.T, addr string, n int, settings bool) <-chan time.Dura
 
 // TestIdleConnectionsClosed: connections that never finish the handshake are
 // closed at the handshake timeout, and connections that finish it but make
-// no call are closed after --grpc-max-connection-idle (grpc-go then waits up
-// to 5 s for a silent client's ping answer before the final GOAWAY). The
-// long version opens 2,000 of each.
+// no call are closed after --grpc-max-connection-idle: about a second later
+// when they answer the server's GOAWAY ping as client libraries do (grpc-go's
+// two-step GOAWAY), up to 5 s more when they stay silent (grpc-go waits that
+// long for the ping's answer before the final GOAWAY). The long version opens 2,000 of each.
 func TestIdleConnectionsClosed(t *testing.T) {
 	n := 50
 	if long() {
@@ -280,13 +308,15 @@ func TestIdleConnectionsClosed(t *testing.T) {
 	})
 	prefaceOnly := idleConns(t, a.GRPC, n, false)
 	silent := idleConns(t, a.GRPC, n, true)
+	polite := idleConnsMode(t, a.GRPC, n, true, true)
 	for _, tc := range []struct {
 		name   string
 		ch     <-chan time.Duration
 		within time.Duration
 	}{
 		{"preface only", prefaceOnly, handshake + 3*time.Second},
-		{"handshake done, no call", silent, idle + 5*time.Second + 3*time.Second},
+		{"handshake done, no call, pings answered", polite, idle + 2*time.Second},
+		{"handshake done, no call, silent", silent, idle + 5*time.Second + 3*time.Second},
 	} {
 		var longest time.Duration
 		timeout := time.After(tc.within + 10*time.Second)
