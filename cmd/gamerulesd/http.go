@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -33,10 +34,13 @@ import (
 func newGateway() *runtime.ServeMux {
 	none := func(string) (string, bool) { return "", false }
 	return runtime.NewServeMux(
-		runtime.WithMarshalerOption(runtime.MIMEWildcard, strictJSON{&runtime.JSONPb{
+		// HTTPBodyMarshaler writes a google.api.HttpBody answer
+		// (RenderState's SVG) as the raw bytes with its content type; it
+		// decodes requests with the marshaler it wraps.
+		runtime.WithMarshalerOption(runtime.MIMEWildcard, &runtime.HTTPBodyMarshaler{Marshaler: strictJSON{&runtime.JSONPb{
 			MarshalOptions:   protojson.MarshalOptions{EmitDefaultValues: true},
 			UnmarshalOptions: protojson.UnmarshalOptions{DiscardUnknown: false},
-		}}),
+		}}}),
 		runtime.WithOutgoingHeaderMatcher(none),
 		runtime.WithOutgoingTrailerMatcher(none),
 		runtime.WithRoutingErrorHandler(routingError),
@@ -51,6 +55,8 @@ func routingError(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshale
 		allow := http.MethodPost
 		if r.URL.Path == "/v1/games" {
 			allow = http.MethodGet
+		} else if strings.HasSuffix(r.URL.Path, ":render") {
+			allow = http.MethodGet + ", " + http.MethodPost
 		}
 		w.Header().Set("Allow", allow)
 		writeStatus(w, http.StatusMethodNotAllowed, codes.Unimplemented,

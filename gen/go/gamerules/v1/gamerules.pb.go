@@ -12,6 +12,7 @@ package gamerulesv1
 
 import (
 	_ "google.golang.org/genproto/googleapis/api/annotations"
+	httpbody "google.golang.org/genproto/googleapis/api/httpbody"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	reflect "reflect"
@@ -1234,11 +1235,124 @@ func (x *ObserveStateResponse) GetState() *GameState {
 	return nil
 }
 
+// RenderStateRequest asks for a picture of a state.
+type RenderStateRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The game id; must match the state.
+	Game string `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
+	// The state to draw. A Labyrinth per-player view (from ObserveState) is
+	// accepted here, unlike in LegalMoves.
+	State *GameState `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
+	// The image's width in pixels, 100..4096; 0 means 600. The height follows
+	// from the game's aspect ratio.
+	Size int32 `protobuf:"varint,3,opt,name=size,proto3" json:"size,omitempty"`
+	// Leave out the coordinates (point numbers, cell names, row and column
+	// numbers, station ids), drawn by default.
+	HideCoordinates bool `protobuf:"varint,4,opt,name=hide_coordinates,json=hideCoordinates,proto3" json:"hide_coordinates,omitempty"`
+	// The player (0-based) from whose side the board is drawn. Backgammon:
+	// that player's home board is at the bottom right and points are numbered
+	// from his side (default: the player on roll). Abalone: that colour's
+	// side at the bottom (default: black). Labyrinth: draw only what that
+	// player may see (his own current target, as ObserveState shows it;
+	// default: everything the state holds; -1: a spectator). Gravity Trap:
+	// ignored. Out of range is INVALID_REQUEST.
+	Side *int32 `protobuf:"varint,5,opt,name=side,proto3,oneof" json:"side,omitempty"`
+	// A move to highlight: where it starts, in the game's coordinates
+	// (backgammon a point "1".."24", "bar" or "off" counted from the drawn
+	// side; Abalone a cell "e5"; Labyrinth a square "r3c5" or an insertion
+	// point "N2"; Gravity Trap a station id "7"). Empty for none; a name that
+	// is not on the board is INVALID_REQUEST.
+	HighlightFrom string `protobuf:"bytes,6,opt,name=highlight_from,json=highlightFrom,proto3" json:"highlight_from,omitempty"`
+	// Where the highlighted move ends, in the same coordinates.
+	HighlightTo   string `protobuf:"bytes,7,opt,name=highlight_to,json=highlightTo,proto3" json:"highlight_to,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RenderStateRequest) Reset() {
+	*x = RenderStateRequest{}
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RenderStateRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RenderStateRequest) ProtoMessage() {}
+
+func (x *RenderStateRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RenderStateRequest.ProtoReflect.Descriptor instead.
+func (*RenderStateRequest) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *RenderStateRequest) GetGame() string {
+	if x != nil {
+		return x.Game
+	}
+	return ""
+}
+
+func (x *RenderStateRequest) GetState() *GameState {
+	if x != nil {
+		return x.State
+	}
+	return nil
+}
+
+func (x *RenderStateRequest) GetSize() int32 {
+	if x != nil {
+		return x.Size
+	}
+	return 0
+}
+
+func (x *RenderStateRequest) GetHideCoordinates() bool {
+	if x != nil {
+		return x.HideCoordinates
+	}
+	return false
+}
+
+func (x *RenderStateRequest) GetSide() int32 {
+	if x != nil && x.Side != nil {
+		return *x.Side
+	}
+	return 0
+}
+
+func (x *RenderStateRequest) GetHighlightFrom() string {
+	if x != nil {
+		return x.HighlightFrom
+	}
+	return ""
+}
+
+func (x *RenderStateRequest) GetHighlightTo() string {
+	if x != nil {
+		return x.HighlightTo
+	}
+	return ""
+}
+
 var File_gamerules_v1_gamerules_proto protoreflect.FileDescriptor
 
 const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\n" +
-	"\x1cgamerules/v1/gamerules.proto\x12\fgamerules.v1\x1a\x1agamerules/v1/abalone.proto\x1a\x1dgamerules/v1/backgammon.proto\x1a\x1fgamerules/v1/gravity_trap.proto\x1a\x1cgamerules/v1/labyrinth.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\"\xa4\x02\n" +
+	"\x1cgamerules/v1/gamerules.proto\x12\fgamerules.v1\x1a\x1agamerules/v1/abalone.proto\x1a\x1dgamerules/v1/backgammon.proto\x1a\x1fgamerules/v1/gravity_trap.proto\x1a\x1cgamerules/v1/labyrinth.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x19google/api/httpbody.proto\"\xa4\x02\n" +
 	"\tGameState\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12?\n" +
 	"\n" +
@@ -1326,7 +1440,16 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x06player\x18\x03 \x01(\x05H\x00R\x06player\x88\x01\x01B\t\n" +
 	"\a_player\"E\n" +
 	"\x14ObserveStateResponse\x12-\n" +
-	"\x05state\x18\x01 \x01(\v2\x17.gamerules.v1.GameStateR\x05state2\xb6\x05\n" +
+	"\x05state\x18\x01 \x01(\v2\x17.gamerules.v1.GameStateR\x05state\"\x8c\x02\n" +
+	"\x12RenderStateRequest\x12\x17\n" +
+	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
+	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x12\x12\n" +
+	"\x04size\x18\x03 \x01(\x05R\x04size\x12)\n" +
+	"\x10hide_coordinates\x18\x04 \x01(\bR\x0fhideCoordinates\x12\x17\n" +
+	"\x04side\x18\x05 \x01(\x05H\x00R\x04side\x88\x01\x01\x12%\n" +
+	"\x0ehighlight_from\x18\x06 \x01(\tR\rhighlightFrom\x12!\n" +
+	"\fhighlight_to\x18\a \x01(\tR\vhighlightToB\a\n" +
+	"\x05_side2\xc0\x06\n" +
 	"\tGameRules\x12b\n" +
 	"\tListGames\x12\x1e.gamerules.v1.ListGamesRequest\x1a\x1f.gamerules.v1.ListGamesResponse\"\x14\x82\xd3\xe4\x93\x02\v\x12\t/v1/games\x90\x02\x01\x12j\n" +
 	"\aNewGame\x12\x1c.gamerules.v1.NewGameRequest\x1a\x1d.gamerules.v1.NewGameResponse\"\"\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/v1/games/{game}:new\x90\x02\x01\x12z\n" +
@@ -1334,7 +1457,8 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"LegalMoves\x12\x1f.gamerules.v1.LegalMovesRequest\x1a .gamerules.v1.LegalMovesResponse\")\x82\xd3\xe4\x93\x02 :\x01*\"\x1b/v1/games/{game}:legalMoves\x90\x02\x01\x12v\n" +
 	"\tApplyMove\x12\x1e.gamerules.v1.ApplyMoveRequest\x1a\x1f.gamerules.v1.ApplyMoveResponse\"(\x82\xd3\xe4\x93\x02\x1f:\x01*\"\x1a/v1/games/{game}:applyMove\x90\x02\x01\x12f\n" +
 	"\x05Score\x12\x1a.gamerules.v1.ScoreRequest\x1a\x1b.gamerules.v1.ScoreResponse\"$\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/v1/games/{game}:score\x90\x02\x01\x12}\n" +
-	"\fObserveState\x12!.gamerules.v1.ObserveStateRequest\x1a\".gamerules.v1.ObserveStateResponse\"&\x82\xd3\xe4\x93\x02\x1d:\x01*\"\x18/v1/games/{game}:observe\x90\x02\x01B@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
+	"\fObserveState\x12!.gamerules.v1.ObserveStateRequest\x1a\".gamerules.v1.ObserveStateResponse\"&\x82\xd3\xe4\x93\x02\x1d:\x01*\"\x18/v1/games/{game}:observe\x90\x02\x01\x12\x87\x01\n" +
+	"\vRenderState\x12 .gamerules.v1.RenderStateRequest\x1a\x14.google.api.HttpBody\"@\x82\xd3\xe4\x93\x027Z\x1c:\x01*\"\x17/v1/games/{game}:render\x12\x17/v1/games/{game}:render\x90\x02\x01B@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
 
 var (
 	file_gamerules_v1_gamerules_proto_rawDescOnce sync.Once
@@ -1348,7 +1472,7 @@ func file_gamerules_v1_gamerules_proto_rawDescGZIP() []byte {
 	return file_gamerules_v1_gamerules_proto_rawDescData
 }
 
-var file_gamerules_v1_gamerules_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
+var file_gamerules_v1_gamerules_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
 var file_gamerules_v1_gamerules_proto_goTypes = []any{
 	(*GameState)(nil),            // 0: gamerules.v1.GameState
 	(*Move)(nil),                 // 1: gamerules.v1.Move
@@ -1365,35 +1489,37 @@ var file_gamerules_v1_gamerules_proto_goTypes = []any{
 	(*ScoreResponse)(nil),        // 12: gamerules.v1.ScoreResponse
 	(*ObserveStateRequest)(nil),  // 13: gamerules.v1.ObserveStateRequest
 	(*ObserveStateResponse)(nil), // 14: gamerules.v1.ObserveStateResponse
-	(*BackgammonState)(nil),      // 15: gamerules.v1.BackgammonState
-	(*AbaloneState)(nil),         // 16: gamerules.v1.AbaloneState
-	(*LabyrinthState)(nil),       // 17: gamerules.v1.LabyrinthState
-	(*GravityTrapState)(nil),     // 18: gamerules.v1.GravityTrapState
-	(*BackgammonMove)(nil),       // 19: gamerules.v1.BackgammonMove
-	(*AbaloneMove)(nil),          // 20: gamerules.v1.AbaloneMove
-	(*LabyrinthMove)(nil),        // 21: gamerules.v1.LabyrinthMove
-	(*GravityTrapMove)(nil),      // 22: gamerules.v1.GravityTrapMove
-	(*BackgammonOptions)(nil),    // 23: gamerules.v1.BackgammonOptions
-	(*AbaloneOptions)(nil),       // 24: gamerules.v1.AbaloneOptions
-	(*LabyrinthOptions)(nil),     // 25: gamerules.v1.LabyrinthOptions
-	(*GravityTrapOptions)(nil),   // 26: gamerules.v1.GravityTrapOptions
-	(*BackgammonScore)(nil),      // 27: gamerules.v1.BackgammonScore
+	(*RenderStateRequest)(nil),   // 15: gamerules.v1.RenderStateRequest
+	(*BackgammonState)(nil),      // 16: gamerules.v1.BackgammonState
+	(*AbaloneState)(nil),         // 17: gamerules.v1.AbaloneState
+	(*LabyrinthState)(nil),       // 18: gamerules.v1.LabyrinthState
+	(*GravityTrapState)(nil),     // 19: gamerules.v1.GravityTrapState
+	(*BackgammonMove)(nil),       // 20: gamerules.v1.BackgammonMove
+	(*AbaloneMove)(nil),          // 21: gamerules.v1.AbaloneMove
+	(*LabyrinthMove)(nil),        // 22: gamerules.v1.LabyrinthMove
+	(*GravityTrapMove)(nil),      // 23: gamerules.v1.GravityTrapMove
+	(*BackgammonOptions)(nil),    // 24: gamerules.v1.BackgammonOptions
+	(*AbaloneOptions)(nil),       // 25: gamerules.v1.AbaloneOptions
+	(*LabyrinthOptions)(nil),     // 26: gamerules.v1.LabyrinthOptions
+	(*GravityTrapOptions)(nil),   // 27: gamerules.v1.GravityTrapOptions
+	(*BackgammonScore)(nil),      // 28: gamerules.v1.BackgammonScore
+	(*httpbody.HttpBody)(nil),    // 29: google.api.HttpBody
 }
 var file_gamerules_v1_gamerules_proto_depIdxs = []int32{
-	15, // 0: gamerules.v1.GameState.backgammon:type_name -> gamerules.v1.BackgammonState
-	16, // 1: gamerules.v1.GameState.abalone:type_name -> gamerules.v1.AbaloneState
-	17, // 2: gamerules.v1.GameState.labyrinth:type_name -> gamerules.v1.LabyrinthState
-	18, // 3: gamerules.v1.GameState.gravity_trap:type_name -> gamerules.v1.GravityTrapState
-	19, // 4: gamerules.v1.Move.backgammon:type_name -> gamerules.v1.BackgammonMove
-	20, // 5: gamerules.v1.Move.abalone:type_name -> gamerules.v1.AbaloneMove
-	21, // 6: gamerules.v1.Move.labyrinth:type_name -> gamerules.v1.LabyrinthMove
-	22, // 7: gamerules.v1.Move.gravity_trap:type_name -> gamerules.v1.GravityTrapMove
+	16, // 0: gamerules.v1.GameState.backgammon:type_name -> gamerules.v1.BackgammonState
+	17, // 1: gamerules.v1.GameState.abalone:type_name -> gamerules.v1.AbaloneState
+	18, // 2: gamerules.v1.GameState.labyrinth:type_name -> gamerules.v1.LabyrinthState
+	19, // 3: gamerules.v1.GameState.gravity_trap:type_name -> gamerules.v1.GravityTrapState
+	20, // 4: gamerules.v1.Move.backgammon:type_name -> gamerules.v1.BackgammonMove
+	21, // 5: gamerules.v1.Move.abalone:type_name -> gamerules.v1.AbaloneMove
+	22, // 6: gamerules.v1.Move.labyrinth:type_name -> gamerules.v1.LabyrinthMove
+	23, // 7: gamerules.v1.Move.gravity_trap:type_name -> gamerules.v1.GravityTrapMove
 	0,  // 8: gamerules.v1.Move.result:type_name -> gamerules.v1.GameState
 	2,  // 9: gamerules.v1.ListGamesResponse.games:type_name -> gamerules.v1.GameInfo
-	23, // 10: gamerules.v1.NewGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
-	24, // 11: gamerules.v1.NewGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
-	25, // 12: gamerules.v1.NewGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
-	26, // 13: gamerules.v1.NewGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
+	24, // 10: gamerules.v1.NewGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
+	25, // 11: gamerules.v1.NewGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
+	26, // 12: gamerules.v1.NewGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
+	27, // 13: gamerules.v1.NewGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
 	0,  // 14: gamerules.v1.NewGameResponse.state:type_name -> gamerules.v1.GameState
 	0,  // 15: gamerules.v1.LegalMovesRequest.state:type_name -> gamerules.v1.GameState
 	1,  // 16: gamerules.v1.LegalMovesResponse.moves:type_name -> gamerules.v1.Move
@@ -1402,26 +1528,29 @@ var file_gamerules_v1_gamerules_proto_depIdxs = []int32{
 	0,  // 19: gamerules.v1.ApplyMoveResponse.state:type_name -> gamerules.v1.GameState
 	1,  // 20: gamerules.v1.ApplyMoveResponse.move:type_name -> gamerules.v1.Move
 	0,  // 21: gamerules.v1.ScoreRequest.state:type_name -> gamerules.v1.GameState
-	27, // 22: gamerules.v1.ScoreResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	28, // 22: gamerules.v1.ScoreResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
 	0,  // 23: gamerules.v1.ObserveStateRequest.state:type_name -> gamerules.v1.GameState
 	0,  // 24: gamerules.v1.ObserveStateResponse.state:type_name -> gamerules.v1.GameState
-	3,  // 25: gamerules.v1.GameRules.ListGames:input_type -> gamerules.v1.ListGamesRequest
-	5,  // 26: gamerules.v1.GameRules.NewGame:input_type -> gamerules.v1.NewGameRequest
-	7,  // 27: gamerules.v1.GameRules.LegalMoves:input_type -> gamerules.v1.LegalMovesRequest
-	9,  // 28: gamerules.v1.GameRules.ApplyMove:input_type -> gamerules.v1.ApplyMoveRequest
-	11, // 29: gamerules.v1.GameRules.Score:input_type -> gamerules.v1.ScoreRequest
-	13, // 30: gamerules.v1.GameRules.ObserveState:input_type -> gamerules.v1.ObserveStateRequest
-	4,  // 31: gamerules.v1.GameRules.ListGames:output_type -> gamerules.v1.ListGamesResponse
-	6,  // 32: gamerules.v1.GameRules.NewGame:output_type -> gamerules.v1.NewGameResponse
-	8,  // 33: gamerules.v1.GameRules.LegalMoves:output_type -> gamerules.v1.LegalMovesResponse
-	10, // 34: gamerules.v1.GameRules.ApplyMove:output_type -> gamerules.v1.ApplyMoveResponse
-	12, // 35: gamerules.v1.GameRules.Score:output_type -> gamerules.v1.ScoreResponse
-	14, // 36: gamerules.v1.GameRules.ObserveState:output_type -> gamerules.v1.ObserveStateResponse
-	31, // [31:37] is the sub-list for method output_type
-	25, // [25:31] is the sub-list for method input_type
-	25, // [25:25] is the sub-list for extension type_name
-	25, // [25:25] is the sub-list for extension extendee
-	0,  // [0:25] is the sub-list for field type_name
+	0,  // 25: gamerules.v1.RenderStateRequest.state:type_name -> gamerules.v1.GameState
+	3,  // 26: gamerules.v1.GameRules.ListGames:input_type -> gamerules.v1.ListGamesRequest
+	5,  // 27: gamerules.v1.GameRules.NewGame:input_type -> gamerules.v1.NewGameRequest
+	7,  // 28: gamerules.v1.GameRules.LegalMoves:input_type -> gamerules.v1.LegalMovesRequest
+	9,  // 29: gamerules.v1.GameRules.ApplyMove:input_type -> gamerules.v1.ApplyMoveRequest
+	11, // 30: gamerules.v1.GameRules.Score:input_type -> gamerules.v1.ScoreRequest
+	13, // 31: gamerules.v1.GameRules.ObserveState:input_type -> gamerules.v1.ObserveStateRequest
+	15, // 32: gamerules.v1.GameRules.RenderState:input_type -> gamerules.v1.RenderStateRequest
+	4,  // 33: gamerules.v1.GameRules.ListGames:output_type -> gamerules.v1.ListGamesResponse
+	6,  // 34: gamerules.v1.GameRules.NewGame:output_type -> gamerules.v1.NewGameResponse
+	8,  // 35: gamerules.v1.GameRules.LegalMoves:output_type -> gamerules.v1.LegalMovesResponse
+	10, // 36: gamerules.v1.GameRules.ApplyMove:output_type -> gamerules.v1.ApplyMoveResponse
+	12, // 37: gamerules.v1.GameRules.Score:output_type -> gamerules.v1.ScoreResponse
+	14, // 38: gamerules.v1.GameRules.ObserveState:output_type -> gamerules.v1.ObserveStateResponse
+	29, // 39: gamerules.v1.GameRules.RenderState:output_type -> google.api.HttpBody
+	33, // [33:40] is the sub-list for method output_type
+	26, // [26:33] is the sub-list for method input_type
+	26, // [26:26] is the sub-list for extension type_name
+	26, // [26:26] is the sub-list for extension extendee
+	0,  // [0:26] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_gamerules_proto_init() }
@@ -1455,13 +1584,14 @@ func file_gamerules_v1_gamerules_proto_init() {
 	file_gamerules_v1_gamerules_proto_msgTypes[10].OneofWrappers = []any{}
 	file_gamerules_v1_gamerules_proto_msgTypes[12].OneofWrappers = []any{}
 	file_gamerules_v1_gamerules_proto_msgTypes[13].OneofWrappers = []any{}
+	file_gamerules_v1_gamerules_proto_msgTypes[15].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamerules_v1_gamerules_proto_rawDesc), len(file_gamerules_v1_gamerules_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   15,
+			NumMessages:   16,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -12,6 +12,7 @@ package gamerulesv1
 
 import (
 	context "context"
+	httpbody "google.golang.org/genproto/googleapis/api/httpbody"
 	grpc "google.golang.org/grpc"
 	codes "google.golang.org/grpc/codes"
 	status "google.golang.org/grpc/status"
@@ -29,6 +30,7 @@ const (
 	GameRules_ApplyMove_FullMethodName    = "/gamerules.v1.GameRules/ApplyMove"
 	GameRules_Score_FullMethodName        = "/gamerules.v1.GameRules/Score"
 	GameRules_ObserveState_FullMethodName = "/gamerules.v1.GameRules/ObserveState"
+	GameRules_RenderState_FullMethodName  = "/gamerules.v1.GameRules/RenderState"
 )
 
 // GameRulesClient is the client API for GameRules service.
@@ -64,6 +66,16 @@ type GameRulesClient interface {
 	// view is for display only; LegalMoves and ApplyMove refuse it as input.
 	// Games without hidden information return the state unchanged.
 	ObserveState(ctx context.Context, in *ObserveStateRequest, opts ...grpc.CallOption) (*ObserveStateResponse, error)
+	// RenderState draws the board of a state as a self-contained SVG image
+	// (google.api.HttpBody with content type image/svg+xml): every game and
+	// every phase. Elements carry stable ids and data-* attributes (points,
+	// cells, squares, stations, insertion points) that a page can bind clicks
+	// to. GET takes the request as query parameters (state.text=..., size=...);
+	// POST takes it as a JSON body (needed for a custom Gravity Trap board).
+	// The response is the image itself, not a message around it, so that a
+	// browser can show the URL directly:
+	// buf:lint:ignore RPC_RESPONSE_STANDARD_NAME
+	RenderState(ctx context.Context, in *RenderStateRequest, opts ...grpc.CallOption) (*httpbody.HttpBody, error)
 }
 
 type gameRulesClient struct {
@@ -134,6 +146,16 @@ func (c *gameRulesClient) ObserveState(ctx context.Context, in *ObserveStateRequ
 	return out, nil
 }
 
+func (c *gameRulesClient) RenderState(ctx context.Context, in *RenderStateRequest, opts ...grpc.CallOption) (*httpbody.HttpBody, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(httpbody.HttpBody)
+	err := c.cc.Invoke(ctx, GameRules_RenderState_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GameRulesServer is the server API for GameRules service.
 // All implementations must embed UnimplementedGameRulesServer
 // for forward compatibility.
@@ -167,6 +189,16 @@ type GameRulesServer interface {
 	// view is for display only; LegalMoves and ApplyMove refuse it as input.
 	// Games without hidden information return the state unchanged.
 	ObserveState(context.Context, *ObserveStateRequest) (*ObserveStateResponse, error)
+	// RenderState draws the board of a state as a self-contained SVG image
+	// (google.api.HttpBody with content type image/svg+xml): every game and
+	// every phase. Elements carry stable ids and data-* attributes (points,
+	// cells, squares, stations, insertion points) that a page can bind clicks
+	// to. GET takes the request as query parameters (state.text=..., size=...);
+	// POST takes it as a JSON body (needed for a custom Gravity Trap board).
+	// The response is the image itself, not a message around it, so that a
+	// browser can show the URL directly:
+	// buf:lint:ignore RPC_RESPONSE_STANDARD_NAME
+	RenderState(context.Context, *RenderStateRequest) (*httpbody.HttpBody, error)
 	mustEmbedUnimplementedGameRulesServer()
 }
 
@@ -194,6 +226,9 @@ func (UnimplementedGameRulesServer) Score(context.Context, *ScoreRequest) (*Scor
 }
 func (UnimplementedGameRulesServer) ObserveState(context.Context, *ObserveStateRequest) (*ObserveStateResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ObserveState not implemented")
+}
+func (UnimplementedGameRulesServer) RenderState(context.Context, *RenderStateRequest) (*httpbody.HttpBody, error) {
+	return nil, status.Error(codes.Unimplemented, "method RenderState not implemented")
 }
 func (UnimplementedGameRulesServer) mustEmbedUnimplementedGameRulesServer() {}
 func (UnimplementedGameRulesServer) testEmbeddedByValue()                   {}
@@ -324,6 +359,24 @@ func _GameRules_ObserveState_Handler(srv interface{}, ctx context.Context, dec f
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameRules_RenderState_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RenderStateRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameRulesServer).RenderState(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameRules_RenderState_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameRulesServer).RenderState(ctx, req.(*RenderStateRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GameRules_ServiceDesc is the grpc.ServiceDesc for GameRules service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -354,6 +407,10 @@ var GameRules_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ObserveState",
 			Handler:    _GameRules_ObserveState_Handler,
+		},
+		{
+			MethodName: "RenderState",
+			Handler:    _GameRules_RenderState_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

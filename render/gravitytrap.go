@@ -1,0 +1,184 @@
+package render
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gamerules/gamerules/rules/gravitytrap"
+)
+
+// Gravity Trap geometry, in viewBox units.
+const (
+	gtW      = 600.0
+	gtH      = 640.0
+	gtMargin = 40.0
+)
+
+const gtStyle = commonStyle + `.frame{fill:#101a2e}.line{fill:none;stroke:#8fa8d8;stroke-width:4;stroke-linecap:round}` +
+	`.stn{fill:#1f2d4d;stroke:#8fa8d8;stroke-width:2}.marble{fill:#d8dde6;stroke:#fff;stroke-width:1}` +
+	`.ship-red{fill:#e0453a;stroke:#fff;stroke-width:2}.ship-blue{fill:#3a7be0;stroke:#fff;stroke-width:2}` +
+	`.hole{fill:#000;stroke:#445;stroke-width:2}.hit{fill:transparent;stroke:none}.coord{fill:#9ab}.info{fill:#eee}.sl{fill:#fff}`
+
+// GravityTrap draws s on its board: the curved lines (consecutive stations
+// on one circle around 0,0 are joined by an arc of that circle, a ring
+// line that goes all the way round is closed, anything else by a straight
+// segment), the central hole on a built-in board, the stations with their
+// ids, the marbles and both ships, and whose turn it is (placing or
+// moving) with the marbles left, or the result. Station positions come
+// from Board.Layout (the board's coordinates, or an automatic layout).
+// Options.Side is checked but changes nothing. Options.From and To name
+// stations ("7"). Errors are *OptionError.
+func GravityTrap(s gravitytrap.State, o Options) ([]byte, error) {
+	size, err := checkCommon(o, 2, false)
+	if err != nil {
+		return nil, err
+	}
+	b := s.Board()
+	n := b.NumStations()
+	for _, f := range [...]struct{ field, v string }{{"highlight_from", o.From}, {"highlight_to", o.To}} {
+		if f.v == "" {
+			continue
+		}
+		if k, err := strconv.Atoi(f.v); err != nil || k < 0 || k >= n || strconv.Itoa(k) != f.v {
+			return nil, optErr(f.field, "%q is not a station; want 0..%d", f.v, n-1)
+		}
+	}
+	lay := b.Layout()
+	// Fit the layout into the drawing area (y up on the board, down in SVG).
+	minX, maxX, minY, maxY := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, st := range lay {
+		minX, maxX = math.Min(minX, st.X), math.Max(maxX, st.X)
+		minY, maxY = math.Min(minY, st.Y), math.Max(maxY, st.Y)
+	}
+	span := math.Max(math.Max(maxX-minX, maxY-minY), 1e-9)
+	area := gtW - 2*gtMargin
+	scale := area / span
+	ox := gtMargin + (area-(maxX-minX)*scale)/2
+	oy := gtMargin + (area-(maxY-minY)*scale)/2
+	pt := func(x, y float64) (float64, float64) { return ox + (x-minX)*scale, oy + (maxY-y)*scale }
+	stR := math.Min(18, area/float64(n)*1.2)
+
+	var g svg
+	g.open("gravity_trap", s.String(), size, gtW, gtH, gtStyle)
+	g.printf(`<rect x="0" y="0" width="%s" height="%s" class="frame"/>`+"\n", num(gtW), num(gtH))
+	if b.Builtin() {
+		x, y := pt(0, 0)
+		g.printf(`<circle id="hole" cx="%s" cy="%s" r="%s" class="hole"/>`+"\n", num(x), num(y), num(0.45*scale))
+	}
+	for i, line := range b.Lines() {
+		g.printf(`<path id="line-%d" data-stations="%s" d="%s" class="line"/>`+"\n", i, gtJoin(line), gtPath(line, lay, pt, scale))
+	}
+	for i, st := range lay {
+		x, y := pt(st.X, st.Y)
+		name := strconv.Itoa(i)
+		g.printf(`<g id="station-%d" data-station="%d" class="%s"`, i, i, cls("station", hl(o, name)))
+		ship := ""
+		switch i {
+		case s.Ship(gravitytrap.Red):
+			ship = "red"
+		case s.Ship(gravitytrap.Blue):
+			ship = "blue"
+		}
+		if s.HasMarble(i) {
+			g.printf(` data-marble="true"`)
+		}
+		if ship != "" {
+			g.printf(` data-ship="%s"`, ship)
+		}
+		g.printf(`><circle cx="%s" cy="%s" r="%s" class="stn"/>`, num(x), num(y), num(stR))
+		if s.HasMarble(i) {
+			g.printf(`<circle cx="%s" cy="%s" r="%s" class="marble"/>`, num(x), num(y), num(stR*0.55))
+		}
+		if ship != "" {
+			g.printf(`<circle cx="%s" cy="%s" r="%s" class="ship-%s"/>`, num(x), num(y), num(stR*0.9), ship)
+			g.text(x, y, stR, "sl", strings.ToUpper(ship[:1]))
+		}
+		g.printf(`<circle cx="%s" cy="%s" r="%s" class="hit"/></g>`+"\n", num(x), num(y), num(stR+4))
+		if !o.HideCoordinates {
+			g.text(x+stR*1.05, y-stR*1.05, 12, "coord", name)
+		}
+	}
+	g.printf(`<text id="status" data-to-act="%d" x="%s" y="%s" font-size="16" text-anchor="middle" class="info">%s</text>`+"\n", s.ToAct(), num(gtW/2), num(gtH-20), esc(gtStatus(s)))
+	return g.close(), nil
+}
+
+func gtJoin(line []int) string {
+	parts := make([]string, len(line))
+	for i, id := range line {
+		parts[i] = strconv.Itoa(id)
+	}
+	return strings.Join(parts, " ")
+}
+
+// gtPath is the SVG path of a line through stations.
+func gtPath(line []int, lay []gravitytrap.Station, pt func(x, y float64) (float64, float64), scale float64) string {
+	r0 := math.Hypot(lay[line[0]].X, lay[line[0]].Y)
+	onCircle := r0 > 1e-6
+	for _, id := range line {
+		if math.Abs(math.Hypot(lay[id].X, lay[id].Y)-r0) > 1e-3 {
+			onCircle = false
+		}
+	}
+	var d strings.Builder
+	x, y := pt(lay[line[0]].X, lay[line[0]].Y)
+	d.WriteString("M" + num(x) + " " + num(y))
+	if !onCircle {
+		for _, id := range line[1:] {
+			x, y := pt(lay[id].X, lay[id].Y)
+			d.WriteString(" L" + num(x) + " " + num(y))
+		}
+		return d.String()
+	}
+	// Arcs the short way round between consecutive stations; the ring is
+	// closed when those arcs (and the closing one) go all the way round in
+	// one direction.
+	ang := func(id int) float64 { return math.Atan2(lay[id].Y, lay[id].X) }
+	delta := func(a, b int) float64 {
+		d := ang(b) - ang(a)
+		for d > math.Pi {
+			d -= 2 * math.Pi
+		}
+		for d < -math.Pi {
+			d += 2 * math.Pi
+		}
+		return d
+	}
+	stops := append([]int(nil), line...)
+	total := 0.0
+	for i := 1; i < len(line); i++ {
+		total += delta(line[i-1], line[i])
+	}
+	if len(line) >= 3 && math.Abs(math.Abs(total+delta(line[len(line)-1], line[0]))-2*math.Pi) < 1e-3 {
+		stops = append(stops, line[0])
+	}
+	r := num(r0 * scale)
+	for i := 1; i < len(stops); i++ {
+		// On the board y points up, in SVG down: a counterclockwise step on
+		// the board is clockwise on screen, sweep flag 0.
+		sweep := "1"
+		if delta(stops[i-1], stops[i]) > 0 {
+			sweep = "0"
+		}
+		x, y := pt(lay[stops[i]].X, lay[stops[i]].Y)
+		d.WriteString(" A" + r + " " + r + " 0 0 " + sweep + " " + num(x) + " " + num(y))
+	}
+	return d.String()
+}
+
+// gtStatus says who places or moves, or how the game ended.
+func gtStatus(s gravitytrap.State) string {
+	names := [2]string{"Red", "Blue"}
+	out := s.Outcome()
+	if out.Finished {
+		if out.Winner >= 0 && out.Winner < 2 {
+			return names[out.Winner] + " wins, score " + strconv.Itoa(out.Points[out.Winner])
+		}
+		return "Game over"
+	}
+	who := names[s.ToAct()]
+	if s.Placing() {
+		return who + " to place his ship"
+	}
+	return who + " to move · " + strconv.Itoa(s.Marbles()) + " marbles left"
+}

@@ -1,0 +1,251 @@
+package render
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gamerules/gamerules/rules/labyrinth"
+)
+
+// Labyrinth geometry, in viewBox units.
+const (
+	lbT      = 64.0 // tile size
+	lbM      = 44.0 // margin around the board, where the insertion arrows are
+	lbPanelX = lbM*2 + 7*lbT
+	lbW      = lbPanelX + 220
+	lbH      = lbM*2 + 7*lbT
+)
+
+const lbStyle = commonStyle + `.frame{fill:#23324a}.wall{fill:#5b4a36}.wall.fixed{fill:#3f3224}.path{fill:#efe3c4}` +
+	`.tgt{fill:#fff7d6;stroke:#8a6d1f;stroke-width:1.5}.tgt.vs{fill:#3a3a3a;stroke:#000}.tl{fill:#5a3d00}.tgt.vs+.tl{fill:#ffd75e}` +
+	`.vader{fill:#111;stroke:#c00;stroke-width:2}.tl-v{fill:#f55;font-weight:bold}.ship{stroke:#000;stroke-width:2}` +
+	`.arrow{fill:#9fb4d8;stroke:#eaf0ff;stroke-width:1}.arrow.forbidden{fill:#555;stroke:#999}.x{stroke:#e33;stroke-width:3}` +
+	`.hit{fill:transparent;stroke:none}.coord{fill:#ccd}.info{fill:#eee}.current{stroke:#e33;stroke-width:3;fill:none}`
+
+// lbColors are the ships' fill colours by labyrinth.Color.
+var lbColors = [labyrinth.NumColors]string{"#d33", "#f2c40f", "#2a2", "#27d"}
+
+// Labyrinth draws s: the 7×7 tiles with their corridors, the fixed tiles
+// darker, targets (letters A..X; the four Vader cards' targets, 21..24,
+// on dark discs) and the Darth Vader symbol, the ships and Darth Vader,
+// the twelve insertion arrows (the one that would reverse the previous push
+// marked forbidden), and a panel with the spare tile in its current
+// orientation, whose turn and phase, and per player the cards found and the
+// current target, which is also ringed on the board.
+//
+// With Options.HasSide the image shows only what that player may see
+// (State.View: his own current target; -1 a spectator, no targets);
+// without it, every current target the state holds. A per-player view
+// itself (State.IsView) is drawn as it is. Options.From and To name
+// squares ("r3c5") or insertion points ("N2"). Errors are *OptionError.
+func Labyrinth(s labyrinth.State, o Options) ([]byte, error) {
+	size, err := checkCommon(o, s.Players(), true)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range [...]struct{ field, v string }{{"highlight_from", o.From}, {"highlight_to", o.To}} {
+		if f.v != "" && !lbValidName(f.v) {
+			return nil, optErr(f.field, "%q is not a square (r1c1..r7c7) or an insertion point (N2..W6)", f.v)
+		}
+	}
+	if o.HasSide {
+		s = s.View(o.Side)
+	}
+	var g svg
+	g.open("labyrinth", s.String(), size, lbW, lbH, lbStyle)
+	g.printf(`<rect x="0" y="0" width="%s" height="%s" class="frame"/>`+"\n", num(lbW), num(lbH))
+	// The squares to ring: every shown player's current target.
+	current := map[uint8]int{}
+	for p := 0; p < s.Players(); p++ {
+		if t := s.Target(p); t > 0 {
+			current[t] = p
+		}
+	}
+	board := s.Board()
+	for q := labyrinth.Square(0); q < labyrinth.NumSquares; q++ {
+		x := lbM + float64(q.Col()-1)*lbT
+		y := lbM + float64(q.Row()-1)*lbT
+		_, fixed := labyrinth.FixedTile(q)
+		name := q.String()
+		t := board[q]
+		g.printf(`<g id="square-%s" data-square="%s" data-tile="%s" class="%s"`, name, name, t.String(), cls("square", hl(o, name)))
+		if t.Target > 0 {
+			g.printf(` data-target="%c"`, labyrinth.TargetLetter(t.Target))
+		}
+		g.printf(">")
+		lbTile(&g, t, x, y, lbT, fixed)
+		if p, ok := current[t.Target]; ok && t.Target > 0 {
+			g.printf(`<circle cx="%s" cy="%s" r="%s" class="current" data-player="%d"/>`, num(x+lbT/2), num(y+lbT/2), num(lbT*0.28), p)
+		}
+		g.printf(`<rect x="%s" y="%s" width="%s" height="%s" class="hit"/></g>`+"\n", num(x), num(y), num(lbT), num(lbT))
+	}
+	// Figures: Darth Vader in the middle of his square, the ships in its
+	// corners (by colour), so that several fit on one square.
+	if v := s.Vader(); v.Valid() {
+		x, y := lbM+float64(v.Col()-1)*lbT+lbT/2, lbM+float64(v.Row()-1)*lbT+lbT/2
+		g.printf(`<g id="vader" data-square="%s"><circle cx="%s" cy="%s" r="11" class="vader"/>`, v, num(x), num(y))
+		g.text(x, y, 12, "tl-v", "V")
+		g.printf("</g>\n")
+	}
+	corner := [labyrinth.NumColors][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}
+	for p := 0; p < s.Players(); p++ {
+		c, q := s.Color(p), s.Ship(p)
+		if !q.Valid() || int(c) >= labyrinth.NumColors {
+			continue
+		}
+		x := lbM + float64(q.Col()-1)*lbT + lbT/2 + corner[c][0]*lbT*0.27
+		y := lbM + float64(q.Row()-1)*lbT + lbT/2 + corner[c][1]*lbT*0.27
+		g.printf(`<circle id="ship-%s" data-player="%d" data-square="%s" cx="%s" cy="%s" r="9" fill="%s" class="ship"/>`+"\n", c, p, q, num(x), num(y), lbColors[c])
+	}
+	// Insertion arrows; the reversal of the previous push is forbidden.
+	forbidden := s.Last().Opposite()
+	for p := labyrinth.N2; p <= labyrinth.W6; p++ {
+		name := p.String()
+		k := float64(name[1] - '0') // column or row 2, 4, 6
+		var cx, cy float64
+		var pts [3][2]float64
+		switch name[0] {
+		case 'N':
+			cx, cy = lbM+(k-0.5)*lbT, lbM/2
+			pts = [3][2]float64{{-12, -10}, {12, -10}, {0, 12}}
+		case 'S':
+			cx, cy = lbM+(k-0.5)*lbT, lbH-lbM/2
+			pts = [3][2]float64{{-12, 10}, {12, 10}, {0, -12}}
+		case 'E':
+			cx, cy = lbM*1.5+7*lbT, lbM+(k-0.5)*lbT
+			pts = [3][2]float64{{10, -12}, {10, 12}, {-12, 0}}
+		default: // W
+			cx, cy = lbM/2, lbM+(k-0.5)*lbT
+			pts = [3][2]float64{{-10, -12}, {-10, 12}, {12, 0}}
+		}
+		class := "arrow"
+		extra := ""
+		if p == forbidden {
+			class += " forbidden"
+			extra = ` data-forbidden="true"`
+		}
+		g.printf(`<g id="insert-%s" data-insertion="%s"%s class="%s">`, name, name, extra, cls("insertion", hl(o, name)))
+		g.printf(`<polygon points="%s,%s %s,%s %s,%s" class="%s"/>`, num(cx+pts[0][0]), num(cy+pts[0][1]), num(cx+pts[1][0]), num(cy+pts[1][1]), num(cx+pts[2][0]), num(cy+pts[2][1]), class)
+		if p == forbidden {
+			g.printf(`<path d="M%s %sl16 16m0 -16l-16 16" class="x"/>`, num(cx-8), num(cy-8))
+		}
+		g.printf(`<rect x="%s" y="%s" width="30" height="30" class="hit"/></g>`+"\n", num(cx-15), num(cy-15))
+	}
+	if !o.HideCoordinates {
+		for i := 1; i <= 7; i++ {
+			if i%2 == 1 { // even rows/columns have arrows where labels would go
+				g.text(lbM+(float64(i)-0.5)*lbT, lbM/2, 13, "coord", "c"+strconv.Itoa(i))
+				g.text(lbM/2, lbM+(float64(i)-0.5)*lbT, 13, "coord", "r"+strconv.Itoa(i))
+			}
+		}
+	}
+	// The panel: spare tile, turn, players.
+	px := lbPanelX
+	g.printf(`<g id="spare" data-tile="%s">`, s.Spare().String())
+	g.text(px+100, lbM-14, 15, "info", "Spare tile")
+	lbTile(&g, s.Spare(), px+68, lbM, lbT, false)
+	g.printf("</g>\n")
+	g.printf(`<text id="status" x="%s" y="%s" font-size="15" class="info">%s</text>`+"\n", num(px), num(lbM+lbT+34), esc(lbStatus(s)))
+	for p := 0; p < s.Players(); p++ {
+		y := lbM + lbT + 70 + float64(p)*58
+		c := s.Color(p)
+		col := "#888"
+		if int(c) < labyrinth.NumColors {
+			col = lbColors[c]
+		}
+		turn := ""
+		if p == s.Turn() && s.Phase() != labyrinth.PhaseOver {
+			turn = " ◀"
+		}
+		found, left := len(s.Found(p)), len(s.Stack(p))
+		target := "?"
+		switch t := s.Target(p); {
+		case t > 0:
+			target = string(labyrinth.TargetLetter(t))
+		case left == 0:
+			target = "home"
+		}
+		g.printf(`<g id="target-%d" data-player="%d" data-color="%s" data-found="%d" data-left="%d" data-target="%s">`, p, p, c, found, left, target)
+		g.printf(`<circle cx="%s" cy="%s" r="9" fill="%s" class="ship"/>`, num(px+10), num(y), col)
+		g.printf(`<text x="%s" y="%s" font-size="15" dominant-baseline="central" class="info">%s: %d of %d found%s</text>`, num(px+26), num(y), esc(c.String()), found, found+left, turn)
+		g.printf(`<text x="%s" y="%s" font-size="13" dominant-baseline="central" class="info">target: %s</text></g>`+"\n", num(px+26), num(y+20), esc(target))
+	}
+	return g.close(), nil
+}
+
+// lbTile draws tile t with its top-left corner at x, y.
+func lbTile(g *svg, t labyrinth.Tile, x, y, size float64, fixed bool) {
+	wall := "wall"
+	if fixed {
+		wall = "wall fixed"
+	}
+	g.printf(`<rect x="%s" y="%s" width="%s" height="%s" class="%s"/>`, num(x+1), num(y+1), num(size-2), num(size-2), wall)
+	w := size * 0.38
+	a := (size - w) / 2
+	g.printf(`<rect x="%s" y="%s" width="%s" height="%s" class="path"/>`, num(x+a), num(y+a), num(w), num(w))
+	if t.Sides&labyrinth.North != 0 {
+		g.printf(`<rect x="%s" y="%s" width="%s" height="%s" class="path"/>`, num(x+a), num(y+1), num(w), num(a))
+	}
+	if t.Sides&labyrinth.South != 0 {
+		g.printf(`<rect x="%s" y="%s" width="%s" height="%s" class="path"/>`, num(x+a), num(y+a+w-1), num(w), num(a))
+	}
+	if t.Sides&labyrinth.West != 0 {
+		g.printf(`<rect x="%s" y="%s" width="%s" height="%s" class="path"/>`, num(x+1), num(y+a), num(a), num(w))
+	}
+	if t.Sides&labyrinth.East != 0 {
+		g.printf(`<rect x="%s" y="%s" width="%s" height="%s" class="path"/>`, num(x+a+w-1), num(y+a), num(a), num(w))
+	}
+	if t.Target > 0 {
+		c := "tgt"
+		if t.Target > 20 {
+			c = "tgt vs"
+		}
+		g.printf(`<circle cx="%s" cy="%s" r="%s" class="%s"/>`, num(x+size/2), num(y+size/2), num(size*0.17), c)
+		g.text(x+size/2, y+size/2, 13, "tl", string(labyrinth.TargetLetter(t.Target)))
+	}
+	if t.Vader {
+		g.printf(`<path d="M%s %s l6 -8 l6 8 z" fill="#111" stroke="#c00" class="vsym"/>`, num(x+size-18), num(y+size-6))
+	}
+}
+
+// lbValidName reports whether v is a square or an insertion point.
+func lbValidName(v string) bool {
+	for q := labyrinth.Square(0); q < labyrinth.NumSquares; q++ {
+		if strings.EqualFold(v, q.String()) {
+			return true
+		}
+	}
+	for p := labyrinth.N2; p <= labyrinth.W6; p++ {
+		if strings.EqualFold(v, p.String()) {
+			return true
+		}
+	}
+	return false
+}
+
+// lbStatus says who acts and how, or who won.
+func lbStatus(s labyrinth.State) string {
+	if s.Phase() == labyrinth.PhaseOver {
+		out := s.Outcome()
+		if out.Winner >= 0 && out.Winner < s.Players() {
+			return fmt.Sprintf("%s wins", capitalize(s.Color(out.Winner).String()))
+		}
+		return "Game over"
+	}
+	who := capitalize(s.Color(s.Turn()).String())
+	if s.Phase() == labyrinth.PhaseShift {
+		return who + " to insert the spare tile"
+	}
+	if t := s.Target(s.Turn()); t > 20 && s.Vader().Valid() && !s.Variants().OpenCards {
+		return who + " to move Darth Vader"
+	}
+	return who + " to move his ship"
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,262 @@
+package render_test
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gamerules/gamerules/render"
+	"github.com/gamerules/gamerules/rules/abalone"
+	"github.com/gamerules/gamerules/rules/backgammon"
+	"github.com/gamerules/gamerules/rules/game"
+	"github.com/gamerules/gamerules/rules/gravitytrap"
+	"github.com/gamerules/gamerules/rules/labyrinth"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden SVG files in testdata/")
+
+// golden is one picture: a name (the file testdata/<name>.svg), how to
+// draw it, and ids the picture must contain.
+type golden struct {
+	name string
+	draw func() ([]byte, error)
+	ids  []string
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func bg(name, text string, o render.Options, ids ...string) golden {
+	return golden{"backgammon-" + name, func() ([]byte, error) {
+		return render.Backgammon(must(backgammon.ParseState(text)), o)
+	}, append(ids, "point-1", "point-24", "bar", "off", "cube", "pips-0", "pips-1")}
+}
+
+func ab(name, text string, o render.Options, ids ...string) golden {
+	return golden{"abalone-" + name, func() ([]byte, error) {
+		return render.Abalone(must(abalone.ParseState(text)), o)
+	}, append(ids, "cell-a1", "cell-e5", "cell-i9", "lost-0", "lost-1")}
+}
+
+func lb(name string, s func() labyrinth.State, o render.Options, ids ...string) golden {
+	return golden{"labyrinth-" + name, func() ([]byte, error) {
+		return render.Labyrinth(s(), o)
+	}, append(ids, "square-r1c1", "square-r7c7", "insert-N2", "insert-W6", "spare", "target-0", "target-1")}
+}
+
+func lbText(text string) func() labyrinth.State {
+	return func() labyrinth.State { return must(labyrinth.ParseState(text)) }
+}
+
+func gt(name string, s func() gravitytrap.State, o render.Options, ids ...string) golden {
+	return golden{"gravitytrap-" + name, func() ([]byte, error) {
+		return render.GravityTrap(s(), o)
+	}, append(ids, "station-0", "line-0", "status")}
+}
+
+func gtText(text string) func() gravitytrap.State {
+	return func() gravitytrap.State { return must(gravitytrap.ParseState(text)) }
+}
+
+func side(p int) render.Options { return render.Options{HasSide: true, Side: p} }
+
+// barBoard is a position with checkers of both sides on the bar and some
+// borne off: white (on roll, 6-5) has 2 on the bar and 3 off.
+func barBoard() string {
+	var b backgammon.Board
+	b[0] = [25]int{0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2}
+	b[1] = [25]int{2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}
+	return must(backgammon.FromBoard(b, 0, backgammon.PhaseMove, 6, 5)).String()
+}
+
+const lbStart3 = "69eA9eB5c/ca*7N9UbQa9/7Ca7D5eE9dF/9WabMa3eR5/7G7ObHePdI6VdJ/66aacT6X3S/35bKabLa9 9 R11,Y17,G77,V22 - Rs :PLXCMNVA,:IUKBJGOF,:TSHEQRWD v"
+
+var goldens = []golden{
+	bg("opening", "4HPwATDgc/ABMA:MAAAAAAAAAAE", render.Options{}),
+	bg("white-3-1", "4HPwATDgc/ABMA:MIEFAAAAAAAE", render.Options{}, "dice"),
+	bg("white-3-1-black-side", "4HPwATDgc/ABMA:MIEFAAAAAAAE", side(1), "dice"),
+	bg("highlight-8-5", "4HPwATDgc/ABMA:MIEFAAAAAAAE", render.Options{From: "8", To: "5"}),
+	bg("roll", "LoY4oFGMs3BAUQ:cAkAAAAAAAAE", render.Options{}),
+	bg("midgame", "wbniARGUR3gQRQ:MIEGAAAAAAAE", render.Options{}, "dice"),
+	bg("midgame-2", "PiiQ4DEaa+ICJA:cAkPAAAAAAAE", render.Options{}, "dice"),
+	bg("tall-stack", "3vEHgAB9BAaMMQ:cIkGAAAAAAAE", render.Options{}, "dice"),
+	bg("bearing-off", "/xkAAHB/WYAAAA:MAEKAAAAAAAE", render.Options{}, "dice"),
+	bg("bar-and-off", barBoard(), render.Options{From: "bar", To: "off"}, "dice", "bar-opponent", "off-opponent"),
+	bg("over-single", "AAAA/r0AAAAAAA:MAIAAAAACAAE", render.Options{}),
+	bg("over-backgammon", "AAAA7jcBSAQAAA:cAoAADAAAAAE", render.Options{}),
+	bg("small-no-coordinates", "14IgSiV+gNQYQQ:MIEOAAAAAAAE", render.Options{Size: 300, HideCoordinates: true}, "dice"),
+
+	ab("classic", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", render.Options{}),
+	ab("classic-white-side", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", side(1)),
+	ab("belgian-daisy-ply-limit", "ww1bb/wwwbbb/1ww1bb1/8/9/8/1bb1ww1/bbbwww/bb1ww b 0/12", render.Options{}),
+	ab("midgame", "ww1b1/wwwbbb/2ww1bb/5b2/9/3b4/1bb1www/bbbwww/1b1w1 w 5/12", render.Options{}),
+	ab("midgame-2", "1w1bb/wwwbb1/w4b1/3wwb1b/9/3b4/1bb1www/bbbwww/1b1w1 w 9/12", render.Options{}),
+	ab("ply-limit-reached", "1w1bb/wwwb1b/w4b1/5b1b/4ww3/3b4/1bb1ww1/bbbwww/1b1ww b 12/12", render.Options{}),
+	ab("three-lost", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/3bb w", render.Options{}),
+	ab("won", "wwwww/wwwwww/2www2/8/9/8/7/bbbbbb/3bb b", render.Options{}),
+	ab("highlight-a1-b2", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", render.Options{From: "a1", To: "b2"}),
+	ab("small-no-coordinates", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", render.Options{Size: 240, HideCoordinates: true}),
+
+	lb("start-3-players-vader", lbText(lbStart3), render.Options{}, "vader", "ship-red", "target-2"),
+	lb("move-phase", lbText("69eAceB5c/ca*7N9bQa9/7Ca7D9UeE9dF/9WabM53eR5/7G7ObHadI6VdJ/66aePcT6X3S/35bKabLa9 a R11,Y17,G77,V22 N4 Rm :PLXCMNVA,:IUKBJGOF,:TSHEQRWD v"), render.Options{}, "vader"),
+	lb("shift-after-N4", lbText("69eAceB5c/ca*7N9bQa9/7Ca7D9UeE9dF/9WabM53eR5/7G7ObHadI6VdJ/66aePcT6X3S/35bKabLa9 a R11,Y17,G77,V22 N4 Ys :PLXCMNVA,:IUKBJGOF,:TSHEQRWD v"), render.Options{}),
+	lb("shift-after-E6", lbText("69eAceB5c/ca*7N9bQa9/7Ca7D9UeE9dF/9WabM53eR5/7G7ObHadI6VdJ/6aePcT6X3Sa/35bKabLa9 6 R11,Y17,G77,V22 E6 Gs :PLXCMNVA,:IUKBJGOF,:TSHEQRWD v"), render.Options{}),
+	lb("shift-after-S4", lbText("69eA9eBac/ca*7N9UbQ99/7Ca7D5eEeRdF/9WabMa36V5/7G7ObHcTdI3SdJ/6aePa6Xaa/35bKabL99 c R11,Y17,G77,V22 S4 Rm :PLXCMNVA,:IUKBJGOF,:TSHEQRWD v"), render.Options{}),
+	lb("view-of-yellow", lbText(lbStart3), side(1)),
+	lb("spectator", lbText(lbStart3), side(-1)),
+	lb("two-players", lbText("63TeA5eB9c/9V5*cX5a55/7C57D3eEeMdF/6S56dP5eQ5/7G5bHbOdI5dJ/c3W3bR336/39bK7NbL3U9 a R11,Y17,V22 - Rs :OKTVUFBMNILH,:GXCPRWJAQSED v"), render.Options{}),
+	lb("four-players", func() labyrinth.State { return must(labyrinth.New(labyrinth.Options{Players: 4, Seed: 3})) }, render.Options{}, "target-3", "ship-blue"),
+	lb("over", lbText("67NeA5eBa*c/53T9c9V5dR/7C3S7DbOeEeQdF/9W3U5dP95a/7G6bH9dIcdJ/53X3ceMa9/35bK5bL59 5 R67,Y17,V42 N2 - OKTVUFBM:NILH,GXCPRWJAQSED: v"), render.Options{}),
+	lb("highlight-N4-r3c5", lbText(lbStart3), render.Options{From: "N4", To: "r3c5"}),
+	lb("small-no-coordinates", lbText(lbStart3), render.Options{Size: 300, HideCoordinates: true}),
+
+	gt("empty-red-places", gtText("...................... R"), render.Options{}),
+	gt("blue-places", gtText("R..................... B"), render.Options{}),
+	gt("red-to-move", gtText("RoooBooooooooooooooooo r"), render.Options{}),
+	gt("midgame", gtText("...Ro...ooooooooBooooo r"), render.Options{}),
+	gt("late", gtText("....B...ooo.oooo.o.Roo r"), render.Options{}),
+	gt("over", gtText(".........R..oooo.o...B b"), render.Options{}),
+	gt("rings-board", gtText("ooooooooooBooooooooRoo r rings"), render.Options{}),
+	gt("rings-late", gtText("oooooooooB.oooooooo.R. b rings"), render.Options{}),
+	gt("highlight-0-8", gtText("RoooBooooooooooooooooo r"), render.Options{From: "0", To: "8"}),
+	gt("custom-with-coordinates", func() gravitytrap.State {
+		b := must(gravitytrap.NewBoard(gravitytrap.BoardDef{
+			Stations: []gravitytrap.Station{{ID: 0, X: 0, Y: 0}, {ID: 1, X: 2, Y: 0}, {ID: 2, X: 2, Y: 1}, {ID: 3, X: 0, Y: 1}, {ID: 4, X: 1, Y: 2}},
+			Lines:    [][]int{{0, 1, 2}, {2, 3, 0}, {3, 4, 2}},
+		}))
+		return must(gravitytrap.New(gravitytrap.Options{Board: b}))
+	}, render.Options{}),
+	gt("custom-auto-layout", func() gravitytrap.State {
+		b := must(gravitytrap.NewBoard(gravitytrap.BoardDef{
+			Stations: []gravitytrap.Station{{ID: 0}, {ID: 1}, {ID: 2}, {ID: 3}, {ID: 4}, {ID: 5}},
+			Lines:    [][]int{{0, 1, 2}, {3, 4, 5}, {0, 3}, {1, 4}, {2, 5}},
+			Opposite: []int{3, 4, 5, 0, 1, 2},
+		}))
+		s := must(gravitytrap.New(gravitytrap.Options{Board: b}))
+		s = must(s.Apply(must(gravitytrap.ParseMove(s, "place 0"))))
+		return must(s.Apply(must(gravitytrap.ParseMove(s, "place 1"))))
+	}, render.Options{}),
+	gt("small-no-coordinates", gtText("RoooBooooooooooooooooo r"), render.Options{Size: 200, HideCoordinates: true}),
+}
+
+// TestGolden draws every position and compares it with its golden file;
+// `go test ./render -update` rewrites them. Each picture must be
+// well-formed XML with an <svg> root and the ids a page binds clicks to.
+func TestGolden(t *testing.T) {
+	perGame := map[string]int{}
+	for _, g := range goldens {
+		t.Run(g.name, func(t *testing.T) {
+			got, err := g.draw()
+			if err != nil {
+				t.Fatalf("draw: %v", err)
+			}
+			checkSVG(t, got, g.ids)
+			path := filepath.Join("testdata", g.name+".svg")
+			if *update {
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./render -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s differs from the golden file; look at both and run go test ./render -update if the change is intended", path)
+			}
+		})
+		perGame[strings.SplitN(g.name, "-", 2)[0]]++
+	}
+	for _, game := range []string{"backgammon", "abalone", "labyrinth", "gravitytrap"} {
+		if perGame[game] < 10 {
+			t.Errorf("%s has %d golden positions; want at least 10", game, perGame[game])
+		}
+	}
+}
+
+// checkSVG parses doc as XML and checks the root and the ids.
+func checkSVG(t *testing.T, doc []byte, ids []string) {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(doc))
+	seen := map[string]int{}
+	root := ""
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("not well-formed XML: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			if root == "" {
+				root = se.Name.Local
+			}
+			for _, a := range se.Attr {
+				if a.Name.Local == "id" {
+					seen[a.Value]++
+				}
+			}
+		}
+	}
+	if root != "svg" {
+		t.Errorf("root element is <%s>; want <svg>", root)
+	}
+	for id, n := range seen {
+		if n > 1 {
+			t.Errorf("id %q appears %d times", id, n)
+		}
+	}
+	for _, id := range ids {
+		if seen[id] == 0 {
+			t.Errorf("no element with id %q", id)
+		}
+	}
+}
+
+func TestOptionErrors(t *testing.T) {
+	bgs := must(backgammon.New(backgammon.Options{}))
+	abs := must(abalone.New(abalone.Options{}))
+	lbs := must(labyrinth.New(labyrinth.Options{Players: 2, Seed: 1}))
+	gts := must(gravitytrap.New(gravitytrap.Options{}))
+	cases := []struct {
+		name  string
+		err   error
+		field string
+	}{
+		{"size too small", second(render.Backgammon(bgs, render.Options{Size: 99})), "size"},
+		{"size too large", second(render.Abalone(abs, render.Options{Size: 4097})), "size"},
+		{"side 2", second(render.Backgammon(bgs, render.Options{HasSide: true, Side: 2})), "side"},
+		{"abalone side -1", second(render.Abalone(abs, render.Options{HasSide: true, Side: -1})), "side"},
+		{"labyrinth side 2 of 2", second(render.Labyrinth(lbs, render.Options{HasSide: true, Side: 2})), "side"},
+		{"backgammon point 25", second(render.Backgammon(bgs, render.Options{From: "25"})), "highlight_from"},
+		{"backgammon point 07", second(render.Backgammon(bgs, render.Options{To: "07"})), "highlight_to"},
+		{"abalone cell j1", second(render.Abalone(abs, render.Options{From: "j1"})), "highlight_from"},
+		{"labyrinth N3", second(render.Labyrinth(lbs, render.Options{From: "N3"})), "highlight_from"},
+		{"labyrinth r8c1", second(render.Labyrinth(lbs, render.Options{To: "r8c1"})), "highlight_to"},
+		{"gravity trap 22", second(render.GravityTrap(gts, render.Options{To: "22"})), "highlight_to"},
+	}
+	for _, c := range cases {
+		var oe *render.OptionError
+		if !errors.As(c.err, &oe) || oe.Field != c.field || !errors.Is(c.err, game.ErrInvalidOptions) {
+			t.Errorf("%s: error %v; want an *OptionError on %s wrapping ErrInvalidOptions", c.name, c.err, c.field)
+		}
+	}
+	// Labyrinth accepts the spectator, -1.
+	if _, err := render.Labyrinth(lbs, render.Options{HasSide: true, Side: -1}); err != nil {
+		t.Errorf("Labyrinth(side -1) = %v; want no error", err)
+	}
+}
+
+func second(_ []byte, err error) error { return err }
