@@ -26,7 +26,7 @@ const (
 const bgStyle = commonStyle + `.felt{fill:#2e6b3f}.frame{fill:#6b4a2b}.pt-dark{fill:#a33b2b}.pt-light{fill:#e8d9b5}` +
 	`.ck0{fill:#f7f4ea;stroke:#333;stroke-width:1.5}.ck1{fill:#2b2b2b;stroke:#ddd;stroke-width:1.5}` +
 	`.n0{fill:#222}.n1{fill:#eee}.die{fill:#fff;stroke:#222;stroke-width:2}.pip{fill:#222}` +
-	`.cube{fill:#fffbe6;stroke:#222;stroke-width:2}.hit{fill:transparent;stroke:none}.coord{fill:#f3e6c8}.info{fill:#fff}`
+	`.cube{fill:#fffbe6;stroke:#222;stroke-width:2}.hit{fill:transparent;stroke:none}.coord{fill:#f3e6c8}.info{fill:#fff}.ct{fill:#222}`
 
 // Backgammon draws s from the side of a player: his home board at the
 // bottom right, his points numbered 1..24 from his side (as the move
@@ -133,7 +133,7 @@ func Backgammon(s backgammon.State, o Options) ([]byte, error) {
 	}
 	// The cube, centred at 1 (shown as 64, as boards do).
 	g.printf(`<g id="cube" data-value="1" data-owner="centre"><rect x="%s" y="%s" width="32" height="32" rx="4" class="cube"/>`, num(barX+4), num((bgTop+bgBottom)/2-16))
-	g.text(barX+20, (bgTop+bgBottom)/2, 16, "info", "64")
+	g.text(barX+20, (bgTop+bgBottom)/2, 16, "ct", "64")
 	g.printf("</g>\n")
 	// Dice, on the right half when the drawn side is to move, else left.
 	if d1, d2 := s.Dice(); d1 > 0 {

@@ -337,7 +337,7 @@ func gameField(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler gr
 }
 
 // newHTTPHandler routes the HTTP port: probes, metrics, the OpenAPI document,
-// and everything else to the REST gateway.
+// the playground page (web.go), and everything else to the REST gateway.
 func newHTTPHandler(cfg Config, gw http.Handler, reg *prometheus.Registry, hs *health.Server, lim *limiter, refused prometheus.Counter, logger *zap.Logger) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
@@ -359,6 +359,7 @@ func newHTTPHandler(cfg Config, gw http.Handler, reg *prometheus.Registry, hs *h
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(openapiv2.GameRules)
 	})
+	registerWeb(mux)
 	budget := &bodyBudget{max: int64(cfg.MaxInFlight+cfg.MaxWaiting) * int64(cfg.MaxRecvBytes), refused: refused}
 	mux.Handle("/", guardREST(limitHTTP(gw, lim, refused), int64(cfg.MaxRecvBytes), budget))
 	return instrument(mux, newHTTPMetrics(reg), logger)
