@@ -163,6 +163,7 @@ function permalink() {
 // ---- playing ----
 
 async function play(notation) {
+  app.dataset.busy = "1";
   const body = { state: wire(cur()), move: { notation } };
   try {
     const r = await call("applyMove", body);
@@ -174,6 +175,7 @@ async function play(notation) {
     $("rotation").dataset.rotation = "0";
   } catch (e) {
     $("error").textContent = e.message;
+    app.dataset.busy = "0";
     return;
   }
   await show();
@@ -221,7 +223,7 @@ function setViewer(state) {
   const sel = $("viewer");
   const keep = sel.value;
   sel.textContent = "";
-  players = game === "labyrinth" && state.labyrinth ? state.labyrinth.colors.length : 2;
+  players = game === "labyrinth" && state.labyrinth ? state.labyrinth.players.length : 2;
   const add = (v, label) => { const o = document.createElement("option"); o.value = v; o.textContent = label; sel.appendChild(o); };
   add("all", "everything (debug)");
   add("-1", "a spectator");
