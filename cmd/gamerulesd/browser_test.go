@@ -247,6 +247,9 @@ func (p *page) screenshot(name string) {
 func TestPlaygroundInBrowser(t *testing.T) {
 	bin := findChromium()
 	if bin == "" {
+		if os.Getenv("GAMERULES_REQUIRE_BROWSER") != "" {
+			t.Fatal("GAMERULES_REQUIRE_BROWSER is set but no Chromium was found")
+		}
 		t.Skip("no Chromium found (looked for $GAMERULES_CHROMIUM, chromium, chromium-browser, google-chrome): skipping the browser test; install Debian's chromium package to run it")
 	}
 	a := startServer(t)

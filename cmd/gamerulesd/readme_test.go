@@ -10,8 +10,9 @@ import (
 )
 
 // curlLine matches the README's curl examples:
-// curl -s [-XPOST] localhost:8080/<path> [-d '<body>'].
-var curlLine = regexp.MustCompile(`^curl -s (-XPOST )?localhost:8080(\S+)(?: -d '(.*)')?(?:\s+#.*)?$`)
+// curl -s [-XPOST] localhost:8080/<path> [-d '<body>'] [-o <file>], the URL
+// optionally in single quotes (a query string needs them in a shell).
+var curlLine = regexp.MustCompile(`^curl -s (-XPOST )?'?localhost:8080([^\s']+)'?(?: -d '(.*)')?(?: -o \S+)?(?:\s+#.*)?$`)
 
 // TestReadmeExamples runs every curl example in README.md against the real
 // server, so the README cannot drift from the API. An example whose comment
@@ -53,6 +54,10 @@ func TestReadmeExamples(t *testing.T) {
 		}
 		if resp.StatusCode != want {
 			t.Errorf("README example %s\n= HTTP %d %s; want %d", line, resp.StatusCode, out, want)
+		}
+		if want == http.StatusOK && strings.Contains(m[2], ":render") &&
+			(resp.Header.Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(string(out), "<svg ")) {
+			t.Errorf("README example %s\n= %s %.60q; want an image/svg+xml <svg>", line, resp.Header.Get("Content-Type"), out)
 		}
 		ran++
 		prev = ""
