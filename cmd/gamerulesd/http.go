@@ -53,7 +53,7 @@ func newGateway() *runtime.ServeMux {
 func routingError(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, r *http.Request, httpStatus int) {
 	if httpStatus == http.StatusMethodNotAllowed {
 		allow := http.MethodPost
-		if r.URL.Path == "/v1/games" {
+		if r.URL.Path == "/v1/games" || strings.Contains(r.URL.Path, "/boards/") {
 			allow = http.MethodGet
 		} else if strings.HasSuffix(r.URL.Path, ":render") {
 			allow = http.MethodGet + ", " + http.MethodPost

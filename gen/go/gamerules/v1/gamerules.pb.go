@@ -1348,6 +1348,142 @@ func (x *RenderStateRequest) GetHighlightTo() string {
 	return ""
 }
 
+// GetBoardRequest names a built-in board.
+type GetBoardRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The game id; only "gravity_trap" has named boards (another game is
+	// INVALID_REQUEST).
+	Game string `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
+	// The board's name: "default" or "rings" (another is INVALID_REQUEST).
+	Name          string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetBoardRequest) Reset() {
+	*x = GetBoardRequest{}
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetBoardRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetBoardRequest) ProtoMessage() {}
+
+func (x *GetBoardRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetBoardRequest.ProtoReflect.Descriptor instead.
+func (*GetBoardRequest) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *GetBoardRequest) GetGame() string {
+	if x != nil {
+		return x.Game
+	}
+	return ""
+}
+
+func (x *GetBoardRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+// GetBoardResponse is a built-in board as data.
+type GetBoardResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The board, with its name and all its data (stations with x and y,
+	// lines, opposite map).
+	//
+	// Types that are valid to be assigned to Board:
+	//
+	//	*GetBoardResponse_GravityTrap
+	Board isGetBoardResponse_Board `protobuf_oneof:"board"`
+	// The board's description.
+	Note          string `protobuf:"bytes,2,opt,name=note,proto3" json:"note,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetBoardResponse) Reset() {
+	*x = GetBoardResponse{}
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetBoardResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetBoardResponse) ProtoMessage() {}
+
+func (x *GetBoardResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetBoardResponse.ProtoReflect.Descriptor instead.
+func (*GetBoardResponse) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *GetBoardResponse) GetBoard() isGetBoardResponse_Board {
+	if x != nil {
+		return x.Board
+	}
+	return nil
+}
+
+func (x *GetBoardResponse) GetGravityTrap() *GravityTrapBoard {
+	if x != nil {
+		if x, ok := x.Board.(*GetBoardResponse_GravityTrap); ok {
+			return x.GravityTrap
+		}
+	}
+	return nil
+}
+
+func (x *GetBoardResponse) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
+type isGetBoardResponse_Board interface {
+	isGetBoardResponse_Board()
+}
+
+type GetBoardResponse_GravityTrap struct {
+	// A Gravity Trap board.
+	GravityTrap *GravityTrapBoard `protobuf:"bytes,1,opt,name=gravity_trap,json=gravityTrap,proto3,oneof"`
+}
+
+func (*GetBoardResponse_GravityTrap) isGetBoardResponse_Board() {}
+
 var File_gamerules_v1_gamerules_proto protoreflect.FileDescriptor
 
 const file_gamerules_v1_gamerules_proto_rawDesc = "" +
@@ -1449,7 +1585,14 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x04side\x18\x05 \x01(\x05H\x00R\x04side\x88\x01\x01\x12%\n" +
 	"\x0ehighlight_from\x18\x06 \x01(\tR\rhighlightFrom\x12!\n" +
 	"\fhighlight_to\x18\a \x01(\tR\vhighlightToB\a\n" +
-	"\x05_side2\xc0\x06\n" +
+	"\x05_side\"C\n" +
+	"\x0fGetBoardRequest\x12\x17\n" +
+	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x12\x17\n" +
+	"\x04name\x18\x02 \x01(\tB\x03\xe0A\x02R\x04name\"t\n" +
+	"\x10GetBoardResponse\x12C\n" +
+	"\fgravity_trap\x18\x01 \x01(\v2\x1e.gamerules.v1.GravityTrapBoardH\x00R\vgravityTrap\x12\x12\n" +
+	"\x04note\x18\x02 \x01(\tR\x04noteB\a\n" +
+	"\x05board2\xb6\a\n" +
 	"\tGameRules\x12b\n" +
 	"\tListGames\x12\x1e.gamerules.v1.ListGamesRequest\x1a\x1f.gamerules.v1.ListGamesResponse\"\x14\x82\xd3\xe4\x93\x02\v\x12\t/v1/games\x90\x02\x01\x12j\n" +
 	"\aNewGame\x12\x1c.gamerules.v1.NewGameRequest\x1a\x1d.gamerules.v1.NewGameResponse\"\"\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/v1/games/{game}:new\x90\x02\x01\x12z\n" +
@@ -1458,7 +1601,8 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\tApplyMove\x12\x1e.gamerules.v1.ApplyMoveRequest\x1a\x1f.gamerules.v1.ApplyMoveResponse\"(\x82\xd3\xe4\x93\x02\x1f:\x01*\"\x1a/v1/games/{game}:applyMove\x90\x02\x01\x12f\n" +
 	"\x05Score\x12\x1a.gamerules.v1.ScoreRequest\x1a\x1b.gamerules.v1.ScoreResponse\"$\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/v1/games/{game}:score\x90\x02\x01\x12}\n" +
 	"\fObserveState\x12!.gamerules.v1.ObserveStateRequest\x1a\".gamerules.v1.ObserveStateResponse\"&\x82\xd3\xe4\x93\x02\x1d:\x01*\"\x18/v1/games/{game}:observe\x90\x02\x01\x12\x87\x01\n" +
-	"\vRenderState\x12 .gamerules.v1.RenderStateRequest\x1a\x14.google.api.HttpBody\"@\x82\xd3\xe4\x93\x027Z\x1c:\x01*\"\x17/v1/games/{game}:render\x12\x17/v1/games/{game}:render\x90\x02\x01B@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
+	"\vRenderState\x12 .gamerules.v1.RenderStateRequest\x1a\x14.google.api.HttpBody\"@\x82\xd3\xe4\x93\x027Z\x1c:\x01*\"\x17/v1/games/{game}:render\x12\x17/v1/games/{game}:render\x90\x02\x01\x12t\n" +
+	"\bGetBoard\x12\x1d.gamerules.v1.GetBoardRequest\x1a\x1e.gamerules.v1.GetBoardResponse\")\x82\xd3\xe4\x93\x02 \x12\x1e/v1/games/{game}/boards/{name}\x90\x02\x01B@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
 
 var (
 	file_gamerules_v1_gamerules_proto_rawDescOnce sync.Once
@@ -1472,7 +1616,7 @@ func file_gamerules_v1_gamerules_proto_rawDescGZIP() []byte {
 	return file_gamerules_v1_gamerules_proto_rawDescData
 }
 
-var file_gamerules_v1_gamerules_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
+var file_gamerules_v1_gamerules_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_gamerules_v1_gamerules_proto_goTypes = []any{
 	(*GameState)(nil),            // 0: gamerules.v1.GameState
 	(*Move)(nil),                 // 1: gamerules.v1.Move
@@ -1490,36 +1634,39 @@ var file_gamerules_v1_gamerules_proto_goTypes = []any{
 	(*ObserveStateRequest)(nil),  // 13: gamerules.v1.ObserveStateRequest
 	(*ObserveStateResponse)(nil), // 14: gamerules.v1.ObserveStateResponse
 	(*RenderStateRequest)(nil),   // 15: gamerules.v1.RenderStateRequest
-	(*BackgammonState)(nil),      // 16: gamerules.v1.BackgammonState
-	(*AbaloneState)(nil),         // 17: gamerules.v1.AbaloneState
-	(*LabyrinthState)(nil),       // 18: gamerules.v1.LabyrinthState
-	(*GravityTrapState)(nil),     // 19: gamerules.v1.GravityTrapState
-	(*BackgammonMove)(nil),       // 20: gamerules.v1.BackgammonMove
-	(*AbaloneMove)(nil),          // 21: gamerules.v1.AbaloneMove
-	(*LabyrinthMove)(nil),        // 22: gamerules.v1.LabyrinthMove
-	(*GravityTrapMove)(nil),      // 23: gamerules.v1.GravityTrapMove
-	(*BackgammonOptions)(nil),    // 24: gamerules.v1.BackgammonOptions
-	(*AbaloneOptions)(nil),       // 25: gamerules.v1.AbaloneOptions
-	(*LabyrinthOptions)(nil),     // 26: gamerules.v1.LabyrinthOptions
-	(*GravityTrapOptions)(nil),   // 27: gamerules.v1.GravityTrapOptions
-	(*BackgammonScore)(nil),      // 28: gamerules.v1.BackgammonScore
-	(*httpbody.HttpBody)(nil),    // 29: google.api.HttpBody
+	(*GetBoardRequest)(nil),      // 16: gamerules.v1.GetBoardRequest
+	(*GetBoardResponse)(nil),     // 17: gamerules.v1.GetBoardResponse
+	(*BackgammonState)(nil),      // 18: gamerules.v1.BackgammonState
+	(*AbaloneState)(nil),         // 19: gamerules.v1.AbaloneState
+	(*LabyrinthState)(nil),       // 20: gamerules.v1.LabyrinthState
+	(*GravityTrapState)(nil),     // 21: gamerules.v1.GravityTrapState
+	(*BackgammonMove)(nil),       // 22: gamerules.v1.BackgammonMove
+	(*AbaloneMove)(nil),          // 23: gamerules.v1.AbaloneMove
+	(*LabyrinthMove)(nil),        // 24: gamerules.v1.LabyrinthMove
+	(*GravityTrapMove)(nil),      // 25: gamerules.v1.GravityTrapMove
+	(*BackgammonOptions)(nil),    // 26: gamerules.v1.BackgammonOptions
+	(*AbaloneOptions)(nil),       // 27: gamerules.v1.AbaloneOptions
+	(*LabyrinthOptions)(nil),     // 28: gamerules.v1.LabyrinthOptions
+	(*GravityTrapOptions)(nil),   // 29: gamerules.v1.GravityTrapOptions
+	(*BackgammonScore)(nil),      // 30: gamerules.v1.BackgammonScore
+	(*GravityTrapBoard)(nil),     // 31: gamerules.v1.GravityTrapBoard
+	(*httpbody.HttpBody)(nil),    // 32: google.api.HttpBody
 }
 var file_gamerules_v1_gamerules_proto_depIdxs = []int32{
-	16, // 0: gamerules.v1.GameState.backgammon:type_name -> gamerules.v1.BackgammonState
-	17, // 1: gamerules.v1.GameState.abalone:type_name -> gamerules.v1.AbaloneState
-	18, // 2: gamerules.v1.GameState.labyrinth:type_name -> gamerules.v1.LabyrinthState
-	19, // 3: gamerules.v1.GameState.gravity_trap:type_name -> gamerules.v1.GravityTrapState
-	20, // 4: gamerules.v1.Move.backgammon:type_name -> gamerules.v1.BackgammonMove
-	21, // 5: gamerules.v1.Move.abalone:type_name -> gamerules.v1.AbaloneMove
-	22, // 6: gamerules.v1.Move.labyrinth:type_name -> gamerules.v1.LabyrinthMove
-	23, // 7: gamerules.v1.Move.gravity_trap:type_name -> gamerules.v1.GravityTrapMove
+	18, // 0: gamerules.v1.GameState.backgammon:type_name -> gamerules.v1.BackgammonState
+	19, // 1: gamerules.v1.GameState.abalone:type_name -> gamerules.v1.AbaloneState
+	20, // 2: gamerules.v1.GameState.labyrinth:type_name -> gamerules.v1.LabyrinthState
+	21, // 3: gamerules.v1.GameState.gravity_trap:type_name -> gamerules.v1.GravityTrapState
+	22, // 4: gamerules.v1.Move.backgammon:type_name -> gamerules.v1.BackgammonMove
+	23, // 5: gamerules.v1.Move.abalone:type_name -> gamerules.v1.AbaloneMove
+	24, // 6: gamerules.v1.Move.labyrinth:type_name -> gamerules.v1.LabyrinthMove
+	25, // 7: gamerules.v1.Move.gravity_trap:type_name -> gamerules.v1.GravityTrapMove
 	0,  // 8: gamerules.v1.Move.result:type_name -> gamerules.v1.GameState
 	2,  // 9: gamerules.v1.ListGamesResponse.games:type_name -> gamerules.v1.GameInfo
-	24, // 10: gamerules.v1.NewGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
-	25, // 11: gamerules.v1.NewGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
-	26, // 12: gamerules.v1.NewGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
-	27, // 13: gamerules.v1.NewGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
+	26, // 10: gamerules.v1.NewGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
+	27, // 11: gamerules.v1.NewGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
+	28, // 12: gamerules.v1.NewGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
+	29, // 13: gamerules.v1.NewGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
 	0,  // 14: gamerules.v1.NewGameResponse.state:type_name -> gamerules.v1.GameState
 	0,  // 15: gamerules.v1.LegalMovesRequest.state:type_name -> gamerules.v1.GameState
 	1,  // 16: gamerules.v1.LegalMovesResponse.moves:type_name -> gamerules.v1.Move
@@ -1528,29 +1675,32 @@ var file_gamerules_v1_gamerules_proto_depIdxs = []int32{
 	0,  // 19: gamerules.v1.ApplyMoveResponse.state:type_name -> gamerules.v1.GameState
 	1,  // 20: gamerules.v1.ApplyMoveResponse.move:type_name -> gamerules.v1.Move
 	0,  // 21: gamerules.v1.ScoreRequest.state:type_name -> gamerules.v1.GameState
-	28, // 22: gamerules.v1.ScoreResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	30, // 22: gamerules.v1.ScoreResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
 	0,  // 23: gamerules.v1.ObserveStateRequest.state:type_name -> gamerules.v1.GameState
 	0,  // 24: gamerules.v1.ObserveStateResponse.state:type_name -> gamerules.v1.GameState
 	0,  // 25: gamerules.v1.RenderStateRequest.state:type_name -> gamerules.v1.GameState
-	3,  // 26: gamerules.v1.GameRules.ListGames:input_type -> gamerules.v1.ListGamesRequest
-	5,  // 27: gamerules.v1.GameRules.NewGame:input_type -> gamerules.v1.NewGameRequest
-	7,  // 28: gamerules.v1.GameRules.LegalMoves:input_type -> gamerules.v1.LegalMovesRequest
-	9,  // 29: gamerules.v1.GameRules.ApplyMove:input_type -> gamerules.v1.ApplyMoveRequest
-	11, // 30: gamerules.v1.GameRules.Score:input_type -> gamerules.v1.ScoreRequest
-	13, // 31: gamerules.v1.GameRules.ObserveState:input_type -> gamerules.v1.ObserveStateRequest
-	15, // 32: gamerules.v1.GameRules.RenderState:input_type -> gamerules.v1.RenderStateRequest
-	4,  // 33: gamerules.v1.GameRules.ListGames:output_type -> gamerules.v1.ListGamesResponse
-	6,  // 34: gamerules.v1.GameRules.NewGame:output_type -> gamerules.v1.NewGameResponse
-	8,  // 35: gamerules.v1.GameRules.LegalMoves:output_type -> gamerules.v1.LegalMovesResponse
-	10, // 36: gamerules.v1.GameRules.ApplyMove:output_type -> gamerules.v1.ApplyMoveResponse
-	12, // 37: gamerules.v1.GameRules.Score:output_type -> gamerules.v1.ScoreResponse
-	14, // 38: gamerules.v1.GameRules.ObserveState:output_type -> gamerules.v1.ObserveStateResponse
-	29, // 39: gamerules.v1.GameRules.RenderState:output_type -> google.api.HttpBody
-	33, // [33:40] is the sub-list for method output_type
-	26, // [26:33] is the sub-list for method input_type
-	26, // [26:26] is the sub-list for extension type_name
-	26, // [26:26] is the sub-list for extension extendee
-	0,  // [0:26] is the sub-list for field type_name
+	31, // 26: gamerules.v1.GetBoardResponse.gravity_trap:type_name -> gamerules.v1.GravityTrapBoard
+	3,  // 27: gamerules.v1.GameRules.ListGames:input_type -> gamerules.v1.ListGamesRequest
+	5,  // 28: gamerules.v1.GameRules.NewGame:input_type -> gamerules.v1.NewGameRequest
+	7,  // 29: gamerules.v1.GameRules.LegalMoves:input_type -> gamerules.v1.LegalMovesRequest
+	9,  // 30: gamerules.v1.GameRules.ApplyMove:input_type -> gamerules.v1.ApplyMoveRequest
+	11, // 31: gamerules.v1.GameRules.Score:input_type -> gamerules.v1.ScoreRequest
+	13, // 32: gamerules.v1.GameRules.ObserveState:input_type -> gamerules.v1.ObserveStateRequest
+	15, // 33: gamerules.v1.GameRules.RenderState:input_type -> gamerules.v1.RenderStateRequest
+	16, // 34: gamerules.v1.GameRules.GetBoard:input_type -> gamerules.v1.GetBoardRequest
+	4,  // 35: gamerules.v1.GameRules.ListGames:output_type -> gamerules.v1.ListGamesResponse
+	6,  // 36: gamerules.v1.GameRules.NewGame:output_type -> gamerules.v1.NewGameResponse
+	8,  // 37: gamerules.v1.GameRules.LegalMoves:output_type -> gamerules.v1.LegalMovesResponse
+	10, // 38: gamerules.v1.GameRules.ApplyMove:output_type -> gamerules.v1.ApplyMoveResponse
+	12, // 39: gamerules.v1.GameRules.Score:output_type -> gamerules.v1.ScoreResponse
+	14, // 40: gamerules.v1.GameRules.ObserveState:output_type -> gamerules.v1.ObserveStateResponse
+	32, // 41: gamerules.v1.GameRules.RenderState:output_type -> google.api.HttpBody
+	17, // 42: gamerules.v1.GameRules.GetBoard:output_type -> gamerules.v1.GetBoardResponse
+	35, // [35:43] is the sub-list for method output_type
+	27, // [27:35] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_gamerules_proto_init() }
@@ -1585,13 +1735,16 @@ func file_gamerules_v1_gamerules_proto_init() {
 	file_gamerules_v1_gamerules_proto_msgTypes[12].OneofWrappers = []any{}
 	file_gamerules_v1_gamerules_proto_msgTypes[13].OneofWrappers = []any{}
 	file_gamerules_v1_gamerules_proto_msgTypes[15].OneofWrappers = []any{}
+	file_gamerules_v1_gamerules_proto_msgTypes[17].OneofWrappers = []any{
+		(*GetBoardResponse_GravityTrap)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamerules_v1_gamerules_proto_rawDesc), len(file_gamerules_v1_gamerules_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   16,
+			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

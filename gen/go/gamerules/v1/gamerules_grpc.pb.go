@@ -31,6 +31,7 @@ const (
 	GameRules_Score_FullMethodName        = "/gamerules.v1.GameRules/Score"
 	GameRules_ObserveState_FullMethodName = "/gamerules.v1.GameRules/ObserveState"
 	GameRules_RenderState_FullMethodName  = "/gamerules.v1.GameRules/RenderState"
+	GameRules_GetBoard_FullMethodName     = "/gamerules.v1.GameRules/GetBoard"
 )
 
 // GameRulesClient is the client API for GameRules service.
@@ -76,6 +77,11 @@ type GameRulesClient interface {
 	// browser can show the URL directly:
 	// buf:lint:ignore RPC_RESPONSE_STANDARD_NAME
 	RenderState(ctx context.Context, in *RenderStateRequest, opts ...grpc.CallOption) (*httpbody.HttpBody, error)
+	// GetBoard returns a built-in board as data, for a client that draws it
+	// itself: Gravity Trap's "default" and "rings" with their stations (and
+	// where to draw them), lines and opposite map. A state on a built-in
+	// board names the board only.
+	GetBoard(ctx context.Context, in *GetBoardRequest, opts ...grpc.CallOption) (*GetBoardResponse, error)
 }
 
 type gameRulesClient struct {
@@ -156,6 +162,16 @@ func (c *gameRulesClient) RenderState(ctx context.Context, in *RenderStateReques
 	return out, nil
 }
 
+func (c *gameRulesClient) GetBoard(ctx context.Context, in *GetBoardRequest, opts ...grpc.CallOption) (*GetBoardResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetBoardResponse)
+	err := c.cc.Invoke(ctx, GameRules_GetBoard_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GameRulesServer is the server API for GameRules service.
 // All implementations must embed UnimplementedGameRulesServer
 // for forward compatibility.
@@ -199,6 +215,11 @@ type GameRulesServer interface {
 	// browser can show the URL directly:
 	// buf:lint:ignore RPC_RESPONSE_STANDARD_NAME
 	RenderState(context.Context, *RenderStateRequest) (*httpbody.HttpBody, error)
+	// GetBoard returns a built-in board as data, for a client that draws it
+	// itself: Gravity Trap's "default" and "rings" with their stations (and
+	// where to draw them), lines and opposite map. A state on a built-in
+	// board names the board only.
+	GetBoard(context.Context, *GetBoardRequest) (*GetBoardResponse, error)
 	mustEmbedUnimplementedGameRulesServer()
 }
 
@@ -229,6 +250,9 @@ func (UnimplementedGameRulesServer) ObserveState(context.Context, *ObserveStateR
 }
 func (UnimplementedGameRulesServer) RenderState(context.Context, *RenderStateRequest) (*httpbody.HttpBody, error) {
 	return nil, status.Error(codes.Unimplemented, "method RenderState not implemented")
+}
+func (UnimplementedGameRulesServer) GetBoard(context.Context, *GetBoardRequest) (*GetBoardResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetBoard not implemented")
 }
 func (UnimplementedGameRulesServer) mustEmbedUnimplementedGameRulesServer() {}
 func (UnimplementedGameRulesServer) testEmbeddedByValue()                   {}
@@ -377,6 +401,24 @@ func _GameRules_RenderState_Handler(srv interface{}, ctx context.Context, dec fu
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameRules_GetBoard_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetBoardRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameRulesServer).GetBoard(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameRules_GetBoard_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameRulesServer).GetBoard(ctx, req.(*GetBoardRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GameRules_ServiceDesc is the grpc.ServiceDesc for GameRules service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -411,6 +453,10 @@ var GameRules_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "RenderState",
 			Handler:    _GameRules_RenderState_Handler,
+		},
+		{
+			MethodName: "GetBoard",
+			Handler:    _GameRules_GetBoard_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
