@@ -33,9 +33,10 @@ const bgStyle = commonStyle + `.felt{fill:#2e6b3f}.frame{fill:#6b4a2b}.pt-dark{f
 // notation counts them), his bar and borne-off tray at the bottom (ids
 // "bar", "off"), the opponent's at the top ("bar-opponent",
 // "off-opponent"). The default side is the player on turn (Turn). It also
-// draws the dice in PhaseMove, the cube (at 1, centred: this version plays
-// money games without doubling), both pip counts and whose turn it is, or
-// the result of a finished game.
+// draws the dice in PhaseMove, the doubling cube when it is in use (id
+// "cube", data-value, data-owner "centre", "0" or "1", data-offered while a
+// double awaits an answer), both pip counts and whose turn it is and what
+// he must do, or the result of a finished game.
 //
 // Options.From and To name points from the drawn side: "1".."24", "bar",
 // "off". Errors are *OptionError.
@@ -131,10 +132,29 @@ func Backgammon(s backgammon.State, o Options) ([]byte, error) {
 		bgStack(&g, b.player, n, barX+bgBarW/2, base, b.top)
 		g.printf(`<rect x="%s" y="%s" width="%s" height="%s" class="hit"/></g>`+"\n", num(barX), num(y0), num(bgBarW), num((bgBottom-bgTop)/2-20))
 	}
-	// The cube, centred at 1 (shown as 64, as boards do).
-	g.printf(`<g id="cube" data-value="1" data-owner="centre"><rect x="%s" y="%s" width="32" height="32" rx="4" class="cube"/>`, num(barX+4), num((bgTop+bgBottom)/2-16))
-	g.text(barX+20, (bgTop+bgBottom)/2, 16, "ct", "64")
-	g.printf("</g>\n")
+	// The cube: in the middle of the bar when centred (showing 64 at 1, as
+	// boards do), at the owner's end of the bar otherwise (the drawn side's
+	// at the bottom); data-offered while a double awaits an answer.
+	if s.CubeInUse() || s.CubeValue() > 1 {
+		owner, cy := "centre", (bgTop+bgBottom)/2
+		switch s.CubeOwner() {
+		case side:
+			owner, cy = strconv.Itoa(side), bgBottom-22
+		case opp:
+			owner, cy = strconv.Itoa(opp), bgTop+22
+		}
+		face := strconv.Itoa(s.CubeValue())
+		if s.CubeValue() == 1 && s.CubeOwner() < 0 {
+			face = "64"
+		}
+		g.printf(`<g id="cube" data-value="%d" data-owner="%s"`, s.CubeValue(), owner)
+		if s.DoubleOffered() {
+			g.printf(` data-offered="true"`)
+		}
+		g.printf(`><rect x="%s" y="%s" width="32" height="32" rx="4" class="cube"/>`, num(barX+4), num(cy-16))
+		g.text(barX+20, cy, 16, "ct", face)
+		g.printf("</g>\n")
+	}
 	// Dice, on the right half when the drawn side is to move, else left.
 	if d1, d2 := s.Dice(); d1 > 0 {
 		cx := bgMargin + 6*bgPointW + bgBarW + 3*bgPointW
@@ -237,6 +257,10 @@ func bgStatus(s backgammon.State) string {
 	case backgammon.PhaseMove:
 		d1, d2 := s.Dice()
 		return fmt.Sprintf("%s to play %d-%d", names[s.Turn()], d1, d2)
+	case backgammon.PhaseDouble:
+		return fmt.Sprintf("%s is doubled to %d: take or drop", names[s.Turn()], 2*s.CubeValue())
+	case backgammon.PhaseResign:
+		return names[s.Turn()] + " to accept or decline a resignation"
 	}
 	out := s.Outcome()
 	if out.Winner >= 0 && out.Winner < 2 {

@@ -39,7 +39,7 @@ func must[T any](v T, err error) T {
 func bg(name, text string, o render.Options, ids ...string) golden {
 	return golden{"backgammon-" + name, func() ([]byte, error) {
 		return render.Backgammon(must(backgammon.ParseState(text)), o)
-	}, append(ids, "point-1", "point-24", "bar", "off", "cube", "pips-0", "pips-1")}
+	}, append(ids, "point-1", "point-24", "bar", "off", "pips-0", "pips-1")}
 }
 
 func ab(name, text string, o render.Options, ids ...string) golden {
@@ -94,6 +94,12 @@ var goldens = []golden{
 	bg("bar-and-off", barBoard(), render.Options{From: "bar", To: "off"}, "dice", "bar-opponent", "off-opponent"),
 	bg("over-single", "AAAA/r0AAAAAAA:MAIAAAAACAAE", render.Options{}),
 	bg("over-backgammon", "AAAA7jcBSAQAAA:cAoAADAAAAAE", render.Options{}),
+	bg("cube-centred-match", "sGfwATDgc/ABMA:cAmgAAAAAAAE", render.Options{}, "cube"),
+	bg("double-offered", "sGfwATDgc/ABMA:cBGgAAAAAAAE", render.Options{}, "cube"),
+	{"backgammon-cube-2-taken", func() ([]byte, error) {
+		s := must(backgammon.ParseState("sGfwATDgc/ABMA:cBGgAAAAAAAE"))
+		return render.Backgammon(must(s.Apply(must(backgammon.ParseMove(s, "take")))), render.Options{})
+	}, []string{"cube", "point-1", "bar", "off"}},
 	bg("small-no-coordinates", "14IgSiV+gNQYQQ:MIEOAAAAAAAE", render.Options{Size: 300, HideCoordinates: true}, "dice"),
 
 	ab("classic", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", render.Options{}),

@@ -368,6 +368,34 @@ func TestPlaygroundInBrowser(t *testing.T) {
 		t.Logf("backgammon: %d plies (rolls by the button; %d plays decided by board clicks, the rest from the list); %s", n, boardClicks, v.Turn)
 		p.screenshot("backgammon")
 	})
+
+	t.Run("phone viewport", func(t *testing.T) {
+		p.t = t
+		// A phone-sized viewport: the page must not scroll sideways, and
+		// the board must fit the width.
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
+			t.Fatal(err)
+		}
+		defer chromedp.Do(ctx, chromedp.EmulateReset())
+		v := p.newGame("gravity_trap", nil)
+		p.check("gravity_trap", v)
+		fit, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+		  const b = document.querySelector("#board svg").getBoundingClientRect();
+		  return document.documentElement.scrollWidth + " " + window.innerWidth + " " + Math.round(b.right);
+		})()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var scroll, inner, right int
+		fmt.Sscan(fit, &scroll, &inner, &right)
+		if scroll > inner || right > inner {
+			t.Errorf("at 390 px wide: page %d px, viewport %d px, board right edge %d px; want no sideways scrolling", scroll, inner, right)
+		}
+		p.click("#station-3") // a tap places the ship
+		if w := p.settle(v.Version); !strings.HasPrefix(w.Text, "...R") {
+			t.Errorf("after tapping station 3 the state is %s; want red placed on 3", w.Text)
+		}
+	})
 }
 
 // abaloneNeighbours reports whether two cells are next to each other.

@@ -72,6 +72,7 @@ const cur = () => history[at].state;
 async function show() {
   app.dataset.busy = "1";
   $("error").textContent = "";
+  $("hint").textContent = hints[game];
   const st = cur();
   try {
     const viewer = $("viewer").value;
@@ -196,7 +197,11 @@ async function newGame() {
   const seed = $("seed").value.trim();
   if (seed) body.seed = seed;
   const o = {};
-  if (game === "abalone") {
+  if (game === "backgammon") {
+    if ($("bg-cube").checked) o.cube = true;
+    const ml = Number($("bg-match").value);
+    if (ml > 0) o.matchLength = ml;
+  } else if (game === "abalone") {
     o.layout = $("ab-layout").value;
     const mp = Number($("ab-maxplies").value);
     if (mp > 0) o.maxPlies = mp;
@@ -210,7 +215,7 @@ async function newGame() {
     o.firstPlayer = Number($("gt-first").value);
     o.allowMirrorPlacement = $("gt-mirror").checked;
   }
-  if (game !== "backgammon") body[optKey[game]] = o;
+  body[optKey[game]] = o;
   try {
     const r = await call("new", body);
     await start(r.state);
