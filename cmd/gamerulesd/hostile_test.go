@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/genproto/googleapis/api/httpbody"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -266,6 +267,18 @@ func hostileCatalogue(bgOver, labOver string) []hostileCase {
 		hc("gravity_trap: a marble twice", gt+":score", obj(`"state":{"gravityTrap":{"marbles":[1,1,2],"redShip":0,"blueShip":4,"toAct":"GRAVITY_TRAP_PLAYER_RED"}}`), bad, inv, ""),
 	)
 
+	// --- RenderState (POST; the GET form is in transportCases).
+	for _, g := range []string{"backgammon", "abalone", "labyrinth", "gravity_trap"} {
+		p := "/v1/games/" + g + ":render"
+		add(
+			hc(g+": render without a state", p, `{}`, bad, inv, "state is required"),
+			hc(g+": render a garbage state", p, obj(st("zzz")), bad, inv, "cannot parse"),
+			hc(g+": render size 5", p, obj(st(starts[g]), `"size":5`), bad, req, "want 100..4096"),
+			hc(g+": render size 2^31-1", p, obj(st(starts[g]), `"size":2147483647`), bad, req, "want 100..4096"),
+			hc(g+": render highlight off the board", p, obj(st(starts[g]), `"highlightFrom":"zz9"`), bad, req, "zz9"),
+		)
+	}
+
 	// --- Transports and routing (the game in the path decides).
 	add(
 		hc("unknown game", "/v1/games/chess:legalMoves", obj(st("x")), bad, unk, "chess"),
@@ -307,6 +320,7 @@ var grpcCall = map[string]struct {
 	"applyMove":  {"ApplyMove", func() proto.Message { return &gamerulesv1.ApplyMoveRequest{} }, func() proto.Message { return &gamerulesv1.ApplyMoveResponse{} }},
 	"score":      {"Score", func() proto.Message { return &gamerulesv1.ScoreRequest{} }, func() proto.Message { return &gamerulesv1.ScoreResponse{} }},
 	"observe":    {"ObserveState", func() proto.Message { return &gamerulesv1.ObserveStateRequest{} }, func() proto.Message { return &gamerulesv1.ObserveStateResponse{} }},
+	"render":     {"RenderState", func() proto.Message { return &gamerulesv1.RenderStateRequest{} }, func() proto.Message { return &httpbody.HttpBody{} }},
 }
 
 var restPath = regexp.MustCompile(`^/v1/games/([^/:]*):(\w+)$`)
@@ -514,6 +528,14 @@ func transportCases(t *testing.T, a Addrs) int {
 	check("PUT on a POST route", code, body, 405, "use POST")
 	code, body = do("DELETE", "/v1/games", "", nil)
 	check("DELETE /v1/games", code, body, 405, "use GET")
+	code, body = do("GET", "/v1/games/backgammon:render?state.text=zzz", "", nil)
+	check("GET render, a garbage state", code, body, 400, "INVALID_STATE")
+	code, body = do("GET", "/v1/games/abalone:render?state.text="+url.QueryEscape(abStart)+"&size=abc", "", nil)
+	check("GET render, size not a number", code, body, 400, "size")
+	code, body = do("GET", "/v1/games/gravity_trap/boards/hexagon", "", nil)
+	check("GET an unknown board", code, body, 400, "not built in")
+	code, body = do("GET", "/v1/games/chess/boards/default", "", nil)
+	check("GET a board of an unknown game", code, body, 400, "UNKNOWN_GAME")
 	code, body = do("POST", "/v1/nothing", "{}", nil)
 	check("unknown route", code, body, 404, "")
 	code, body = do("POST", "/v1/games/%ff:new", "{}", nil)
