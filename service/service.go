@@ -104,6 +104,15 @@ func (s *Server) ApplyMove(_ context.Context, req *gamerulesv1.ApplyMoveRequest)
 	if drew {
 		resp.Seed = &seed
 	}
+	sc := scoreOf(next)
+	resp.Finished, resp.Winner, resp.Points, resp.Detail, resp.Backgammon = sc.Finished, sc.Winner, sc.Points, sc.Detail, sc.Backgammon
+	if req.GetIncludeLegalMoves() {
+		moves, chance, err := next.LegalMoves(req.GetIncludeResults())
+		if err != nil {
+			return nil, toStatus("state", err)
+		}
+		resp.LegalMoves, resp.Chance = moves, chance
+	}
 	return resp, nil
 }
 
@@ -113,8 +122,16 @@ func (s *Server) Score(_ context.Context, req *gamerulesv1.ScoreRequest) (*gamer
 	if err != nil {
 		return nil, err
 	}
+	return scoreOf(pos), nil
+}
+
+// scoreOf is the API's outcome of pos: points by player index, the winner
+// only when the game is over and not drawn, and a game's own part
+// (backgammon: the cube and the match). Score returns it and ApplyMove
+// copies its fields.
+func scoreOf(pos Position) *gamerulesv1.ScoreResponse {
 	out := pos.Outcome()
-	resp := &gamerulesv1.ScoreResponse{Finished: out.Finished, Detail: out.Detail}
+	resp := &gamerulesv1.ScoreResponse{Finished: out.Finished, Detail: out.Detail, Points: make([]int32, 0, len(out.Points))}
 	for _, p := range out.Points {
 		resp.Points = append(resp.Points, int32(p))
 	}
@@ -125,7 +142,7 @@ func (s *Server) Score(_ context.Context, req *gamerulesv1.ScoreRequest) (*gamer
 	if d, ok := pos.(scoreDetailer); ok {
 		d.ScoreDetail(resp)
 	}
-	return resp, nil
+	return resp
 }
 
 // ObserveState returns one player's view of the request's state.

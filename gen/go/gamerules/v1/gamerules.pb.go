@@ -851,9 +851,17 @@ type ApplyMoveRequest struct {
 	Move *Move `protobuf:"bytes,3,opt,name=move,proto3" json:"move,omitempty"`
 	// Seed for a chance outcome the server draws. When absent the server picks
 	// one; the response echoes it either way.
-	Seed          *uint64 `protobuf:"varint,4,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Seed *uint64 `protobuf:"varint,4,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
+	// When true, the response also lists the legal moves of the state after
+	// the move (legal_moves and chance, as LegalMoves would), so that a turn
+	// costs one call.
+	IncludeLegalMoves bool `protobuf:"varint,5,opt,name=include_legal_moves,json=includeLegalMoves,proto3" json:"include_legal_moves,omitempty"`
+	// With include_legal_moves: every listed move carries `result`, the state
+	// after it (as LegalMovesRequest.include_results). Ignored without
+	// include_legal_moves.
+	IncludeResults bool `protobuf:"varint,6,opt,name=include_results,json=includeResults,proto3" json:"include_results,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *ApplyMoveRequest) Reset() {
@@ -914,6 +922,20 @@ func (x *ApplyMoveRequest) GetSeed() uint64 {
 	return 0
 }
 
+func (x *ApplyMoveRequest) GetIncludeLegalMoves() bool {
+	if x != nil {
+		return x.IncludeLegalMoves
+	}
+	return false
+}
+
+func (x *ApplyMoveRequest) GetIncludeResults() bool {
+	if x != nil {
+		return x.IncludeResults
+	}
+	return false
+}
+
 // ApplyMoveResponse holds the state after the move.
 type ApplyMoveResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -923,7 +945,25 @@ type ApplyMoveResponse struct {
 	// outcome: the outcome drawn).
 	Move *Move `protobuf:"bytes,2,opt,name=move,proto3" json:"move,omitempty"`
 	// The seed of the draw, when the server drew a chance outcome.
-	Seed          *uint64 `protobuf:"varint,3,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
+	Seed *uint64 `protobuf:"varint,3,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
+	// The outcome of the returned state, as Score would report it: true when
+	// the game is over.
+	Finished bool `protobuf:"varint,4,opt,name=finished,proto3" json:"finished,omitempty"`
+	// The winner's player index (0-based) when the game is over and not
+	// drawn; absent while playing and after a draw.
+	Winner *int32 `protobuf:"varint,5,opt,name=winner,proto3,oneof" json:"winner,omitempty"`
+	// Points per player, by player index, as ScoreResponse.points.
+	Points []int32 `protobuf:"varint,6,rep,packed,name=points,proto3" json:"points,omitempty"`
+	// A short description of the result, as ScoreResponse.detail.
+	Detail string `protobuf:"bytes,7,opt,name=detail,proto3" json:"detail,omitempty"`
+	// With include_legal_moves: the legal moves of the returned state, in the
+	// game's documented order (empty when finished), as LegalMoves lists them.
+	LegalMoves []*Move `protobuf:"bytes,8,rep,name=legal_moves,json=legalMoves,proto3" json:"legal_moves,omitempty"`
+	// With include_legal_moves: true when legal_moves are chance outcomes.
+	Chance bool `protobuf:"varint,9,opt,name=chance,proto3" json:"chance,omitempty"`
+	// Backgammon with the cube in use: the cube and the match, as
+	// ScoreResponse.backgammon.
+	Backgammon    *BackgammonScore `protobuf:"bytes,10,opt,name=backgammon,proto3" json:"backgammon,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -977,6 +1017,55 @@ func (x *ApplyMoveResponse) GetSeed() uint64 {
 		return *x.Seed
 	}
 	return 0
+}
+
+func (x *ApplyMoveResponse) GetFinished() bool {
+	if x != nil {
+		return x.Finished
+	}
+	return false
+}
+
+func (x *ApplyMoveResponse) GetWinner() int32 {
+	if x != nil && x.Winner != nil {
+		return *x.Winner
+	}
+	return 0
+}
+
+func (x *ApplyMoveResponse) GetPoints() []int32 {
+	if x != nil {
+		return x.Points
+	}
+	return nil
+}
+
+func (x *ApplyMoveResponse) GetDetail() string {
+	if x != nil {
+		return x.Detail
+	}
+	return ""
+}
+
+func (x *ApplyMoveResponse) GetLegalMoves() []*Move {
+	if x != nil {
+		return x.LegalMoves
+	}
+	return nil
+}
+
+func (x *ApplyMoveResponse) GetChance() bool {
+	if x != nil {
+		return x.Chance
+	}
+	return false
+}
+
+func (x *ApplyMoveResponse) GetBackgammon() *BackgammonScore {
+	if x != nil {
+		return x.Backgammon
+	}
+	return nil
 }
 
 // ScoreRequest asks for the outcome of a state.
@@ -1039,7 +1128,9 @@ type ScoreResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// True when the game is over.
 	Finished bool `protobuf:"varint,1,opt,name=finished,proto3" json:"finished,omitempty"`
-	// The winner's player index (0-based), when the game is over and not drawn.
+	// The winner's player index (0-based), when the game is over and not
+	// drawn. Absent while playing and after a draw (then finished is true and
+	// detail says "draw").
 	Winner *int32 `protobuf:"varint,2,opt,name=winner,proto3,oneof" json:"winner,omitempty"`
 	// One entry per player, by player index. Backgammon: the points won (1
 	// single, 2 gammon, 3 backgammon, times the cube; under the Jacoby rule 1
@@ -1546,18 +1637,32 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x0finclude_results\x18\x03 \x01(\bR\x0eincludeResults\"V\n" +
 	"\x12LegalMovesResponse\x12(\n" +
 	"\x05moves\x18\x01 \x03(\v2\x12.gamerules.v1.MoveR\x05moves\x12\x16\n" +
-	"\x06chance\x18\x02 \x01(\bR\x06chance\"\xae\x01\n" +
+	"\x06chance\x18\x02 \x01(\bR\x06chance\"\x87\x02\n" +
 	"\x10ApplyMoveRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
 	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x12+\n" +
 	"\x04move\x18\x03 \x01(\v2\x12.gamerules.v1.MoveB\x03\xe0A\x02R\x04move\x12\x17\n" +
-	"\x04seed\x18\x04 \x01(\x04H\x00R\x04seed\x88\x01\x01B\a\n" +
-	"\x05_seed\"\x8c\x01\n" +
+	"\x04seed\x18\x04 \x01(\x04H\x00R\x04seed\x88\x01\x01\x12.\n" +
+	"\x13include_legal_moves\x18\x05 \x01(\bR\x11includeLegalMoves\x12'\n" +
+	"\x0finclude_results\x18\x06 \x01(\bR\x0eincludeResultsB\a\n" +
+	"\x05_seed\"\x8c\x03\n" +
 	"\x11ApplyMoveResponse\x12-\n" +
 	"\x05state\x18\x01 \x01(\v2\x17.gamerules.v1.GameStateR\x05state\x12&\n" +
 	"\x04move\x18\x02 \x01(\v2\x12.gamerules.v1.MoveR\x04move\x12\x17\n" +
-	"\x04seed\x18\x03 \x01(\x04H\x00R\x04seed\x88\x01\x01B\a\n" +
-	"\x05_seed\"[\n" +
+	"\x04seed\x18\x03 \x01(\x04H\x00R\x04seed\x88\x01\x01\x12\x1a\n" +
+	"\bfinished\x18\x04 \x01(\bR\bfinished\x12\x1b\n" +
+	"\x06winner\x18\x05 \x01(\x05H\x01R\x06winner\x88\x01\x01\x12\x16\n" +
+	"\x06points\x18\x06 \x03(\x05R\x06points\x12\x16\n" +
+	"\x06detail\x18\a \x01(\tR\x06detail\x123\n" +
+	"\vlegal_moves\x18\b \x03(\v2\x12.gamerules.v1.MoveR\n" +
+	"legalMoves\x12\x16\n" +
+	"\x06chance\x18\t \x01(\bR\x06chance\x12=\n" +
+	"\n" +
+	"backgammon\x18\n" +
+	" \x01(\v2\x1d.gamerules.v1.BackgammonScoreR\n" +
+	"backgammonB\a\n" +
+	"\x05_seedB\t\n" +
+	"\a_winner\"[\n" +
 	"\fScoreRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
 	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\"\xc2\x01\n" +
@@ -1674,33 +1779,35 @@ var file_gamerules_v1_gamerules_proto_depIdxs = []int32{
 	1,  // 18: gamerules.v1.ApplyMoveRequest.move:type_name -> gamerules.v1.Move
 	0,  // 19: gamerules.v1.ApplyMoveResponse.state:type_name -> gamerules.v1.GameState
 	1,  // 20: gamerules.v1.ApplyMoveResponse.move:type_name -> gamerules.v1.Move
-	0,  // 21: gamerules.v1.ScoreRequest.state:type_name -> gamerules.v1.GameState
-	30, // 22: gamerules.v1.ScoreResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
-	0,  // 23: gamerules.v1.ObserveStateRequest.state:type_name -> gamerules.v1.GameState
-	0,  // 24: gamerules.v1.ObserveStateResponse.state:type_name -> gamerules.v1.GameState
-	0,  // 25: gamerules.v1.RenderStateRequest.state:type_name -> gamerules.v1.GameState
-	31, // 26: gamerules.v1.GetBoardResponse.gravity_trap:type_name -> gamerules.v1.GravityTrapBoard
-	3,  // 27: gamerules.v1.GameRules.ListGames:input_type -> gamerules.v1.ListGamesRequest
-	5,  // 28: gamerules.v1.GameRules.NewGame:input_type -> gamerules.v1.NewGameRequest
-	7,  // 29: gamerules.v1.GameRules.LegalMoves:input_type -> gamerules.v1.LegalMovesRequest
-	9,  // 30: gamerules.v1.GameRules.ApplyMove:input_type -> gamerules.v1.ApplyMoveRequest
-	11, // 31: gamerules.v1.GameRules.Score:input_type -> gamerules.v1.ScoreRequest
-	13, // 32: gamerules.v1.GameRules.ObserveState:input_type -> gamerules.v1.ObserveStateRequest
-	15, // 33: gamerules.v1.GameRules.RenderState:input_type -> gamerules.v1.RenderStateRequest
-	16, // 34: gamerules.v1.GameRules.GetBoard:input_type -> gamerules.v1.GetBoardRequest
-	4,  // 35: gamerules.v1.GameRules.ListGames:output_type -> gamerules.v1.ListGamesResponse
-	6,  // 36: gamerules.v1.GameRules.NewGame:output_type -> gamerules.v1.NewGameResponse
-	8,  // 37: gamerules.v1.GameRules.LegalMoves:output_type -> gamerules.v1.LegalMovesResponse
-	10, // 38: gamerules.v1.GameRules.ApplyMove:output_type -> gamerules.v1.ApplyMoveResponse
-	12, // 39: gamerules.v1.GameRules.Score:output_type -> gamerules.v1.ScoreResponse
-	14, // 40: gamerules.v1.GameRules.ObserveState:output_type -> gamerules.v1.ObserveStateResponse
-	32, // 41: gamerules.v1.GameRules.RenderState:output_type -> google.api.HttpBody
-	17, // 42: gamerules.v1.GameRules.GetBoard:output_type -> gamerules.v1.GetBoardResponse
-	35, // [35:43] is the sub-list for method output_type
-	27, // [27:35] is the sub-list for method input_type
-	27, // [27:27] is the sub-list for extension type_name
-	27, // [27:27] is the sub-list for extension extendee
-	0,  // [0:27] is the sub-list for field type_name
+	1,  // 21: gamerules.v1.ApplyMoveResponse.legal_moves:type_name -> gamerules.v1.Move
+	30, // 22: gamerules.v1.ApplyMoveResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	0,  // 23: gamerules.v1.ScoreRequest.state:type_name -> gamerules.v1.GameState
+	30, // 24: gamerules.v1.ScoreResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	0,  // 25: gamerules.v1.ObserveStateRequest.state:type_name -> gamerules.v1.GameState
+	0,  // 26: gamerules.v1.ObserveStateResponse.state:type_name -> gamerules.v1.GameState
+	0,  // 27: gamerules.v1.RenderStateRequest.state:type_name -> gamerules.v1.GameState
+	31, // 28: gamerules.v1.GetBoardResponse.gravity_trap:type_name -> gamerules.v1.GravityTrapBoard
+	3,  // 29: gamerules.v1.GameRules.ListGames:input_type -> gamerules.v1.ListGamesRequest
+	5,  // 30: gamerules.v1.GameRules.NewGame:input_type -> gamerules.v1.NewGameRequest
+	7,  // 31: gamerules.v1.GameRules.LegalMoves:input_type -> gamerules.v1.LegalMovesRequest
+	9,  // 32: gamerules.v1.GameRules.ApplyMove:input_type -> gamerules.v1.ApplyMoveRequest
+	11, // 33: gamerules.v1.GameRules.Score:input_type -> gamerules.v1.ScoreRequest
+	13, // 34: gamerules.v1.GameRules.ObserveState:input_type -> gamerules.v1.ObserveStateRequest
+	15, // 35: gamerules.v1.GameRules.RenderState:input_type -> gamerules.v1.RenderStateRequest
+	16, // 36: gamerules.v1.GameRules.GetBoard:input_type -> gamerules.v1.GetBoardRequest
+	4,  // 37: gamerules.v1.GameRules.ListGames:output_type -> gamerules.v1.ListGamesResponse
+	6,  // 38: gamerules.v1.GameRules.NewGame:output_type -> gamerules.v1.NewGameResponse
+	8,  // 39: gamerules.v1.GameRules.LegalMoves:output_type -> gamerules.v1.LegalMovesResponse
+	10, // 40: gamerules.v1.GameRules.ApplyMove:output_type -> gamerules.v1.ApplyMoveResponse
+	12, // 41: gamerules.v1.GameRules.Score:output_type -> gamerules.v1.ScoreResponse
+	14, // 42: gamerules.v1.GameRules.ObserveState:output_type -> gamerules.v1.ObserveStateResponse
+	32, // 43: gamerules.v1.GameRules.RenderState:output_type -> google.api.HttpBody
+	17, // 44: gamerules.v1.GameRules.GetBoard:output_type -> gamerules.v1.GetBoardResponse
+	37, // [37:45] is the sub-list for method output_type
+	29, // [29:37] is the sub-list for method input_type
+	29, // [29:29] is the sub-list for extension type_name
+	29, // [29:29] is the sub-list for extension extendee
+	0,  // [0:29] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_gamerules_proto_init() }
