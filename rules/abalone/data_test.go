@@ -1,7 +1,7 @@
 package abalone
 
-// Tests against the oracle data in ../../testdata/abalone (copied from the
-// shared test data; see testdata/abalone/README.md): the standard layouts,
+// Tests against the oracle data in ../../testdata/abalone (see
+// testdata/abalone/README.md): the standard layouts,
 // 400 random positions with their complete move sets, 8 replay games with
 // the legal-move count before every ply, and 1,941 archive games.
 

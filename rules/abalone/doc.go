@@ -4,7 +4,7 @@
 //
 // # Rule source
 //
-// The spec rules/abalone.md in the project's shared folder (made from the
+// The spec docs/rules/abalone.md in this repository (made from the
 // Polish rules sheet; where it is unreadable the published official rules
 // decide). Its sections: "Board and coordinates" (board.go), "Pieces and
 // start" (Layout, New), "Moves" (play in move.go, movegen.go), "End and

@@ -5,7 +5,7 @@
 //
 // # Rule source
 //
-// ../../../shared/rules/backgammon.md (from the leaflet "Tryktrak", with the
+// docs/rules/backgammon.md in this repository (from the leaflet "Tryktrak", with the
 // standard points marked): "Moving", "Must-play rules", "Hitting and the
 // bar", "Bearing off", "End of the game and score", "Move notation", "How the
 // API represents a turn", "Interchange formats" and "Doubling cube, match

@@ -3,8 +3,8 @@
 // error type, and the Outcome of a position.
 //
 // Every engine (rules/backgammon, rules/abalone, rules/labyrinth,
-// rules/gravitytrap) offers the same surface (see ../../README.md and
-// design.md): a value-type State, New(Options), Validate, LegalMoves (complete,
+// rules/gravitytrap) offers the same surface (see the README and
+// docs/architecture.md): a value-type State, New(Options), Validate, LegalMoves (complete,
 // deduplicated, in a documented stable order), Apply (never mutates its
 // receiver), Outcome, ParseMove / Move.String and ParseState / State.String
 // (round-trip exact).

@@ -4,7 +4,7 @@
 //
 // # Rule source
 //
-// The spec rules/gravitytrap.md (in the project's shared folder), made from
+// The spec docs/rules/gravitytrap.md in this repository, made from
 // the game's seven-language leaflet (NL, FR, DE, HU, IT, PL, ES). Section
 // names in doc comments ("Set-up", "Moving", "End and score", "Text form of a
 // state") are that spec's.

@@ -10,8 +10,8 @@ import (
 	"github.com/gamerules/gamerules/internal/oracle"
 )
 
-// The oracle data, copied from the shared reference files (see
-// ../../testdata/gravitytrap and the testdata README).
+// The oracle data in ../../testdata/gravitytrap (exhaustive-search results,
+// see docs/rules/gravitytrap.md).
 
 type oracleRow struct {
 	State       string  `json:"state"`

@@ -3,8 +3,8 @@
 //
 // # Rule source
 //
-// The specification is ../../../shared/rules/labyrinth.md, written from the
-// Dutch leaflet (seeds/002) and the classic game's board facts. Section names
+// The specification is docs/rules/labyrinth.md in this repository, written
+// from the Dutch leaflet and the classic game's board facts. Section names
 // of that spec are quoted in the doc comments ("Board and tiles", "A turn:
 // shift, then move", "Targets and winning", "Variants", "Move notation",
 // "Text form of a state", "Score", "Hidden information").

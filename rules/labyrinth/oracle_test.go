@@ -13,7 +13,7 @@ import (
 )
 
 // oracleRow is one line of testdata/labyrinth/shifts.jsonl.gz (see
-// the testdata README in the shared folder): a board, its spare and figures, the
+// testdata/README.md): a board, its spare and figures, the
 // forbidden insertion point, and the result of each of the 48 shifts.
 type oracleRow struct {
 	ID        int      `json:"id"`
