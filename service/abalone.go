@@ -59,13 +59,20 @@ func (abaloneEngine) NewGame(req *gamerulesv1.NewGameRequest, _ uint64) (Positio
 	if o.White, err = abaloneCells(opts.GetWhite(), "white", game.ErrInvalidOptions); err != nil {
 		return nil, err
 	}
-	switch p := opts.GetToMove(); p {
-	case gamerulesv1.AbalonePlayer_ABALONE_PLAYER_UNSPECIFIED, gamerulesv1.AbalonePlayer_ABALONE_PLAYER_BLACK:
+	// The side to move matters only in a custom layout, and there it must be
+	// given: a client whose library turns an unknown enum name into 0 must
+	// not get black to move without a word.
+	switch p := opts.GetToMove(); {
+	case p == gamerulesv1.AbalonePlayer_ABALONE_PLAYER_BLACK:
 		o.ToMove = abalone.Black
-	case gamerulesv1.AbalonePlayer_ABALONE_PLAYER_WHITE:
+	case p == gamerulesv1.AbalonePlayer_ABALONE_PLAYER_WHITE:
 		o.ToMove = abalone.White
+	case p == gamerulesv1.AbalonePlayer_ABALONE_PLAYER_UNSPECIFIED && o.Layout != abalone.Custom:
+		o.ToMove = abalone.Black // a standard layout: black moves first
+	case p == gamerulesv1.AbalonePlayer_ABALONE_PLAYER_UNSPECIFIED:
+		return nil, fmt.Errorf("abalone: %w: to_move is required with the custom layout: ABALONE_PLAYER_BLACK or ABALONE_PLAYER_WHITE", game.ErrInvalidOptions)
 	default:
-		return nil, fmt.Errorf("abalone: %w: to_move must be black or white, not %v", game.ErrInvalidOptions, p)
+		return nil, fmt.Errorf("abalone: %w: to_move %d is not a side; want ABALONE_PLAYER_BLACK or ABALONE_PLAYER_WHITE", game.ErrInvalidOptions, int32(p))
 	}
 	s, err := abalone.New(o)
 	if err != nil {
@@ -114,7 +121,7 @@ func abaloneStateFromProto(pb *gamerulesv1.AbaloneState) (abalone.State, error) 
 	case gamerulesv1.AbalonePlayer_ABALONE_PLAYER_WHITE:
 		p.ToMove = abalone.White
 	default:
-		return abalone.State{}, fmt.Errorf("abalone: %w: to_move must be black or white, not %v", game.ErrInvalidState, pb.GetToMove())
+		return abalone.State{}, fmt.Errorf("abalone: %w: to_move %s; want ABALONE_PLAYER_BLACK or ABALONE_PLAYER_WHITE", game.ErrInvalidState, enumText(pb.GetToMove()))
 	}
 	// Checked here, before the conversion to int, so that the message quotes
 	// the value given.

@@ -444,8 +444,11 @@ func TestAbaloneErrors(t *testing.T) {
 		{"unknown layout", newGame(&gamerulesv1.AbaloneOptions{Layout: "dutch"}), ReasonInvalidOptions, `unknown layout "dutch"`},
 		{"cells with a standard layout", newGame(&gamerulesv1.AbaloneOptions{Black: []string{"a1"}}), ReasonInvalidOptions, "custom layout"},
 		{"custom with bad cell", newGame(&gamerulesv1.AbaloneOptions{Layout: "custom", Black: []string{"a9"}}), ReasonInvalidOptions, `black[0]: "a9"`},
-		{"custom too few", newGame(&gamerulesv1.AbaloneOptions{Layout: "custom", Black: []string{"a1"}}), ReasonInvalidOptions, "black has 1 marbles"},
-		{"custom bad to_move", newGame(&gamerulesv1.AbaloneOptions{Layout: "custom", ToMove: 5}), ReasonInvalidOptions, "to_move"},
+		{"custom too few", newGame(&gamerulesv1.AbaloneOptions{Layout: "custom", Black: []string{"a1"}, ToMove: gamerulesv1.AbalonePlayer_ABALONE_PLAYER_BLACK}), ReasonInvalidOptions, "black has 1 marbles"},
+		{"custom bad to_move", newGame(&gamerulesv1.AbaloneOptions{Layout: "custom", ToMove: 5}), ReasonInvalidOptions, "to_move 5 is not a side"},
+		// The side to move of a custom layout must be given: a client library
+		// that turns an unknown name into 0 must not start black silently.
+		{"custom without to_move", newGame(&gamerulesv1.AbaloneOptions{Layout: "custom", Black: []string{"a1"}}), ReasonInvalidOptions, "to_move is required with the custom layout"},
 		{"max_plies too big", newGame(&gamerulesv1.AbaloneOptions{MaxPlies: 1 << 30}), ReasonInvalidOptions, "max_plies 1073741824 out of range"},
 		{"max_plies just too big", newGame(&gamerulesv1.AbaloneOptions{MaxPlies: abalone.MaxPliesLimit + 1}), ReasonInvalidOptions, "max_plies 1000001 out of range"},
 	}

@@ -65,9 +65,9 @@ func (backgammonEngine) Decode(st *gamerulesv1.GameState) (Position, error) {
 }
 
 // backgammonStateFromProto builds a state from the typed fields: the board
-// as counts, as a Position ID, or both (then they must agree); an
-// unspecified turn is white; an unspecified phase is over on a finished
-// board, move with dice, roll without.
+// as counts, as a Position ID, or both (then they must agree). Turn and
+// phase must be given: UNSPECIFIED or an unknown number is INVALID_STATE
+// naming the field. (An unspecified cube owner is the centred cube.)
 func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State, error) {
 	invalid := func(format string, args ...any) (backgammon.State, error) {
 		return backgammon.State{}, fmt.Errorf("backgammon: %w: %s", game.ErrInvalidState, fmt.Sprintf(format, args...))
@@ -81,7 +81,10 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 		case gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_BLACK:
 			return backgammon.Black, nil
 		}
-		return 0, fmt.Errorf("backgammon: %w: %s %v is not a player", game.ErrInvalidState, field, p)
+		return 0, fmt.Errorf("backgammon: %w: %s %s; want BACKGAMMON_PLAYER_WHITE or BACKGAMMON_PLAYER_BLACK", game.ErrInvalidState, field, enumText(p))
+	}
+	if pb.GetTurn() == gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_UNSPECIFIED {
+		return invalid("turn %s; want BACKGAMMON_PLAYER_WHITE or BACKGAMMON_PLAYER_BLACK", enumText(pb.GetTurn()))
 	}
 	turn, err := player("turn", pb.GetTurn(), backgammon.White)
 	if err != nil {
@@ -117,10 +120,7 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 	doubled := pb.GetDoubleOffered()
 
 	var phase backgammon.Phase
-	phaseKnown := true
 	switch pb.GetPhase() {
-	case gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_UNSPECIFIED:
-		phaseKnown = false // settled below, once the board is known
 	case gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_OPENING:
 		phase = backgammon.PhaseOpening
 	case gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_ROLL:
@@ -134,7 +134,7 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 	case gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_RESIGN:
 		phase = backgammon.PhaseResign
 	default:
-		return invalid("phase %v is not a phase", pb.GetPhase())
+		return invalid("phase %s; want BACKGAMMON_PHASE_OPENING, _ROLL, _MOVE, _OVER, _DOUBLE or _RESIGN", enumText(pb.GetPhase()))
 	}
 	// The dice owner: given, or as gnubg's Match ID has it for the state.
 	defRoll := turn
@@ -174,20 +174,6 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 		b = s.Board()
 	default:
 		return invalid("the typed state needs a board: white and black counts, or position_id")
-	}
-	if !phaseKnown {
-		switch {
-		case b.Finished() || end != 0:
-			phase = backgammon.PhaseOver
-		case resign != 0:
-			phase = backgammon.PhaseResign
-		case doubled:
-			phase = backgammon.PhaseDouble
-		case d1 != 0:
-			phase = backgammon.PhaseMove
-		default:
-			phase = backgammon.PhaseRoll
-		}
 	}
 	if phase == backgammon.PhaseOver && end == 0 && !b.Finished() {
 		end = 4
@@ -348,14 +334,6 @@ var backgammonDecisionKinds = map[backgammon.Kind]gamerulesv1.BackgammonMoveKind
 // the canonical move of s; an illegal play is refused with the reason.
 func backgammonMoveFromProto(s backgammon.State, pb *gamerulesv1.BackgammonMove) (backgammon.Move, error) {
 	kind := pb.GetKind()
-	if kind == gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_UNSPECIFIED {
-		switch {
-		case len(pb.GetSteps()) > 0:
-			kind = gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_PLAY
-		case len(pb.GetDice()) > 0:
-			kind = gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_ROLL
-		}
-	}
 	var m backgammon.Move
 	switch kind {
 	case gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_PLAY:
@@ -396,7 +374,7 @@ func backgammonMoveFromProto(s backgammon.State, pb *gamerulesv1.BackgammonMove)
 			m = backgammon.RollMove(a, b)
 		}
 	case gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_UNSPECIFIED:
-		return backgammon.Move{}, fmt.Errorf("backgammon: %w: the typed move needs a kind, steps or dice", game.ErrIllegalMove)
+		return backgammon.Move{}, fmt.Errorf("backgammon: %w: kind %s; want BACKGAMMON_MOVE_KIND_PLAY, _PASS, _ROLL or a decision", game.ErrIllegalMove, enumText(kind))
 	default:
 		if len(pb.GetSteps()) > 0 || len(pb.GetDice()) > 0 {
 			return backgammon.Move{}, fmt.Errorf("backgammon: %w: a decision (%v) has no steps or dice", game.ErrIllegalMove, kind)
@@ -411,7 +389,7 @@ func backgammonMoveFromProto(s backgammon.State, pb *gamerulesv1.BackgammonMove)
 			}
 		}
 		if !found {
-			return backgammon.Move{}, fmt.Errorf("backgammon: %w: kind %d is not a move kind", game.ErrIllegalMove, kind)
+			return backgammon.Move{}, fmt.Errorf("backgammon: %w: kind %s; want BACKGAMMON_MOVE_KIND_PLAY, _PASS, _ROLL or a decision", game.ErrIllegalMove, enumText(kind))
 		}
 	}
 	return s.Canonical(m)

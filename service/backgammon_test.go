@@ -60,7 +60,8 @@ func TestBackgammonOracle(t *testing.T) {
 			states := []*gamerulesv1.GameState{{Text: s.String()}}
 			if i%5 == 0 {
 				states = append(states, &gamerulesv1.GameState{State: &gamerulesv1.GameState_Backgammon{Backgammon: &gamerulesv1.BackgammonState{
-					PositionId: r.PositionID, Dice: []uint32{uint32(r.Dice[0]), uint32(r.Dice[1])}}}})
+					PositionId: r.PositionID, Dice: []uint32{uint32(r.Dice[0]), uint32(r.Dice[1])}, Turn: gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_WHITE,
+					Phase: gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_MOVE}}})
 			}
 			var want []string
 			for _, d := range r.Details {
@@ -298,7 +299,7 @@ func TestBackgammonMoveErrors(t *testing.T) {
 	ctx := context.Background()
 	st := &gamerulesv1.GameState{Text: "4HPwATDgc/ABMA:MIEFAAAAAAAE"}
 	play := func(steps ...[2]uint32) *gamerulesv1.Move {
-		m := &gamerulesv1.BackgammonMove{}
+		m := &gamerulesv1.BackgammonMove{Kind: gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_PLAY}
 		for _, s := range steps {
 			m.Steps = append(m.Steps, &gamerulesv1.BackgammonStep{From: s[0], To: s[1]})
 		}
@@ -316,7 +317,9 @@ func TestBackgammonMoveErrors(t *testing.T) {
 		{"roll in the move phase", &gamerulesv1.Move{Notation: "roll"}, "already rolled"},
 		{"typed one die of two", play([2]uint32{8, 5}), "uses 1 die"},
 		{"typed out of range", play([2]uint32{30, 5}), "from must be 1..25"},
-		{"typed no kind", &gamerulesv1.Move{Move: &gamerulesv1.Move_Backgammon{Backgammon: &gamerulesv1.BackgammonMove{}}}, "needs a kind"},
+		{"typed no kind", &gamerulesv1.Move{Move: &gamerulesv1.Move_Backgammon{Backgammon: &gamerulesv1.BackgammonMove{}}}, "kind is required (BACKGAMMON_MOVE_KIND_UNSPECIFIED"},
+		// Steps without a kind are not read as a play: the kind must be given.
+		{"typed steps, no kind", &gamerulesv1.Move{Move: &gamerulesv1.Move_Backgammon{Backgammon: &gamerulesv1.BackgammonMove{Steps: []*gamerulesv1.BackgammonStep{{From: 8, To: 5}, {From: 6, To: 5}}}}}, "kind is required"},
 		{"notation and typed differ", &gamerulesv1.Move{Notation: "8/5 6/5", Move: play([2]uint32{24, 23}, [2]uint32{24, 21}).GetMove()}, "different moves"},
 		{"pass", &gamerulesv1.Move{Notation: "pass"}, "a play is possible"},
 	}
@@ -338,7 +341,7 @@ func TestBackgammonMoveErrors(t *testing.T) {
 	if err != nil || len(lm.GetMoves()) != 30 || !lm.GetChance() || lm.GetMoves()[0].GetProbability() != 1.0/30 {
 		t.Fatalf("opening LegalMoves = %d moves, chance %v, %v", len(lm.GetMoves()), lm.GetChance(), err)
 	}
-	typedRoll := &gamerulesv1.Move{Move: &gamerulesv1.Move_Backgammon{Backgammon: &gamerulesv1.BackgammonMove{Dice: []uint32{2, 5}}}}
+	typedRoll := &gamerulesv1.Move{Move: &gamerulesv1.Move_Backgammon{Backgammon: &gamerulesv1.BackgammonMove{Kind: gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_ROLL, Dice: []uint32{2, 5}}}}
 	resp, err = srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: bgGame, State: open, Move: typedRoll})
 	if err != nil || resp.GetState().GetBackgammon().GetTurn() != gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_BLACK || resp.Seed != nil {
 		t.Errorf("ApplyMove(typed opening roll 2-5) = %v, %v; want black to move, no seed", resp, err)
@@ -358,6 +361,12 @@ func TestBackgammonTypedValuesNamed(t *testing.T) {
 	move := &gamerulesv1.GameState{Text: "4HPwATDgc/ABMA:MIEFAAAAAAAE"}
 	roll := &gamerulesv1.GameState{Text: "4HPwATDgc/ABMA:cAkAAAAAAAAE"}
 	typed := func(m *gamerulesv1.BackgammonMove) *gamerulesv1.Move {
+		if m.Kind == 0 {
+			m.Kind = gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_PLAY
+			if len(m.Dice) > 0 {
+				m.Kind = gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_ROLL
+			}
+		}
 		return &gamerulesv1.Move{Move: &gamerulesv1.Move_Backgammon{Backgammon: m}}
 	}
 	for _, tt := range []struct {
@@ -369,7 +378,7 @@ func TestBackgammonTypedValuesNamed(t *testing.T) {
 		{"huge from", move, typed(&gamerulesv1.BackgammonMove{Steps: []*gamerulesv1.BackgammonStep{{From: 4294967295, To: 21}}}), "4294967295/21"},
 		{"huge to", move, typed(&gamerulesv1.BackgammonMove{Steps: []*gamerulesv1.BackgammonStep{{From: 24, To: 1000}}}), "24/1000"},
 		{"huge die", roll, typed(&gamerulesv1.BackgammonMove{Dice: []uint32{4294967295, 1}}), "dice 4294967295-1"},
-		{"unknown kind", move, typed(&gamerulesv1.BackgammonMove{Kind: 9}), "kind 9 is not a move kind"},
+		{"unknown kind", move, typed(&gamerulesv1.BackgammonMove{Kind: 9}), "kind 9 is not a known value"},
 	} {
 		_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: bgGame, State: tt.st, Move: tt.mv})
 		if r := reasonOf(t, err); r != ReasonIllegalMove || !strings.Contains(err.Error(), tt.want) {
@@ -378,13 +387,13 @@ func TestBackgammonTypedValuesNamed(t *testing.T) {
 	}
 	start := []uint32{0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0}
 	_, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: bgGame, State: &gamerulesv1.GameState{
-		State: &gamerulesv1.GameState_Backgammon{Backgammon: &gamerulesv1.BackgammonState{White: start, Black: start, WhiteScore: 99999}}}})
+		State: &gamerulesv1.GameState_Backgammon{Backgammon: &gamerulesv1.BackgammonState{White: start, Black: start, WhiteScore: 99999, Turn: gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_WHITE, Phase: gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_OPENING}}}})
 	if r := reasonOf(t, err); r != ReasonInvalidState || !strings.Contains(err.Error(), "white_score 99999") {
 		t.Errorf("white_score 99999: %v (reason %s); want INVALID_STATE naming 99999", err, r)
 	}
 	// Text 3-1 and typed dice 1, 3 are the same state.
 	_, err = srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: bgGame, State: &gamerulesv1.GameState{Text: move.GetText(),
-		State: &gamerulesv1.GameState_Backgammon{Backgammon: &gamerulesv1.BackgammonState{White: start, Black: start, Dice: []uint32{1, 3}}}}})
+		State: &gamerulesv1.GameState_Backgammon{Backgammon: &gamerulesv1.BackgammonState{White: start, Black: start, Dice: []uint32{1, 3}, Turn: gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_WHITE, Phase: gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_MOVE}}}})
 	if err != nil {
 		t.Errorf("text 3-1 with typed dice 1, 3: %v", err)
 	}
@@ -427,7 +436,7 @@ func TestBackgammonOpeningAtStart(t *testing.T) {
 	moved[23], moved[22] = 1, 1 // 24/23
 	for name, st := range map[string]*gamerulesv1.GameState{
 		"text":  {Text: "4HPiASjgc/ABMA:MAAAAAAAAAAE"},
-		"typed": {State: &gamerulesv1.GameState_Backgammon{Backgammon: &gamerulesv1.BackgammonState{White: moved, Black: start, Phase: gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_OPENING}}},
+		"typed": {State: &gamerulesv1.GameState_Backgammon{Backgammon: &gamerulesv1.BackgammonState{White: moved, Black: start, Turn: gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_WHITE, Phase: gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_OPENING}}},
 	} {
 		_, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: bgGame, State: st})
 		if r := reasonOf(t, err); r != ReasonInvalidState || !strings.Contains(err.Error(), "start position") {

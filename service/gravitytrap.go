@@ -184,7 +184,7 @@ func gravityTrapStateFromProto(pb *gamerulesv1.GravityTrapState, b *gravitytrap.
 	case gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_BLUE:
 		p.ToAct = gravitytrap.Blue
 	default:
-		return gravitytrap.State{}, fmt.Errorf("gravitytrap: %w: to_act must be red or blue, not %v (a typed state holding only the board needs the text)", game.ErrInvalidState, pb.GetToAct())
+		return gravitytrap.State{}, fmt.Errorf("gravitytrap: %w: to_act %s; want GRAVITY_TRAP_PLAYER_RED or _BLUE (a typed state holding only the board needs the text)", game.ErrInvalidState, enumText(pb.GetToAct()))
 	}
 	return gravitytrap.FromPosition(p)
 }

@@ -129,7 +129,7 @@ var labyrinthColorNames = map[string]gamerulesv1.LabyrinthColor{
 
 func labyrinthColorFromProto(c gamerulesv1.LabyrinthColor, kind error) (labyrinth.Color, error) {
 	if c < gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_RED || c > gamerulesv1.LabyrinthColor_LABYRINTH_COLOR_BLUE {
-		return 0, fmt.Errorf("labyrinth: %w: colour %v; want red, yellow, green or blue", kind, c)
+		return 0, fmt.Errorf("labyrinth: %w: color %s; want LABYRINTH_COLOR_RED, _YELLOW, _GREEN or _BLUE", kind, enumText(c))
 	}
 	return labyrinth.Color(c - 1), nil
 }
@@ -235,12 +235,12 @@ func labyrinthStateFromProto(pb *gamerulesv1.LabyrinthState) (labyrinth.State, e
 		}
 	}
 	if l := pb.GetLast(); l < 0 || l > gamerulesv1.LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_W6 {
-		return labyrinth.State{}, fmt.Errorf("labyrinth: %w: last insertion point %v", bad, l)
+		return labyrinth.State{}, fmt.Errorf("labyrinth: %w: last %s (LABYRINTH_INSERTION_POINT_UNSPECIFIED before the first shift, else N2..W6)", bad, enumText(l))
 	}
 	sn.Last = labyrinth.Point(pb.GetLast())
 	sn.Turn = int(pb.GetTurn())
 	if ph := pb.GetPhase(); ph < gamerulesv1.LabyrinthPhase_LABYRINTH_PHASE_SHIFT || ph > gamerulesv1.LabyrinthPhase_LABYRINTH_PHASE_OVER {
-		return labyrinth.State{}, fmt.Errorf("labyrinth: %w: phase %v", bad, ph)
+		return labyrinth.State{}, fmt.Errorf("labyrinth: %w: phase %s; want LABYRINTH_PHASE_SHIFT, _MOVE or _OVER", bad, enumText(ph))
 	}
 	sn.Phase = labyrinth.Phase(pb.GetPhase())
 	sn.Variants = labyrinth.Variants{Vader: pb.GetVaderVariant(), OpenCards: pb.GetOpenCards(), NoReturn: pb.GetNoReturn()}
@@ -307,7 +307,7 @@ func labyrinthMoveFromProto(s labyrinth.State, pb *gamerulesv1.LabyrinthMove) (l
 		sh := pb.GetShift()
 		p := labyrinth.Point(sh.GetPoint())
 		if sh.GetPoint() < 0 || !p.Valid() || int32(p) != int32(sh.GetPoint()) {
-			return labyrinth.Move{}, fmt.Errorf("labyrinth: %w: shift: insertion point %v", game.ErrIllegalMove, sh.GetPoint())
+			return labyrinth.Move{}, fmt.Errorf("labyrinth: %w: shift.point %s; want LABYRINTH_INSERTION_POINT_N2..W6", game.ErrIllegalMove, enumText(sh.GetPoint()))
 		}
 		if sh.GetRotation() > 3 {
 			return labyrinth.Move{}, fmt.Errorf("labyrinth: %w: shift: rotation %d; want 0..3", game.ErrIllegalMove, sh.GetRotation())

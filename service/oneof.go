@@ -1,6 +1,8 @@
 package service
 
 import (
+	"fmt"
+
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -26,4 +28,20 @@ func oneofCase(m proto.Message, oneof string) string {
 		return ""
 	}
 	return string(fd.Name())
+}
+
+// enumText names an enum value in an error: "is required (UNSPECIFIED)" for
+// the zero value, "<n> is not a known value" for a number the API does not
+// define (proto3 enums are open, so such numbers arrive as they were sent).
+// A client whose library turned a misspelled name into 0 learns which field
+// it left out.
+func enumText(e protoreflect.Enum) string {
+	n := e.Number()
+	if n == 0 {
+		return "is required (" + string(e.Descriptor().Values().ByNumber(0).Name()) + " is not a value)"
+	}
+	if e.Descriptor().Values().ByNumber(n) == nil {
+		return fmt.Sprintf("%d is not a known value", n)
+	}
+	return string(e.Descriptor().Values().ByNumber(n).Name()) + " is not allowed here"
 }

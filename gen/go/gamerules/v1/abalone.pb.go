@@ -26,7 +26,8 @@ const (
 type AbalonePlayer int32
 
 const (
-	// Not given. In a custom layout's options: black. In a state: invalid.
+	// Not given: refused (INVALID_STATE in a state, INVALID_OPTIONS for a
+	// custom layout), as is a number not listed here.
 	AbalonePlayer_ABALONE_PLAYER_UNSPECIFIED AbalonePlayer = 0
 	// Black, player index 0; moves first from the standard layouts.
 	AbalonePlayer_ABALONE_PLAYER_BLACK AbalonePlayer = 1
@@ -270,7 +271,8 @@ type AbaloneOptions struct {
 	Black []string `protobuf:"bytes,2,rep,name=black,proto3" json:"black,omitempty"`
 	// Custom layout only: the cells of the white marbles (8..14).
 	White []string `protobuf:"bytes,3,rep,name=white,proto3" json:"white,omitempty"`
-	// Custom layout only: the side to move; unspecified means black.
+	// Custom layout only, and required there: the side to move. The standard
+	// layouts leave it unspecified (black moves first).
 	ToMove AbalonePlayer `protobuf:"varint,4,opt,name=to_move,json=toMove,proto3,enum=gamerules.v1.AbalonePlayer" json:"to_move,omitempty"`
 	// When above 0, the game ends after this many plies (at most 1000000):
 	// the side that pushed off more marbles wins, equal counts draw. Not an

@@ -26,7 +26,8 @@ const (
 type BackgammonPlayer int32
 
 const (
-	// Not given: white.
+	// Not given: refused as `turn` (INVALID_STATE), as is a number not listed
+	// here anywhere; as `cube_owner` the centred cube, as `on_roll` see there.
 	BackgammonPlayer_BACKGAMMON_PLAYER_UNSPECIFIED BackgammonPlayer = 0
 	// White, player index 0.
 	BackgammonPlayer_BACKGAMMON_PLAYER_WHITE BackgammonPlayer = 1
@@ -81,8 +82,7 @@ func (BackgammonPlayer) EnumDescriptor() ([]byte, []int) {
 type BackgammonPhase int32
 
 const (
-	// Not given: over if a player has no checkers left, else move when dice
-	// are given, else roll.
+	// Not given: refused (INVALID_STATE), as is a number not listed here.
 	BackgammonPhase_BACKGAMMON_PHASE_UNSPECIFIED BackgammonPhase = 0
 	// Nobody has rolled yet: the legal moves are the 30 opening rolls. Only
 	// the start position can be in this phase (INVALID_STATE otherwise).
@@ -271,7 +271,7 @@ func (BackgammonEnd) EnumDescriptor() ([]byte, []int) {
 type BackgammonMoveKind int32
 
 const (
-	// Not given: a play when steps are given, a roll when dice are given.
+	// Not given: refused (ILLEGAL_MOVE), as is a number not listed here.
 	BackgammonMoveKind_BACKGAMMON_MOVE_KIND_UNSPECIFIED BackgammonMoveKind = 0
 	// Checkers move: `steps`.
 	BackgammonMoveKind_BACKGAMMON_MOVE_KIND_PLAY BackgammonMoveKind = 1
@@ -368,8 +368,8 @@ func (BackgammonMoveKind) EnumDescriptor() ([]byte, []int) {
 // Text form: gnubg's ID "<Position ID>:<Match ID>", written from the side of
 // the player on turn, e.g. "4HPwATDgc/ABMA:MIEFAAAAAAAE" (the start, white
 // to play 3-1). On input the board may be given either as `white` and
-// `black` or as `position_id` (read from the side of `turn`; white when
-// unspecified), or both (then they must agree).
+// `black` or as `position_id` (read from the side of `turn`), or both (then
+// they must agree). `turn` and `phase` are required.
 type BackgammonState struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// White's checkers: 25 counts from white's side, index 0..23 = his points
@@ -384,8 +384,10 @@ type BackgammonState struct {
 	// The phase of the turn.
 	Phase BackgammonPhase `protobuf:"varint,4,opt,name=phase,proto3,enum=gamerules.v1.BackgammonPhase" json:"phase,omitempty"`
 	// The two dice in the move phase, higher first as gnubg keeps them (also
-	// after an opening roll: the player on turn rolled the higher die); empty
-	// in the other phases. Input may give them in either order.
+	// after an opening roll: the player on turn rolled the higher die, so the
+	// opening move "roll 4-6", whose dice are white's then black's, leads to
+	// black on turn with dice [6, 4]); empty in the other phases. Input may
+	// give them in either order.
 	Dice []uint32 `protobuf:"varint,5,rep,packed,name=dice,proto3" json:"dice,omitempty"`
 	// The gnubg Position ID (14 characters) from the side of `turn`.
 	PositionId string `protobuf:"bytes,6,opt,name=position_id,json=positionId,proto3" json:"position_id,omitempty"`

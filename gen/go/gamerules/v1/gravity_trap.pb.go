@@ -25,7 +25,9 @@ const (
 type GravityTrapPlayer int32
 
 const (
-	// Not given. As NewGame's first player: red. In a state: invalid.
+	// Not given: refused in a state (INVALID_STATE), as is a number not
+	// listed here. (NewGame's first player is GravityTrapOptions.first_player,
+	// an index.)
 	GravityTrapPlayer_GRAVITY_TRAP_PLAYER_UNSPECIFIED GravityTrapPlayer = 0
 	// Red, player index 0.
 	GravityTrapPlayer_GRAVITY_TRAP_PLAYER_RED GravityTrapPlayer = 1

@@ -25,7 +25,7 @@ const (
 type LabyrinthColor int32
 
 const (
-	// Not given: invalid in a state.
+	// Not given: refused (INVALID_STATE), as is a number not listed here.
 	LabyrinthColor_LABYRINTH_COLOR_UNSPECIFIED LabyrinthColor = 0
 	// Red, starts on r1c1 (text letter R).
 	LabyrinthColor_LABYRINTH_COLOR_RED LabyrinthColor = 1
@@ -86,7 +86,7 @@ func (LabyrinthColor) EnumDescriptor() ([]byte, []int) {
 type LabyrinthPhase int32
 
 const (
-	// Not given: invalid in a state.
+	// Not given: refused (INVALID_STATE), as is a number not listed here.
 	LabyrinthPhase_LABYRINTH_PHASE_UNSPECIFIED LabyrinthPhase = 0
 	// The player to act must shift the labyrinth.
 	LabyrinthPhase_LABYRINTH_PHASE_SHIFT LabyrinthPhase = 1
@@ -145,7 +145,8 @@ func (LabyrinthPhase) EnumDescriptor() ([]byte, []int) {
 type LabyrinthInsertionPoint int32
 
 const (
-	// None: before the first shift (in LabyrinthState.last).
+	// None: before the first shift (in LabyrinthState.last); refused in a
+	// shift (ILLEGAL_MOVE).
 	LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_UNSPECIFIED LabyrinthInsertionPoint = 0
 	// Column 2 from the top.
 	LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_N2 LabyrinthInsertionPoint = 1
