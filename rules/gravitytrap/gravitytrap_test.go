@@ -223,8 +223,8 @@ func TestCustomBoard(t *testing.T) {
 	}
 	s = play(t, s, "2", "3") // blue 1→2, red 4→3: marble 5 is left, blue on 2 cannot reach it
 	out := s.Outcome()
-	if s.String() != "..BR.o b" || !out.Finished || out.Winner != gt.Red || !slices.Equal(out.Points, []int{1, 0}) {
-		t.Errorf("end: %q %+v; want red to win with 1", s, out)
+	if s.String() != "..BR.o b" || !out.Finished || out.Winner != gt.Red || !slices.Equal(out.Points, []int{1, 0}) || out.Detail != "blue trapped" {
+		t.Errorf("end: %q %+v; want red to win with 1, blue trapped", s, out)
 	}
 	if _, err := s.Apply(gt.Move{Station: 5}); !errors.Is(err, game.ErrGameOver) {
 		t.Errorf("Apply after the end = %v; want ErrGameOver", err)
@@ -568,7 +568,8 @@ func TestEndRule(t *testing.T) {
 		}
 		want := []int{0, 0}
 		want[tc.winner] = tc.score
-		if !out.Finished || out.Winner != tc.winner || !slices.Equal(out.Points, want) || len(s.LegalMoves()) != 0 {
+		if !out.Finished || out.Winner != tc.winner || !slices.Equal(out.Points, want) || len(s.LegalMoves()) != 0 ||
+			out.Detail != [2]string{"blue trapped", "red trapped"}[tc.winner] {
 			t.Errorf("%s: Outcome(%s) = %+v, %d moves; want winner %d, points %v", tc.name, tc.state, out, len(s.LegalMoves()), tc.winner, want)
 		}
 	}

@@ -266,13 +266,16 @@ func (s *State) result() (finished bool, winner uint8, score int) {
 // Outcome returns the result so far (spec "End and score"). The game is over
 // as soon as either ship has no legal move; Winner is then the winner and
 // Points[Winner] the number of marble stations his ship can still reach
-// (the loser's Points is 0). An unfinished game (and set-up) has Winner
-// game.NoWinner and Points {0, 0}. Outcome of the zero State is unfinished.
+// (the loser's Points is 0), and Detail names the trapped loser, "red
+// trapped" or "blue trapped". An unfinished game (and set-up) has Winner
+// game.NoWinner, Points {0, 0} and no Detail. Outcome of the zero State is
+// unfinished.
 func (s State) Outcome() game.Outcome {
 	out := game.Outcome{Winner: game.NoWinner, Points: []int{0, 0}}
 	if fin, w, score := s.result(); fin {
 		out.Finished, out.Winner = true, int(w)
 		out.Points[w] = score
+		out.Detail = playerNames[1-w] + " trapped"
 	}
 	return out
 }
