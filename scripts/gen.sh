@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates gen/ from proto/: Go messages, gRPC stubs, the grpc-gateway
-# handlers and the OpenAPI document. The generators are built from the pinned
+# handlers and the OpenAPI document (completed by internal/openapipatch). The generators are built from the pinned
 # versions in tools/ into .bin/ (first run: a minute or two; later runs: cached).
 set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
@@ -17,4 +17,7 @@ buf lint
 rm -rf gen/go
 rm -f gen/openapiv2/*.json
 buf generate
+# Complete the OpenAPI document: required response fields, the game ids,
+# the real error responses and an example per route (internal/openapipatch).
+go run ./internal/openapipatch/cmd gen/openapiv2/gamerules.swagger.json
 echo "gen/ regenerated"

@@ -1,0 +1,310 @@
+// Package openapipatch completes the OpenAPI (Swagger 2.0) document that
+// protoc-gen-openapiv2 writes from the protos with what the generator cannot
+// know, so that client generators in other languages get usable types:
+//
+//   - every response message lists its always-present fields as required (the
+//     REST gateway writes zero values out, so only proto3 `optional` fields
+//     and oneof cases can be absent);
+//   - the game id (the `{game}` path parameter and GameInfo.id) gets its enum
+//     of the ids this build serves;
+//   - every route lists its real error responses: 400 (a google.rpc.Status
+//     whose details are a google.rpc.ErrorInfo and a google.rpc.BadRequest),
+//     413 and 429, with the error detail types described;
+//   - every route gets an example request and the server's real answer to it
+//     (computed here by calling the service, so the examples cannot drift).
+//
+// scripts/gen.sh runs it (go run ./internal/openapipatch/cmd) after buf
+// generate; the result is committed like the rest of gen/.
+package openapipatch
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/service"
+)
+
+// Patch returns the completed document for the generator's output doc.
+// Running it on its own output gives the same document again.
+func Patch(doc []byte) ([]byte, error) {
+	var d map[string]any
+	if err := json.Unmarshal(doc, &d); err != nil {
+		return nil, fmt.Errorf("openapipatch: %w", err)
+	}
+	defs, ok := d["definitions"].(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("openapipatch: the document has no definitions")
+	}
+	paths, ok := d["paths"].(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("openapipatch: the document has no paths")
+	}
+	markRequired(defs)
+	games := service.New().Games()
+	if info, ok := defs["v1GameInfo"].(map[string]any); ok {
+		if id, ok := info["properties"].(map[string]any)["id"].(map[string]any); ok {
+			id["enum"] = games
+		}
+	}
+	addErrorDefinitions(defs)
+	for path, item := range paths {
+		for method, op := range item.(map[string]any) {
+			o := op.(map[string]any)
+			for _, p := range asList(o["parameters"]) {
+				if pm := p.(map[string]any); pm["name"] == "game" && pm["in"] == "path" {
+					pm["enum"] = games
+				}
+			}
+			o["responses"] = errorResponses(o["responses"].(map[string]any))
+			if err := addExamples(path, method, o); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(d); err != nil {
+		return nil, fmt.Errorf("openapipatch: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+// responseMessages are the messages only ever sent by the server, with their
+// definition names; their fields outside oneofs are always written.
+var responseMessages = []proto.Message{
+	&gamerulesv1.ListGamesResponse{}, &gamerulesv1.GameInfo{}, &gamerulesv1.NewGameResponse{},
+	&gamerulesv1.LegalMovesResponse{}, &gamerulesv1.ApplyMoveResponse{}, &gamerulesv1.ScoreResponse{},
+	&gamerulesv1.ObserveStateResponse{}, &gamerulesv1.GetBoardResponse{},
+}
+
+// markRequired lists, in each response message's definition, the fields the
+// server always writes: all but oneof cases (proto3 `optional` included).
+// Message fields of responses are always set by the service (a state, the
+// applied move).
+func markRequired(defs map[string]any) {
+	for _, m := range responseMessages {
+		md := m.ProtoReflect().Descriptor()
+		def, ok := defs["v1"+string(md.Name())].(map[string]any)
+		if !ok {
+			continue
+		}
+		var req []string
+		fields := md.Fields()
+		for i := 0; i < fields.Len(); i++ {
+			if f := fields.Get(i); f.ContainingOneof() == nil {
+				req = append(req, f.JSONName())
+			}
+		}
+		def["required"] = req
+	}
+}
+
+// reasons are the ErrorInfo reasons the service returns.
+var reasons = []string{
+	service.ReasonUnknownGame, service.ReasonInvalidState, service.ReasonIllegalMove,
+	service.ReasonGameOver, service.ReasonInvalidOptions, service.ReasonInvalidRequest,
+}
+
+// addErrorDefinitions adds the error body of a 400 and its detail types.
+func addErrorDefinitions(defs map[string]any) {
+	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
+	defs["rpcErrorInfo"] = map[string]any{
+		"type":        "object",
+		"description": "google.rpc.ErrorInfo (third_party/google/rpc/error_details.proto): why the request failed.",
+		"properties": map[string]any{
+			"@type":    map[string]any{"type": "string", "enum": []string{"type.googleapis.com/google.rpc.ErrorInfo"}},
+			"reason":   map[string]any{"type": "string", "enum": reasons, "description": "What is wrong; see the service documentation."},
+			"domain":   map[string]any{"type": "string", "enum": []string{service.ErrorDomain}},
+			"metadata": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}, "description": "`field`: the request field the error is about."},
+		},
+		"required": []string{"@type", "reason", "domain", "metadata"},
+	}
+	defs["rpcBadRequestFieldViolation"] = map[string]any{
+		"type":        "object",
+		"description": "One bad field of the request.",
+		"properties": map[string]any{
+			"field":       str("The field's path, e.g. `state`, `move.notation`, `options`."),
+			"description": str("What is wrong with it, for people."),
+			"reason":      map[string]any{"type": "string", "enum": reasons},
+		},
+		"required": []string{"field", "description", "reason"},
+	}
+	defs["rpcBadRequest"] = map[string]any{
+		"type":        "object",
+		"description": "google.rpc.BadRequest (third_party/google/rpc/error_details.proto): the bad fields.",
+		"properties": map[string]any{
+			"@type":           map[string]any{"type": "string", "enum": []string{"type.googleapis.com/google.rpc.BadRequest"}},
+			"fieldViolations": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/definitions/rpcBadRequestFieldViolation"}},
+		},
+		"required": []string{"@type", "fieldViolations"},
+	}
+	// Swagger 2.0 has no oneOf: a detail is described as the union of the two
+	// types' properties, told apart by @type.
+	defs["gamerulesErrorDetail"] = map[string]any{
+		"type": "object",
+		"description": "One error detail: a google.rpc.ErrorInfo or a google.rpc.BadRequest (see rpcErrorInfo, " +
+			"rpcBadRequest), told apart by `@type`; the properties of the other type are absent.",
+		"properties": map[string]any{
+			"@type": map[string]any{"type": "string", "enum": []string{
+				"type.googleapis.com/google.rpc.ErrorInfo", "type.googleapis.com/google.rpc.BadRequest"}},
+			"reason":          map[string]any{"type": "string", "enum": reasons, "description": "ErrorInfo: what is wrong."},
+			"domain":          map[string]any{"type": "string", "enum": []string{service.ErrorDomain}, "description": "ErrorInfo: always `gamerules`."},
+			"metadata":        map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}, "description": "ErrorInfo: `field`, the request field the error is about."},
+			"fieldViolations": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/definitions/rpcBadRequestFieldViolation"}, "description": "BadRequest: the bad fields."},
+		},
+		"required": []string{"@type"},
+	}
+	defs["gamerulesError"] = map[string]any{
+		"type": "object",
+		"description": "A google.rpc.Status (third_party/google/rpc/status.proto). An error of the service (code 3, " +
+			"INVALID_ARGUMENT) has two details, an ErrorInfo and a BadRequest; an error of the JSON parser " +
+			"(malformed JSON, a wrong type, an unknown field or enum name) has none.",
+		"properties": map[string]any{
+			"code":    map[string]any{"type": "integer", "format": "int32", "description": "The gRPC code: 3 INVALID_ARGUMENT."},
+			"message": str("What is wrong, naming the field."),
+			"details": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/definitions/gamerulesErrorDetail"}},
+		},
+		"required": []string{"code", "message", "details"},
+	}
+	if st, ok := defs["rpcStatus"].(map[string]any); ok {
+		st["required"] = []string{"code", "message", "details"}
+	}
+}
+
+// errorResponses returns an operation's responses with the real errors.
+func errorResponses(r map[string]any) map[string]any {
+	r["400"] = map[string]any{
+		"description": "INVALID_ARGUMENT: the request is wrong (unknown game, invalid state, illegal move, game over, " +
+			"invalid options or request); the ErrorInfo reason says which, the BadRequest field which field.",
+		"schema": map[string]any{"$ref": "#/definitions/gamerulesError"},
+	}
+	r["413"] = map[string]any{
+		"description": "RESOURCE_EXHAUSTED: the body is larger than the server's limit (--max-recv-bytes).",
+		"schema":      map[string]any{"$ref": "#/definitions/rpcStatus"},
+	}
+	r["429"] = map[string]any{
+		"description": "RESOURCE_EXHAUSTED: too many requests in flight; retry after the Retry-After header's seconds.",
+		"schema":      map[string]any{"$ref": "#/definitions/rpcStatus"},
+		"headers":     map[string]any{"Retry-After": map[string]any{"type": "integer", "description": "Seconds to wait before retrying."}},
+	}
+	if d, ok := r["default"].(map[string]any); ok {
+		d["description"] = "Another error (405 wrong method, 404 unknown route, 500 INTERNAL: a bug of ours)."
+	}
+	return r
+}
+
+// example is a route's example: the game and the request body (JSON).
+type example struct {
+	game string
+	body string
+}
+
+// examples gives, per RPC, a small request on a small state.
+var examples = map[string]example{
+	"GameRules_ListGames":    {"", `{}`},
+	"GameRules_NewGame":      {"gravity_trap", `{"seed":"1","gravityTrap":{"board":"rings","firstPlayer":1}}`},
+	"GameRules_LegalMoves":   {"gravity_trap", `{"state":{"text":"RoooBooooooooooooooooo r"}}`},
+	"GameRules_ApplyMove":    {"gravity_trap", `{"state":{"text":"RoooBooooooooooooooooo r"},"move":{"notation":"8"},"includeLegalMoves":true}`},
+	"GameRules_Score":        {"gravity_trap", `{"state":{"text":"ooooooooo.RooooooooB.. b"}}`},
+	"GameRules_ObserveState": {"abalone", `{"state":{"text":"wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b"},"player":0}`},
+	"GameRules_RenderState":  {"gravity_trap", `{"state":{"text":"RoooBooooooooooooooooo r"}}`},
+	"GameRules_RenderState2": {"gravity_trap", `{"state":{"text":"RoooBooooooooooooooooo r"},"highlightFrom":"0","highlightTo":"8"}`},
+	"GameRules_GetBoard":     {"gravity_trap", `{"name":"default"}`},
+}
+
+// addExamples puts the route's example request on its body parameter and
+// the service's answer to it on the 200 response.
+func addExamples(path, method string, op map[string]any) error {
+	id, _ := op["operationId"].(string)
+	ex, ok := examples[id]
+	if !ok {
+		return fmt.Errorf("openapipatch: no example for %s (%s %s); add one", id, method, path)
+	}
+	rpc := strings.TrimRight(strings.TrimPrefix(id, "GameRules_"), "0123456789")
+	srv := service.New()
+	md := gamerulesv1.File_gamerules_v1_gamerules_proto.Services().ByName("GameRules").Methods().ByName(protoreflect.Name(rpc))
+	if md == nil {
+		return fmt.Errorf("openapipatch: no RPC %s", rpc)
+	}
+	mt, err := protoregistry.GlobalTypes.FindMessageByName(md.Input().FullName())
+	if err != nil {
+		return err
+	}
+	req := mt.New().Interface()
+	if err := protojson.Unmarshal([]byte(ex.body), req); err != nil {
+		return fmt.Errorf("openapipatch: example of %s: %w", rpc, err)
+	}
+	if ex.game != "" {
+		req.ProtoReflect().Set(md.Input().Fields().ByName("game"), protoreflect.ValueOfString(ex.game))
+	}
+	var outJSON, inJSON any
+	if err := json.Unmarshal([]byte(ex.body), &inJSON); err != nil {
+		return err
+	}
+	// An image (google.api.HttpBody) has no JSON answer to show.
+	if md.Output().FullName() != "google.api.HttpBody" {
+		resp, err := call(srv, rpc, req)
+		if err != nil {
+			return fmt.Errorf("openapipatch: example of %s: %w", rpc, err)
+		}
+		out, err := protojson.MarshalOptions{EmitDefaultValues: true}.Marshal(resp)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(out, &outJSON); err != nil {
+			return err
+		}
+	}
+	for _, p := range asList(op["parameters"]) {
+		pm := p.(map[string]any)
+		if pm["in"] == "body" {
+			pm["schema"] = map[string]any{"$ref": pm["schema"].(map[string]any)["$ref"], "example": inJSON}
+		}
+		if pm["name"] == "game" && ex.game != "" {
+			pm["x-example"] = ex.game
+		}
+	}
+	if outJSON != nil {
+		ok200 := op["responses"].(map[string]any)["200"].(map[string]any)
+		ok200["examples"] = map[string]any{"application/json": outJSON}
+	}
+	return nil
+}
+
+// call invokes the RPC named rpc of srv.
+func call(srv *service.Server, rpc string, req proto.Message) (proto.Message, error) {
+	ctx := context.Background()
+	switch rpc {
+	case "ListGames":
+		return srv.ListGames(ctx, req.(*gamerulesv1.ListGamesRequest))
+	case "NewGame":
+		return srv.NewGame(ctx, req.(*gamerulesv1.NewGameRequest))
+	case "LegalMoves":
+		return srv.LegalMoves(ctx, req.(*gamerulesv1.LegalMovesRequest))
+	case "ApplyMove":
+		return srv.ApplyMove(ctx, req.(*gamerulesv1.ApplyMoveRequest))
+	case "Score":
+		return srv.Score(ctx, req.(*gamerulesv1.ScoreRequest))
+	case "ObserveState":
+		return srv.ObserveState(ctx, req.(*gamerulesv1.ObserveStateRequest))
+	case "GetBoard":
+		return srv.GetBoard(ctx, req.(*gamerulesv1.GetBoardRequest))
+	}
+	return nil, fmt.Errorf("no RPC %s", rpc)
+}

@@ -1,0 +1,84 @@
+package openapipatch
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gamerules/gamerules/gen/openapiv2"
+)
+
+// TestCommittedDocument checks the served document: patching it again
+// changes nothing (gen.sh ran the patch), every route lists 400 with the
+// error body, 413 and 429 and has an example, the game id is an enum, and
+// the response messages list their always-present fields as required.
+func TestCommittedDocument(t *testing.T) {
+	again, err := Patch(openapiv2.GameRules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again, openapiv2.GameRules) {
+		t.Error("gen/openapiv2/gamerules.swagger.json is not patched: run scripts/gen.sh")
+	}
+	var d struct {
+		Paths map[string]map[string]struct {
+			Parameters []struct {
+				Name, In string
+				Enum     []string
+				Schema   map[string]any
+			}
+			Responses map[string]map[string]any
+		}
+		Definitions map[string]struct {
+			Required []string
+		}
+	}
+	if err := json.Unmarshal(openapiv2.GameRules, &d); err != nil {
+		t.Fatal(err)
+	}
+	routes := 0
+	for path, item := range d.Paths {
+		for method, op := range item {
+			routes++
+			for _, code := range []string{"200", "400", "413", "429"} {
+				if op.Responses[code] == nil {
+					t.Errorf("%s %s: no %s response", method, path, code)
+				}
+			}
+			if ref := op.Responses["400"]["schema"].(map[string]any)["$ref"]; ref != "#/definitions/gamerulesError" {
+				t.Errorf("%s %s: 400 is %v", method, path, ref)
+			}
+			if op.Responses["200"]["examples"] == nil && !strings.HasSuffix(path, ":render") {
+				t.Errorf("%s %s: no example answer", method, path)
+			}
+			for _, p := range op.Parameters {
+				if p.Name == "game" && !slices.Equal(p.Enum, []string{"abalone", "backgammon", "gravity_trap", "labyrinth"}) {
+					t.Errorf("%s %s: game enum %v", method, path, p.Enum)
+				}
+				if p.In == "body" && p.Schema["example"] == nil {
+					t.Errorf("%s %s: no example body", method, path)
+				}
+			}
+		}
+	}
+	if routes < 9 {
+		t.Errorf("%d routes; want at least 9", routes)
+	}
+	for name, want := range map[string][]string{
+		"v1ApplyMoveResponse": {"state", "move", "finished", "points", "detail", "legalMoves", "chance"},
+		"v1ScoreResponse":     {"finished", "points", "detail"},
+		"v1GameInfo":          {"id", "displayName", "minPlayers", "maxPlayers", "hasChance", "hasHiddenInformation", "variants", "moveNotation", "stateNotation"},
+		"gamerulesError":      {"code", "message", "details"},
+	} {
+		for _, f := range want {
+			if !slices.Contains(d.Definitions[name].Required, f) {
+				t.Errorf("%s: %s not required (required: %v)", name, f, d.Definitions[name].Required)
+			}
+		}
+	}
+	if slices.Contains(d.Definitions["v1ScoreResponse"].Required, "winner") {
+		t.Error("v1ScoreResponse: winner (absent while playing and after a draw) is required")
+	}
+}
