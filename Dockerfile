@@ -1,5 +1,9 @@
 # Multi-stage build of gamerulesd: a static binary on a distroless base,
-# running as a non-root user. gRPC on 50051, HTTP (REST, probes, metrics) on 8080.
+# running as the numeric non-root user 65532 (distroless "nonroot"; a number, so
+# that Kubernetes can check runAsNonRoot). gRPC on 50051, HTTP (REST, probes,
+# metrics) on 8080.
+#   docker build -t gamerules/gamerulesd:dev --build-arg VERSION=dev .
+#   docker run --rm -p 50051:50051 -p 8080:8080 gamerules/gamerulesd:dev
 FROM golang:1.26 AS build
 WORKDIR /src
 COPY go.mod go.sum ./
@@ -10,6 +14,6 @@ RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}"
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/gamerulesd /gamerulesd
-USER nonroot:nonroot
+USER 65532:65532
 EXPOSE 50051 8080
 ENTRYPOINT ["/gamerulesd"]

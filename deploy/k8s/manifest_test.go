@@ -1,0 +1,155 @@
+// Package k8s holds the Kubernetes manifests (kubectl apply -k deploy/k8s).
+// Its test reads every manifest strictly into the Kubernetes API types (an
+// unknown or misspelled field fails) and checks the settings a "restricted"
+// Pod Security level and a real platform need; no cluster is needed.
+package k8s
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
+)
+
+// imageUID is the numeric user of the image (Dockerfile: USER 65532:65532).
+const imageUID = 65532
+
+// kustomization is the part of kustomization.yaml this repo uses.
+type kustomization struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Labels     []struct {
+		Pairs map[string]string `json:"pairs"`
+	} `json:"labels"`
+	Resources []string `json:"resources"`
+}
+
+func readStrict(t *testing.T, name string, into any) {
+	t.Helper()
+	raw, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.UnmarshalStrict(raw, into); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+}
+
+func TestManifests(t *testing.T) {
+	var k kustomization
+	readStrict(t, "kustomization.yaml", &k)
+	files, err := filepath.Glob("*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if f != "kustomization.yaml" && !slices.Contains(k.Resources, f) {
+			t.Errorf("%s is not listed in kustomization.yaml: kubectl apply -k would leave it out", f)
+		}
+	}
+	var dep *appsv1.Deployment
+	kinds := map[string]bool{}
+	for _, f := range k.Resources {
+		var meta metav1.TypeMeta
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatalf("kustomization.yaml lists %s: %v", f, err)
+		}
+		if err := yaml.Unmarshal(raw, &meta); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		kinds[meta.Kind] = true
+		switch meta.APIVersion + " " + meta.Kind {
+		case "apps/v1 Deployment":
+			dep = &appsv1.Deployment{}
+			readStrict(t, f, dep)
+		case "v1 Service":
+			readStrict(t, f, &corev1.Service{})
+		case "autoscaling/v2 HorizontalPodAutoscaler":
+			readStrict(t, f, &autoscalingv2.HorizontalPodAutoscaler{})
+		case "policy/v1 PodDisruptionBudget":
+			var pdb policyv1.PodDisruptionBudget
+			readStrict(t, f, &pdb)
+			if pdb.Spec.MinAvailable == nil && pdb.Spec.MaxUnavailable == nil {
+				t.Errorf("%s: the PodDisruptionBudget allows every pod to go", f)
+			}
+		default:
+			t.Errorf("%s: %s %s has no check here; add one", f, meta.APIVersion, meta.Kind)
+		}
+	}
+	for _, kind := range []string{"Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget"} {
+		if !kinds[kind] {
+			t.Errorf("no %s among the manifests", kind)
+		}
+	}
+	if dep == nil {
+		t.Fatal("no Deployment")
+	}
+	checkPod(t, dep.Spec.Template)
+}
+
+// checkPod checks the pod template against Pod Security "restricted" and
+// the platform settings of issue 14.
+func checkPod(t *testing.T, tpl corev1.PodTemplateSpec) {
+	spec := tpl.Spec
+	if a := tpl.Annotations; a["prometheus.io/scrape"] != "true" || a["prometheus.io/port"] != "8080" || a["prometheus.io/path"] != "/metrics" {
+		t.Errorf("pod annotations %v: want Prometheus scrape of :8080/metrics", a)
+	}
+	if spec.AutomountServiceAccountToken == nil || *spec.AutomountServiceAccountToken {
+		t.Error("automountServiceAccountToken must be false: the server calls no Kubernetes API")
+	}
+	psc := spec.SecurityContext
+	if psc == nil || psc.RunAsNonRoot == nil || !*psc.RunAsNonRoot || psc.RunAsUser == nil || *psc.RunAsUser != imageUID ||
+		psc.RunAsGroup == nil || *psc.RunAsGroup != imageUID {
+		t.Errorf("pod securityContext %+v: want runAsNonRoot with runAsUser and runAsGroup %d (a name is refused by the kubelet)", psc, imageUID)
+	}
+	if psc == nil || psc.SeccompProfile == nil || psc.SeccompProfile.Type != corev1.SeccompProfileTypeRuntimeDefault {
+		t.Error("pod seccompProfile must be RuntimeDefault")
+	}
+	if len(spec.Containers) == 0 {
+		t.Fatal("no containers")
+	}
+	for _, c := range spec.Containers {
+		sc := c.SecurityContext
+		if sc == nil {
+			t.Fatalf("container %s: no securityContext", c.Name)
+		}
+		if sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation {
+			t.Errorf("container %s: allowPrivilegeEscalation must be false", c.Name)
+		}
+		if sc.Capabilities == nil || !slices.Equal(sc.Capabilities.Drop, []corev1.Capability{"ALL"}) || len(sc.Capabilities.Add) > 0 {
+			t.Errorf("container %s: capabilities %+v; want drop [ALL], add none", c.Name, sc.Capabilities)
+		}
+		if sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem {
+			t.Errorf("container %s: readOnlyRootFilesystem must be true", c.Name)
+		}
+		if sc.RunAsUser != nil && *sc.RunAsUser != imageUID {
+			t.Errorf("container %s: runAsUser %d; the image's user is %d", c.Name, *sc.RunAsUser, imageUID)
+		}
+		if c.Resources.Requests.Cpu().IsZero() || c.Resources.Requests.Memory().IsZero() || c.Resources.Limits.Memory().IsZero() {
+			t.Errorf("container %s: resources %+v; want cpu and memory requests and a memory limit", c.Name, c.Resources)
+		}
+		if c.ReadinessProbe == nil || c.LivenessProbe == nil {
+			t.Errorf("container %s: want readiness and liveness probes", c.Name)
+		}
+	}
+}
+
+// TestDockerfileUser: the image runs as the numeric user the manifests name.
+func TestDockerfileUser(t *testing.T) {
+	raw, err := os.ReadFile("../../Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), "\nUSER 65532:65532\n") {
+		t.Error("Dockerfile: want USER 65532:65532 (numeric, as runAsUser in deployment.yaml)")
+	}
+}
