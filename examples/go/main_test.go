@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net"
+	"strings"
+	"testing"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/service"
+)
+
+// TestExamplePlaysEveryGame runs the example's play against the service on
+// a loopback port: every game ends, with one call per move plus two, and
+// describe shows the reason and field of a refused move.
+func TestExamplePlaysEveryGame(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := grpc.NewServer()
+	gamerulesv1.RegisterGameRulesServer(srv, service.New())
+	go srv.Serve(lis)
+	defer srv.Stop()
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	c := gamerulesv1.NewGameRulesClient(conn)
+	ctx := context.Background()
+	for _, id := range []string{"abalone", "backgammon", "gravity_trap", "labyrinth"} {
+		res, err := play(ctx, c, id, 1, 20000, io.Discard)
+		if err != nil {
+			t.Fatalf("%s: %v", id, describe(err))
+		}
+		if !res.last.GetFinished() || res.calls != res.plies+2 {
+			t.Errorf("%s: finished=%v after %d plies in %d calls", id, res.last.GetFinished(), res.plies, res.calls)
+		}
+		t.Logf("%s: %d plies, points %v, %s", id, res.plies, res.last.GetPoints(), res.last.GetDetail())
+		_, err = c.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: id, State: res.last.GetState(), Move: &gamerulesv1.Move{Notation: "x"}})
+		if d := describe(err); !strings.Contains(d, "reason GAME_OVER") || !strings.Contains(d, "field move.notation") {
+			t.Errorf("%s: describe = %q", id, d)
+		}
+	}
+}
