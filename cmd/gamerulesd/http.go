@@ -45,6 +45,7 @@ func newGateway() *runtime.ServeMux {
 		runtime.WithOutgoingTrailerMatcher(none),
 		runtime.WithRoutingErrorHandler(routingError),
 		runtime.WithErrorHandler(gatewayError),
+		runtime.WithMetadata(requestIDMetadata),
 	)
 }
 
@@ -285,13 +286,13 @@ func newHTTPMetrics(reg prometheus.Registerer) httpMetrics {
 	m := httpMetrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gamerules_http_requests_total",
-			Help: "HTTP requests answered, by method and status code.",
-		}, []string{"method", "code"}),
+			Help: "HTTP requests answered, by route, method and status code.",
+		}, []string{"route", "method", "code"}),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "gamerules_http_request_duration_seconds",
-			Help:    "HTTP request latency, by method and status code.",
+			Help:    "HTTP request latency, by route, method and status code.",
 			Buckets: latencyBuckets,
-		}, []string{"method", "code"}),
+		}, []string{"route", "method", "code"}),
 	}
 	reg.MustRegister(m.requests, m.duration)
 	return m
@@ -302,9 +303,11 @@ func newHTTPMetrics(reg prometheus.Registerer) httpMetrics {
 // client's address (REST calls also get a gRPC log line, whose peer is the
 // gateway itself).
 func instrument(next http.Handler, m httpMetrics, logger *zap.Logger) http.Handler {
-	h := promhttp.InstrumentHandlerDuration(m.duration, promhttp.InstrumentHandlerCounter(m.requests, next))
+	route := promhttp.WithLabelFromCtx("route", func(ctx context.Context) string { return routeFromCtx(ctx) })
+	h := promhttp.InstrumentHandlerDuration(m.duration, promhttp.InstrumentHandlerCounter(m.requests, next, route), route)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		r = r.WithContext(context.WithValue(r.Context(), routeCtxKey{}, routeOf(r.URL.Path)))
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		h.ServeHTTP(rec, r)
 		level := zap.DebugLevel
@@ -317,7 +320,8 @@ func instrument(next http.Handler, m httpMetrics, logger *zap.Logger) http.Handl
 				path = path[:200] + "..."
 			}
 			ce.Write(zap.String("method", r.Method), zap.String("path", path), zap.Int("status", rec.status),
-				zap.String("remote", r.RemoteAddr), zap.Duration("duration", time.Since(start)))
+				zap.String("remote", r.RemoteAddr), zap.Float64("duration", time.Since(start).Seconds()),
+				zap.String("request_id", requestIDFrom(r.Context())))
 		}
 	})
 }
@@ -335,3 +339,29 @@ func (s *statusRecorder) WriteHeader(code int) {
 
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+type routeCtxKey struct{}
+
+func routeFromCtx(ctx context.Context) string {
+	r, _ := ctx.Value(routeCtxKey{}).(string)
+	return r
+}
+
+// routeOf is the route label of a request path, for metrics and span names:
+// the API route pattern ("/v1/games/{game}:applyMove"), the fixed paths as
+// they are, and "other" for the rest, so that the label's values are few.
+func routeOf(path string) string {
+	switch path {
+	case "/v1/games", "/healthz", "/readyz", "/metrics", "/openapi.json", "/docs", "/docs/rapidoc-min.js":
+		return path
+	}
+	if rest, ok := strings.CutPrefix(path, "/v1/games/"); ok {
+		if i := strings.LastIndexByte(rest, ':'); i >= 0 {
+			switch verb := rest[i+1:]; verb {
+			case "new", "legalMoves", "applyMove", "score", "observe":
+				return "/v1/games/{game}:" + verb
+			}
+		}
+	}
+	return "other"
+}

@@ -11,13 +11,20 @@
 //	           [--grpc-max-connection-age-grace 30s] [--grpc-handshake-timeout 10s]
 //	           [--grpc-keepalive-min-time 10s]
 //	           [--http-read-timeout 10s] [--http-idle-timeout 2m]
-//	           [--shutdown-timeout 15s] [--drain-delay 0s] [--version]
+//	           [--shutdown-timeout 15s] [--drain-delay 0s]
+//	           [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--cors-origins ORIGINS] [--version]
 //
 // Every flag has an environment variable (GAMERULES_GRPC_ADDR, ...); a flag
 // given on the command line wins over the variable. SIGINT or SIGTERM stops
 // the server: not ready at once (gRPC health NOT_SERVING, /readyz 503),
 // serving on for --drain-delay, then health Watch streams end and the server
 // waits up to --shutdown-timeout for the requests in flight.
+//
+// Every request gets an id (the client's X-Request-Id header or x-request-id
+// metadata, else a new one), returned in the answer and written on its log
+// lines. OpenTelemetry tracing of both ports is on when the standard
+// OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set.
+// /docs renders the OpenAPI document (assets embedded).
 package main
 
 import (
@@ -102,6 +109,14 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	dur(&cfg.HTTPIdleTimeout, "http-idle-timeout", "GAMERULES_HTTP_IDLE_TIMEOUT", "close a keep-alive HTTP connection idle for this long")
 	dur(&cfg.ShutdownTimeout, "shutdown-timeout", "GAMERULES_SHUTDOWN_TIMEOUT", "how long to wait for requests in flight on shutdown")
 	dur(&cfg.DrainDelay, "drain-delay", "GAMERULES_DRAIN_DELAY", "on shutdown, how long to keep serving while reporting not ready, so load balancers stop sending traffic")
+	str(&cfg.TLSCert, "tls-cert", "GAMERULES_TLS_CERT", "PEM certificate (chain) file: serve TLS on both ports (with --tls-key)")
+	str(&cfg.TLSKey, "tls-key", "GAMERULES_TLS_KEY", "PEM private key file of --tls-cert")
+	str(&cfg.TLSClientCA, "tls-client-ca", "GAMERULES_TLS_CLIENT_CA", "PEM CA certificates file: require client certificates signed by them (mutual TLS)")
+	fs.Func("cors-origins", "comma-separated browser origins allowed to call the REST API, or * (env GAMERULES_CORS_ORIGINS; default none)", func(v string) error {
+		cfg.CORSOrigins = splitList(v)
+		return nil
+	})
+	env["cors-origins"] = "GAMERULES_CORS_ORIGINS"
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	// Environment variables first, in flag order, so that flags override them.
 	var envErr error
@@ -193,7 +208,7 @@ func (c Config) check() error {
 	if c.LogFormat != "json" && c.LogFormat != "console" {
 		return fmt.Errorf("--log-format (GAMERULES_LOG_FORMAT) %q: want json or console", c.LogFormat)
 	}
-	return nil
+	return c.checkProduction()
 }
 
 // buildVersion returns the version stamped at build time, or what the Go

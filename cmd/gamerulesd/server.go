@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"runtime"
+	"strconv"
 	"sync"
 	"time"
 
@@ -20,7 +22,6 @@ import (
 	"go.uber.org/zap/zapcore"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
@@ -98,6 +99,23 @@ type Config struct {
 	// balancers stop sending new requests first (default 0; the Kubernetes
 	// manifest sets 5 s).
 	DrainDelay time.Duration
+	// TLSCert and TLSKey are PEM files of the server's certificate (chain)
+	// and key; when set, both ports serve TLS only, and the gateway's own
+	// hop to the gRPC port is TLS too. TLSClientCA, a PEM file of CA
+	// certificates, turns on mutual TLS: every client must present a
+	// certificate signed by one of them. Default: none (plain text).
+	TLSCert, TLSKey, TLSClientCA string
+	// CORSOrigins are the browser origins allowed to call the REST API
+	// (e.g. "https://play.example.com"; "*" for any), comma-separated on
+	// the command line. Default: none (no CORS headers; a preflight is 405).
+	CORSOrigins []string
+
+	// tracerProvider, when set (by tests), replaces the OTLP exporter that
+	// OTEL_EXPORTER_OTLP_ENDPOINT would configure.
+	tracerProvider tracerProvider
+	// logOutput, when set (by tests), receives the log lines instead of
+	// standard error.
+	logOutput io.Writer
 }
 
 // DefaultConfig returns the configuration used when nothing is set.
@@ -143,6 +161,21 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 		return err
 	}
 	defer func() { _ = logger.Sync() }()
+	tlsSet, err := loadTLS(cfg)
+	if err != nil {
+		return err
+	}
+	tr, err := newTracing(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := tr.shutdown(sctx); err != nil {
+			logger.Warn("flushing traces", zap.Error(err))
+		}
+	}()
 
 	grpcLis, err := net.Listen("tcp", cfg.GRPCAddr)
 	if err != nil {
@@ -164,7 +197,8 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 
 	srv := service.New()
 	adm := &admission{cap: int64(cfg.MaxInFlight + cfg.MaxWaiting), refused: refused.WithLabelValues("grpc", "overloaded")}
-	grpcServer := newGRPCServer(cfg, logger, metrics, adm, &transportStats{logger: logger.Named("rpc"), refused: refused}, srv)
+	grpcServer := newGRPCServer(cfg, logger, metrics, adm, &transportStats{logger: logger.Named("rpc"), refused: refused}, srv,
+		productionServerOptions(tlsSet, tr)...)
 	metrics.InitializeMetrics(grpcServer)
 	healthSrv := newHealthServer()
 	healthpb.RegisterHealthServer(grpcServer, healthSrv)
@@ -173,10 +207,10 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 	// The gateway dials our own gRPC port, so REST calls pass the same
 	// interceptors (logs, metrics, recovery, size and request limits) as
 	// gRPC calls.
-	conn, err := grpc.NewClient(dialTarget(grpcLis.Addr()),
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20)),
-	)
+	conn, err := grpc.NewClient(dialTarget(grpcLis.Addr()), append([]grpc.DialOption{
+		gatewayCredentials(tlsSet),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64 << 20)),
+	}, tr.dialOptions()...)...)
 	if err != nil {
 		grpcLis.Close()
 		httpLis.Close()
@@ -189,7 +223,7 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 	}
 	httpLimit := newLimiter(cfg.MaxInFlight, cfg.QueueWait)
 	httpServer := &http.Server{
-		Handler:           newHTTPHandler(cfg, gw, reg, healthSrv.Server, httpLimit, refused.WithLabelValues("http", "overloaded"), logger.Named("http")),
+		Handler:           tr.handler(newHTTPHandler(cfg, gw, reg, healthSrv.Server, httpLimit, refused.WithLabelValues("http", "overloaded"), logger.Named("http"))),
 		ReadHeaderTimeout: min(cfg.HTTPReadTimeout, 10*time.Second),
 		ReadTimeout:       cfg.HTTPReadTimeout, // a slow client cannot hold a request open
 		WriteTimeout:      cfg.HTTPReadTimeout + cfg.RequestTimeout + 5*time.Second,
@@ -209,7 +243,7 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 	}()
 	go func() {
 		defer wg.Done()
-		if err := httpServer.Serve(httpLis); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := serveHTTP(httpServer, httpLis, tlsSet); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			errc <- fmt.Errorf("HTTP server: %w", err)
 		}
 	}()
@@ -226,7 +260,9 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 		zap.Int("max_recv_bytes", cfg.MaxRecvBytes),
 		zap.Int("max_in_flight", cfg.MaxInFlight),
 		zap.Int("max_waiting", cfg.MaxWaiting),
-		zap.Duration("request_timeout", cfg.RequestTimeout))
+		zap.Duration("request_timeout", cfg.RequestTimeout),
+		zap.Bool("tls", tlsSet != nil), zap.Bool("mutual_tls", cfg.TLSClientCA != ""),
+		zap.Strings("cors_origins", cfg.CORSOrigins), zap.Bool("tracing", tr != nil))
 	if ready != nil {
 		ready <- Addrs{GRPC: grpcLis.Addr().String(), HTTP: httpLis.Addr().String()}
 	}
@@ -283,12 +319,15 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 // counted; so is a request refused by the in-flight limit. What fails
 // before any interceptor runs (a message that does not parse or is too
 // large) is seen by the stats handler ts.
-func newGRPCServer(cfg Config, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *admission, ts *transportStats, srv gamerulesv1.GameRulesServer) *grpc.Server {
+//
+// extra options come first, so that their interceptors (the request id)
+// run outside all of these.
+func newGRPCServer(cfg Config, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *admission, ts *transportStats, srv gamerulesv1.GameRulesServer, extra ...grpc.ServerOption) *grpc.Server {
 	recoverPanic := func(ctx context.Context, p any) error {
 		logger.Error("panic in handler", zap.Any("panic", p), zap.Stack("stack"))
 		return status.Error(codes.Internal, "internal error")
 	}
-	s := grpc.NewServer(
+	s := grpc.NewServer(append(extra,
 		grpc.MaxRecvMsgSize(cfg.MaxRecvBytes),
 		grpc.MaxConcurrentStreams(uint32(cfg.GRPCMaxStreams)),
 		grpc.InTapHandle(adm.tap),
@@ -323,7 +362,7 @@ func newGRPCServer(cfg Config, logger *zap.Logger, metrics *grpcprom.ServerMetri
 			metrics.StreamServerInterceptor(),
 			recovery.StreamServerInterceptor(recovery.WithRecoveryHandlerContext(recoverPanic)),
 		),
-	)
+	)...)
 	gamerulesv1.RegisterGameRulesServer(s, srv)
 	return s
 }
@@ -360,9 +399,10 @@ func newHTTPHandler(cfg Config, gw http.Handler, reg *prometheus.Registry, hs *h
 		_, _ = w.Write(openapiv2.GameRules)
 	})
 	registerWeb(mux)
+	registerDocs(mux)
 	budget := &bodyBudget{max: int64(cfg.MaxInFlight+cfg.MaxWaiting) * int64(cfg.MaxRecvBytes), refused: refused}
 	mux.Handle("/", guardREST(limitHTTP(gw, lim, refused), int64(cfg.MaxRecvBytes), budget))
-	return instrument(mux, newHTTPMetrics(reg), logger)
+	return withRequestID(instrument(withCORS(cfg, mux), newHTTPMetrics(reg), logger))
 }
 
 // dialTarget turns a listener address into one the gateway can dial: an
@@ -395,6 +435,9 @@ func newLogger(cfg Config) (*zap.Logger, error) {
 	zc.Sampling = nil
 	zc.EncoderConfig.TimeKey = "time"
 	zc.EncoderConfig.EncodeTime = zapcore.ISO8601TimeEncoder
+	if cfg.logOutput != nil {
+		return zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zc.EncoderConfig), zapcore.AddSync(cfg.logOutput), zc.Level)), nil
+	}
 	return zc.Build()
 }
 
@@ -404,6 +447,14 @@ func zapLogger(l *zap.Logger) logging.Logger {
 		f := make([]zap.Field, 0, len(fields)/2)
 		for i := 0; i+1 < len(fields); i += 2 {
 			key, _ := fields[i].(string)
+			if key == "grpc.time_ms" {
+				// The middleware writes milliseconds as a string; log the
+				// duration as the HTTP line does: "duration", float seconds.
+				if ms, err := strconv.ParseFloat(fmt.Sprint(fields[i+1]), 64); err == nil {
+					f = append(f, zap.Float64("duration", ms/1000))
+					continue
+				}
+			}
 			f = append(f, zap.Any(key, fields[i+1]))
 		}
 		l := l.WithOptions(zap.WithCaller(false)).With(f...)

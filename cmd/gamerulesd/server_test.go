@@ -228,8 +228,8 @@ func TestErrors(t *testing.T) {
 	}
 	// The HTTP layer counts what the gateway refused too.
 	_, metrics := get(t, a.HTTP, "/metrics")
-	if !strings.Contains(metrics, `gamerules_http_requests_total{code="413",method="post"}`) {
-		t.Errorf("/metrics lacks the 413 in gamerules_http_requests_total")
+	if !strings.Contains(metrics, `gamerules_http_requests_total{code="413",method="post",route="/v1/games/{game}:`) {
+		t.Errorf("/metrics lacks the 413 in gamerules_http_requests_total, with its route")
 	}
 }
 
