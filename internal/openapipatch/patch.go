@@ -93,10 +93,14 @@ var responseMessages = []proto.Message{
 	&gamerulesv1.ObserveStateResponse{}, &gamerulesv1.GetBoardResponse{},
 }
 
+// alwaysSetMessages are the message fields of responses the service always
+// sets (the returned state, the applied move); other message fields may be
+// absent.
+var alwaysSetMessages = map[protoreflect.Name]bool{"state": true, "move": true}
+
 // markRequired lists, in each response message's definition, the fields the
 // server always writes: all but oneof cases (proto3 `optional` included).
-// Message fields of responses are always set by the service (a state, the
-// applied move).
+// Of message fields, only those in alwaysSetMessages.
 func markRequired(defs map[string]any) {
 	for _, m := range responseMessages {
 		md := m.ProtoReflect().Descriptor()
@@ -107,9 +111,14 @@ func markRequired(defs map[string]any) {
 		var req []string
 		fields := md.Fields()
 		for i := 0; i < fields.Len(); i++ {
-			if f := fields.Get(i); f.ContainingOneof() == nil {
-				req = append(req, f.JSONName())
+			f := fields.Get(i)
+			if f.ContainingOneof() != nil {
+				continue
 			}
+			if f.Kind() == protoreflect.MessageKind && !f.IsList() && !alwaysSetMessages[f.Name()] {
+				continue // e.g. ScoreResponse.backgammon, only with the cube in use
+			}
+			req = append(req, f.JSONName())
 		}
 		def["required"] = req
 	}
