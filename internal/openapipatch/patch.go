@@ -130,6 +130,13 @@ var reasons = []string{
 	service.ReasonGameOver, service.ReasonInvalidOptions, service.ReasonInvalidRequest,
 }
 
+// typeURL describes an Any's @type. It is a plain string, not an enum:
+// TypeScript generators (openapi-typescript-codegen) cannot name an enum
+// after a property called "@type".
+func typeURL(urls ...string) map[string]any {
+	return map[string]any{"type": "string", "description": "One of: " + strings.Join(urls, ", ") + ".", "example": urls[0]}
+}
+
 // addErrorDefinitions adds the error body of a 400 and its detail types.
 func addErrorDefinitions(defs map[string]any) {
 	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
@@ -137,7 +144,7 @@ func addErrorDefinitions(defs map[string]any) {
 		"type":        "object",
 		"description": "google.rpc.ErrorInfo (third_party/google/rpc/error_details.proto): why the request failed.",
 		"properties": map[string]any{
-			"@type":    map[string]any{"type": "string", "enum": []string{"type.googleapis.com/google.rpc.ErrorInfo"}},
+			"@type":    typeURL("type.googleapis.com/google.rpc.ErrorInfo"),
 			"reason":   map[string]any{"type": "string", "enum": reasons, "description": "What is wrong; see the service documentation."},
 			"domain":   map[string]any{"type": "string", "enum": []string{service.ErrorDomain}},
 			"metadata": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}, "description": "`field`: the request field the error is about."},
@@ -158,7 +165,7 @@ func addErrorDefinitions(defs map[string]any) {
 		"type":        "object",
 		"description": "google.rpc.BadRequest (third_party/google/rpc/error_details.proto): the bad fields.",
 		"properties": map[string]any{
-			"@type":           map[string]any{"type": "string", "enum": []string{"type.googleapis.com/google.rpc.BadRequest"}},
+			"@type":           typeURL("type.googleapis.com/google.rpc.BadRequest"),
 			"fieldViolations": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/definitions/rpcBadRequestFieldViolation"}},
 		},
 		"required": []string{"@type", "fieldViolations"},
@@ -170,8 +177,7 @@ func addErrorDefinitions(defs map[string]any) {
 		"description": "One error detail: a google.rpc.ErrorInfo or a google.rpc.BadRequest (see rpcErrorInfo, " +
 			"rpcBadRequest), told apart by `@type`; the properties of the other type are absent.",
 		"properties": map[string]any{
-			"@type": map[string]any{"type": "string", "enum": []string{
-				"type.googleapis.com/google.rpc.ErrorInfo", "type.googleapis.com/google.rpc.BadRequest"}},
+			"@type": typeURL("type.googleapis.com/google.rpc.ErrorInfo", "type.googleapis.com/google.rpc.BadRequest"),
 			"reason":          map[string]any{"type": "string", "enum": reasons, "description": "ErrorInfo: what is wrong."},
 			"domain":          map[string]any{"type": "string", "enum": []string{service.ErrorDomain}, "description": "ErrorInfo: always `gamerules`."},
 			"metadata":        map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}, "description": "ErrorInfo: `field`, the request field the error is about."},
