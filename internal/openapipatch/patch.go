@@ -177,7 +177,7 @@ func addErrorDefinitions(defs map[string]any) {
 		"description": "One error detail: a google.rpc.ErrorInfo or a google.rpc.BadRequest (see rpcErrorInfo, " +
 			"rpcBadRequest), told apart by `@type`; the properties of the other type are absent.",
 		"properties": map[string]any{
-			"@type": typeURL("type.googleapis.com/google.rpc.ErrorInfo", "type.googleapis.com/google.rpc.BadRequest"),
+			"@type":           typeURL("type.googleapis.com/google.rpc.ErrorInfo", "type.googleapis.com/google.rpc.BadRequest"),
 			"reason":          map[string]any{"type": "string", "enum": reasons, "description": "ErrorInfo: what is wrong."},
 			"domain":          map[string]any{"type": "string", "enum": []string{service.ErrorDomain}, "description": "ErrorInfo: always `gamerules`."},
 			"metadata":        map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}, "description": "ErrorInfo: `field`, the request field the error is about."},
