@@ -108,7 +108,9 @@ func overBudget(b []byte, md protoreflect.MessageDescriptor, path []string, n *i
 // may have, which no message of the API uses.
 const costMarkerField = protowire.MaxValidNumber
 
-var costMarkerPrefix = []byte("gamerules: over the element budget: ")
+// costMarkerPrefix starts the marker's payload with a random token made at
+// start-up, so that a client cannot forge a marker to choose its own error.
+var costMarkerPrefix = []byte("gamerules: over the element budget " + randomToken() + ": ")
 
 func costMarker(path string) []byte {
 	b := protowire.AppendTag(nil, costMarkerField, protowire.BytesType)

@@ -161,10 +161,7 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) bool {
 	if r.Body == nil || r.Body == http.NoBody {
 		return true
 	}
-	var buf bytes.Buffer
-	if r.ContentLength > 0 {
-		buf.Grow(int(r.ContentLength))
-	}
+	var buf bytes.Buffer // grown as bytes arrive, not from the declared length
 	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
 	var tooLarge *http.MaxBytesError
 	switch {

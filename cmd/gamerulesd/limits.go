@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,8 +17,10 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/tap"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
@@ -39,8 +43,10 @@ const retryAfter = time.Second
 // limiter bounds the requests running at once (slots) and how long a request
 // may wait for a slot (wait). It is safe for concurrent use.
 type limiter struct {
-	slots chan struct{}
-	wait  time.Duration
+	slots   chan struct{}
+	wait    time.Duration
+	counted bool         // limitHTTP counts the handlers it runs in running
+	running atomic.Int64 // REST handlers past the body read, running or waiting (for shutdown)
 }
 
 func newLimiter(n int, wait time.Duration) *limiter {
@@ -96,34 +102,120 @@ func overloadStatus(what string) *status.Status {
 // message and wait for a limiter slot, so admission bounds the memory that
 // decoded requests hold, whatever the number of connections. A request stays
 // admitted until its stream ends (the stream's context is done).
+//
+// An admitted stream must deliver its message within readTimeout (its
+// handler must start), and finish within requestTimeout of its headers:
+// otherwise its context is cancelled and the stream ends, so that streams
+// which send headers and no message cannot hold the gate. The gateway's own
+// calls (they carry gatewayToken) are not counted: the REST port's limits
+// already bound them.
 type admission struct {
-	cap      int64
-	n        atomic.Int64
-	refused  prometheus.Counter
-	refusedN atomic.Int64 // the same count, for logRefusals
+	cap            int64
+	n              atomic.Int64
+	refused        prometheus.Counter
+	refusedN       atomic.Int64 // the same count, for logRefusals
+	readTimeout    time.Duration
+	requestTimeout time.Duration
+	gatewayToken   string
+	running        atomic.Int64 // API handlers running now (for shutdown)
+}
+
+// admittedKey keys an admitted stream's *admitted in its context.
+type admittedKey struct{}
+
+// admitted is what the gate knows of one admitted stream.
+type admitted struct {
+	started atomic.Bool // its handler has started: the message arrived
+}
+
+// gatewayMetadata is the metadata key under which the gateway's own calls
+// carry the process's random gateway token.
+const gatewayMetadata = "x-gamerules-gateway"
+
+// fromGateway reports whether metadata md carries the gateway token.
+func (a *admission) fromGateway(md metadata.MD) bool {
+	v := md.Get(gatewayMetadata)
+	return a.gatewayToken != "" && len(v) == 1 && subtle.ConstantTimeCompare([]byte(v[0]), []byte(a.gatewayToken)) == 1
 }
 
 func (a *admission) tap(ctx context.Context, info *tap.Info) (context.Context, error) {
 	if !strings.HasPrefix(info.FullMethodName, gameRulesPrefix) {
 		return ctx, nil
 	}
-	if a.n.Add(1) > a.cap {
-		a.n.Add(-1)
-		a.refused.Inc()
-		a.refusedN.Add(1)
-		return nil, overloadStatus(fmt.Sprintf("the server has %d requests in flight or waiting, its limit (--max-in-flight, --max-waiting)", a.cap)).Err()
+	counted := !a.fromGateway(info.Header)
+	if counted {
+		if a.n.Add(1) > a.cap {
+			a.n.Add(-1)
+			a.refused.Inc()
+			a.refusedN.Add(1)
+			return nil, overloadStatus(fmt.Sprintf("the server has %d requests in flight or waiting, its limit (--max-in-flight, --max-waiting)", a.cap)).Err()
+		}
 	}
-	context.AfterFunc(ctx, func() { a.n.Add(-1) })
+	ctx, cancel := context.WithTimeout(ctx, a.requestTimeout)
+	ad := &admitted{}
+	ctx = context.WithValue(ctx, admittedKey{}, ad)
+	// This runs in the transport's reader with its lock held: start a
+	// timer, nothing that blocks.
+	t := time.AfterFunc(a.readTimeout, func() {
+		if !ad.started.Load() {
+			cancel()
+		}
+	})
+	context.AfterFunc(ctx, func() {
+		t.Stop()
+		cancel()
+		if counted {
+			a.n.Add(-1)
+		}
+	})
 	return ctx, nil
+}
+
+// started is the first unary interceptor: it tells the admission gate that
+// a stream's message arrived (so its read timer stops mattering), and
+// counts the API handlers running, which shutdown waits for.
+func (a *admission) started(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	if ad, ok := ctx.Value(admittedKey{}).(*admitted); ok {
+		ad.started.Store(true)
+	}
+	if !strings.HasPrefix(info.FullMethod, gameRulesPrefix) {
+		return handler(ctx, req)
+	}
+	a.running.Add(1)
+	defer a.running.Add(-1)
+	return handler(ctx, req)
+}
+
+// publicSize refuses, RESOURCE_EXHAUSTED, a request larger than limit bytes
+// that does not come from the gateway. The server's own receive limit is
+// twice the public one, because the gateway's protobuf form of a JSON body
+// can be larger than the JSON (a number such as 1e9 is 3 bytes of JSON and a
+// 5-byte varint); the REST port enforces the limit on the JSON body itself.
+func (a *admission) publicSize(limit int, tooLarge prometheus.Counter) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		if m, ok := req.(proto.Message); ok {
+			if n := proto.Size(m); n > limit {
+				if md, _ := metadata.FromIncomingContext(ctx); !a.fromGateway(md) {
+					tooLarge.Inc()
+					return nil, status.Errorf(codes.ResourceExhausted, "request of %d bytes is larger than the server's limit of %d bytes (--max-recv-bytes)", n, limit)
+				}
+			}
+		}
+		return handler(ctx, req)
+	}
 }
 
 // limitUnary is the unary interceptor that runs at most len(l.slots) API
 // requests at once; a request waits for a slot at most l.wait, then is
-// refused RESOURCE_EXHAUSTED (with RetryInfo). Other services are exempt.
-func limitUnary(l *limiter) grpc.UnaryServerInterceptor {
+// refused RESOURCE_EXHAUSTED (with RetryInfo). Other services, and the
+// gateway's calls (counted by the REST port's own limiter), are exempt.
+func limitUnary(l *limiter, a *admission) grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		if !strings.HasPrefix(info.FullMethod, gameRulesPrefix) {
 			return handler(ctx, req)
+		}
+		if md, _ := metadata.FromIncomingContext(ctx); a != nil && a.fromGateway(md) {
+			return handler(ctx, req) // already counted on the REST port
 		}
 		release, err := l.acquire(ctx)
 		if err != nil {
@@ -156,6 +248,8 @@ func deadlineUnary(d time.Duration) grpc.UnaryServerInterceptor {
 // the body has been read (readBody), so that a slow client holds no slot.
 func limitHTTP(next http.Handler, l *limiter, refused prometheus.Counter) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		l.running.Add(1)
+		defer l.running.Add(-1)
 		release, err := l.acquire(r.Context())
 		if err != nil {
 			refused.Inc()
@@ -163,9 +257,48 @@ func limitHTTP(next http.Handler, l *limiter, refused prometheus.Counter) http.H
 			writeStatusProto(w, http.StatusTooManyRequests, overloadStatus(fmt.Sprintf("the server is running %d REST requests, its limit (--max-in-flight), and none finished within %v (--queue-wait)", cap(l.slots), l.wait)))
 			return
 		}
-		defer release()
-		next.ServeHTTP(w, r)
+		// The answer is produced into memory and the slot given back
+		// before it is written, so that a client that reads slowly (or not
+		// at all) holds no slot while the write timeout runs.
+		buf := &bufferedResponse{header: http.Header{}, code: http.StatusOK}
+		func() {
+			defer release()
+			next.ServeHTTP(buf, r)
+		}()
+		buf.writeTo(w)
 	})
+}
+
+// bufferedResponse is an http.ResponseWriter that keeps the answer in
+// memory (the gateway writes its marshalled message in one piece anyway).
+type bufferedResponse struct {
+	header http.Header
+	code   int
+	wrote  bool
+	body   bytes.Buffer
+}
+
+func (b *bufferedResponse) Header() http.Header { return b.header }
+
+func (b *bufferedResponse) WriteHeader(code int) {
+	if !b.wrote {
+		b.code, b.wrote = code, true
+	}
+}
+
+func (b *bufferedResponse) Write(p []byte) (int, error) {
+	b.wrote = true
+	return b.body.Write(p)
+}
+
+// writeTo sends the kept answer to w.
+func (b *bufferedResponse) writeTo(w http.ResponseWriter) {
+	h := w.Header()
+	for k, v := range b.header {
+		h[k] = v
+	}
+	w.WriteHeader(b.code)
+	_, _ = w.Write(b.body.Bytes())
 }
 
 // refusedCounter is the metric of requests refused by a limit before any

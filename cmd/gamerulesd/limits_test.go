@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -60,8 +62,7 @@ func TestLimiter(t *testing.T) {
 }
 
 func newWaitingAcquire(l *limiter) (func(), error) {
-	l2 := *l
-	l2.wait = 5 * time.Second
+	l2 := &limiter{slots: l.slots, wait: 5 * time.Second} // the same slots, a longer wait
 	return l2.acquire(context.Background())
 }
 
@@ -72,7 +73,7 @@ func TestLimitUnary(t *testing.T) {
 	l := newLimiter(1, 20*time.Millisecond)
 	hold, _ := l.acquire(context.Background())
 	defer hold()
-	intercept := limitUnary(l)
+	intercept := limitUnary(l, nil)
 	ran := false
 	handler := func(context.Context, any) (any, error) { ran = true; return "ok", nil }
 	_, err := intercept(context.Background(), nil, &grpc.UnaryServerInfo{FullMethod: "/gamerules.v1.GameRules/LegalMoves"}, handler)
@@ -512,4 +513,136 @@ func TestBodyBudget(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Errorf("after the stalled uploads ended: %d; want 200 (the budget given back)", resp.StatusCode)
 	}
+}
+
+// holdStreams opens n API streams on one connection that send their
+// headers and never their message, as an attacker holding the admission
+// gate would. The streams end when the test does or the server ends them.
+func holdStreams(t *testing.T, addr string, n int) []grpc.ClientStream {
+	t.Helper()
+	conn := dial(t, addr)
+	var out []grpc.ClientStream
+	for i := 0; i < n; i++ {
+		s, err := conn.NewStream(context.Background(), &grpc.StreamDesc{ClientStreams: true, ServerStreams: true}, "/gamerules.v1.GameRules/NewGame")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestHeaderOnlyStreamsCannotHoldTheGate: streams that send headers and no
+// message take places in the admission gate only until --grpc-read-timeout,
+// then the server ends them and normal calls are admitted again.
+func TestHeaderOnlyStreamsCannotHoldTheGate(t *testing.T) {
+	a := startServerWith(t, func(c *Config) { c.MaxInFlight, c.MaxWaiting, c.GRPCReadTimeout = 2, 2, 300*time.Millisecond })
+	held := holdStreams(t, a.GRPC, 4)
+	client := gamerulesv1.NewGameRulesClient(dial(t, a.GRPC))
+	time.Sleep(100 * time.Millisecond)
+	if _, err := client.Score(context.Background(), &gamerulesv1.ScoreRequest{Game: "backgammon", State: &gamerulesv1.GameState{Text: bg31}}); status.Code(err) != codes.ResourceExhausted {
+		t.Errorf("a call while 4 header-only streams fill the gate of 4 = %v; want RESOURCE_EXHAUSTED", err)
+	}
+	for _, s := range held {
+		var out gamerulesv1.NewGameResponse
+		if err := s.RecvMsg(&out); status.Code(err) != codes.Canceled && status.Code(err) != codes.DeadlineExceeded {
+			t.Errorf("header-only stream ended with %v; want it cut by the server", err)
+		}
+	}
+	if _, err := client.Score(context.Background(), &gamerulesv1.ScoreRequest{Game: "backgammon", State: &gamerulesv1.GameState{Text: bg31}}); err != nil {
+		t.Errorf("a call after the read timeout = %v; want it admitted", err)
+	}
+}
+
+// TestShutdownNotHeldByStreams: a reflection stream and a header-only API
+// stream left open, and a REST body that never arrives, do not hold the
+// shutdown: the server stops within the drain delay plus a second.
+func TestShutdownNotHeldByStreams(t *testing.T) {
+	const drain = 200 * time.Millisecond
+	cfg := DefaultConfig()
+	cfg.GRPCAddr, cfg.HTTPAddr, cfg.LogLevel = "127.0.0.1:0", "127.0.0.1:0", "error"
+	cfg.DrainDelay, cfg.GRPCReadTimeout = drain, time.Minute
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan Addrs, 1)
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, cfg, ready) }()
+	a := <-ready
+	conn := dial(t, a.GRPC)
+	if _, err := conn.NewStream(context.Background(), &grpc.StreamDesc{ClientStreams: true, ServerStreams: true}, "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo"); err != nil {
+		t.Fatal(err)
+	}
+	holdStreams(t, a.GRPC, 1)
+	c, err := net.Dial("tcp", a.HTTP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, _ = io.WriteString(c, "POST /v1/games/backgammon:score HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{")
+	time.Sleep(100 * time.Millisecond)
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("run = %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("server did not stop")
+	}
+	took := time.Since(start)
+	t.Logf("shutdown with a reflection stream, a header-only stream and a stalled body open: %v (drain %v)", took.Round(time.Millisecond), drain)
+	if took > drain+time.Second {
+		t.Errorf("shutdown took %v; want within the drain delay + 1s", took)
+	}
+}
+
+// TestSlowReaderHoldsNoSlot: a REST client that asks for a large answer and
+// never reads it does not keep its request slot while the server waits to
+// write: with one slot, the next REST call is answered.
+func TestSlowReaderHoldsNoSlot(t *testing.T) {
+	a := startServerWith(t, func(c *Config) { c.MaxInFlight, c.QueueWait = 1, 0 })
+	body := largestBoardRequest(t, a)
+	d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
+		return rc.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+	}}
+	for i := 0; i < 3; i++ {
+		c, err := d.Dial("tcp", a.HTTP)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		fmt.Fprintf(c, "POST /v1/games/gravity_trap:legalMoves HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	}
+	time.Sleep(500 * time.Millisecond) // the answers (megabytes each) are stuck in the sockets
+	code, raw := postRaw(t, a.HTTP, "/v1/games/backgammon:score", `{"state":{"text":"`+bg31+`"}}`)
+	if code != 200 {
+		t.Errorf("a REST call while 3 clients do not read their answers = %d %.200s; want 200", code, raw)
+	}
+}
+
+// largestBoardRequest is the JSON of a LegalMoves request with results on
+// the largest custom Gravity Trap board (64 stations, 256 lines).
+func largestBoardRequest(t *testing.T, a Addrs) string {
+	t.Helper()
+	board := &gamerulesv1.GravityTrapBoard{}
+	for i := 0; i < 64; i++ {
+		board.Stations = append(board.Stations, &gamerulesv1.GravityTrapStation{Id: uint32(i)})
+	}
+	for l := 0; l < 256; l++ {
+		skip1, skip2 := l%64, (l/64*17+l)%64
+		var line []uint32
+		for s := 0; s < 64; s++ {
+			if s != skip1 && (l < 64 || s != skip2) {
+				line = append(line, uint32(s))
+			}
+		}
+		board.Lines = append(board.Lines, &gamerulesv1.GravityTrapLine{Stations: line})
+	}
+	ng, err := gamerulesv1.NewGameRulesClient(dial(t, a.GRPC)).NewGame(context.Background(), &gamerulesv1.NewGameRequest{Game: "gravity_trap",
+		Options: &gamerulesv1.NewGameRequest_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapOptions{CustomBoard: board}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, _ := protojson.Marshal(&gamerulesv1.LegalMovesRequest{State: ng.GetState(), IncludeResults: true})
+	return string(js)
 }

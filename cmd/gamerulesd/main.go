@@ -9,6 +9,7 @@
 //	           [--queue-wait 250ms] [--request-timeout 5s] [--grpc-max-streams 100]
 //	           [--grpc-max-connection-idle 5m] [--grpc-max-connection-age 30m]
 //	           [--grpc-max-connection-age-grace 30s] [--grpc-handshake-timeout 10s]
+//	           [--grpc-read-timeout 2s]
 //	           [--grpc-keepalive-min-time 10s]
 //	           [--http-read-timeout 10s] [--http-idle-timeout 2m]
 //	           [--shutdown-timeout 15s] [--drain-delay 0s]
@@ -65,6 +66,9 @@ func mainErr(args []string, getenv func(string) string, stdout, stderr io.Writer
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// After the first signal, a second one kills the process at once (Go's
+	// default), for an operator who will not wait out the drain.
+	go func() { <-ctx.Done(); stop() }()
 	return run(ctx, cfg, nil)
 }
 
@@ -103,6 +107,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	dur(&cfg.GRPCMaxConnectionIdle, "grpc-max-connection-idle", "GAMERULES_GRPC_MAX_CONNECTION_IDLE", "close a gRPC connection with no call for this long")
 	dur(&cfg.GRPCMaxConnectionAge, "grpc-max-connection-age", "GAMERULES_GRPC_MAX_CONNECTION_AGE", "close every gRPC connection after this long, so clients rebalance")
 	dur(&cfg.GRPCMaxConnectionAgeGrace, "grpc-max-connection-age-grace", "GAMERULES_GRPC_MAX_CONNECTION_AGE_GRACE", "time a connection closed for age gives its calls to finish")
+	dur(&cfg.GRPCReadTimeout, "grpc-read-timeout", "GAMERULES_GRPC_READ_TIMEOUT", "time an API call's message may take to arrive after its headers")
 	dur(&cfg.GRPCHandshakeTimeout, "grpc-handshake-timeout", "GAMERULES_GRPC_HANDSHAKE_TIMEOUT", "close a gRPC connection that has not finished its HTTP/2 handshake in this long")
 	dur(&cfg.GRPCKeepaliveMinTime, "grpc-keepalive-min-time", "GAMERULES_GRPC_KEEPALIVE_MIN_TIME", "shortest keepalive ping interval allowed to a client")
 	dur(&cfg.HTTPReadTimeout, "http-read-timeout", "GAMERULES_HTTP_READ_TIMEOUT", "time allowed to read a whole HTTP request, headers and body")
@@ -172,6 +177,7 @@ func (c Config) check() error {
 		{"--grpc-max-connection-idle", c.GRPCMaxConnectionIdle > 0, c.GRPCMaxConnectionIdle},
 		{"--grpc-max-connection-age", c.GRPCMaxConnectionAge > 0, c.GRPCMaxConnectionAge},
 		{"--grpc-handshake-timeout", c.GRPCHandshakeTimeout > 0, c.GRPCHandshakeTimeout},
+		{"--grpc-read-timeout", c.GRPCReadTimeout > 0, c.GRPCReadTimeout},
 		{"--grpc-keepalive-min-time", c.GRPCKeepaliveMinTime > 0, c.GRPCKeepaliveMinTime},
 		{"--http-read-timeout", c.HTTPReadTimeout > 0, c.HTTPReadTimeout},
 		{"--http-idle-timeout", c.HTTPIdleTimeout > 0, c.HTTPIdleTimeout},
@@ -195,6 +201,14 @@ func (c Config) check() error {
 	for _, v := range notNegative {
 		if !v.ok {
 			return fmt.Errorf("%s must not be negative, got %v", v.name, v.val)
+		}
+	}
+	for _, v := range []struct {
+		name string
+		n    int
+	}{{"--max-in-flight", c.MaxInFlight}, {"--max-waiting", c.MaxWaiting}, {"--grpc-max-streams", c.GRPCMaxStreams}} {
+		if v.n > 1_000_000 {
+			return fmt.Errorf("%s %d is over 1,000,000; no server needs that many", v.name, v.n)
 		}
 	}
 	if c.MaxRecvBytes > 64<<20 {

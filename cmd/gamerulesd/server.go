@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	crand "crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -25,6 +27,7 @@ import (
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
 
@@ -79,6 +82,11 @@ type Config struct {
 	GRPCMaxConnectionIdle     time.Duration
 	GRPCMaxConnectionAge      time.Duration
 	GRPCMaxConnectionAgeGrace time.Duration
+	// GRPCReadTimeout is how long an API call's message may take to arrive
+	// after its headers (default 2 s); a stream that sends headers and no
+	// message is then ended, so that it cannot hold a place in the
+	// admission gate.
+	GRPCReadTimeout time.Duration
 	// GRPCHandshakeTimeout closes a gRPC connection that has not finished
 	// its HTTP/2 handshake (preface and SETTINGS) in this long (default 10 s).
 	GRPCHandshakeTimeout time.Duration
@@ -135,6 +143,7 @@ func DefaultConfig() Config {
 		GRPCMaxConnectionAge:      30 * time.Minute,
 		GRPCMaxConnectionAgeGrace: 30 * time.Second,
 		GRPCHandshakeTimeout:      10 * time.Second,
+		GRPCReadTimeout:           2 * time.Second,
 		GRPCKeepaliveMinTime:      10 * time.Second,
 		HTTPReadTimeout:           10 * time.Second,
 		HTTPIdleTimeout:           2 * time.Minute,
@@ -196,8 +205,14 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 	refused := refusedCounter(reg)
 
 	srv := service.New()
-	adm := &admission{cap: int64(cfg.MaxInFlight + cfg.MaxWaiting), refused: refused.WithLabelValues("grpc", "overloaded")}
-	grpcServer := newGRPCServer(cfg, logger, metrics, adm, &transportStats{logger: logger.Named("rpc"), refused: refused}, srv,
+	adm := &admission{
+		cap:            int64(cfg.MaxInFlight + cfg.MaxWaiting),
+		refused:        refused.WithLabelValues("grpc", "overloaded"),
+		readTimeout:    cfg.GRPCReadTimeout,
+		requestTimeout: cfg.RequestTimeout,
+		gatewayToken:   randomToken(),
+	}
+	grpcServer := newGRPCServer(cfg, logger, metrics, adm, refused, &transportStats{logger: logger.Named("rpc"), refused: refused}, srv,
 		productionServerOptions(tlsSet, tr)...)
 	metrics.InitializeMetrics(grpcServer)
 	healthSrv := newHealthServer()
@@ -207,9 +222,14 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 	// The gateway dials our own gRPC port, so REST calls pass the same
 	// interceptors (logs, metrics, recovery, size and request limits) as
 	// gRPC calls.
+	// Its calls carry the process's gateway token, so the gRPC port's
+	// admission gate and in-flight limit do not count them twice.
 	conn, err := grpc.NewClient(dialTarget(grpcLis.Addr()), append([]grpc.DialOption{
 		gatewayCredentials(tlsSet),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64 << 20)),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20), grpc.MaxCallSendMsgSize(2*cfg.MaxRecvBytes)),
+		grpc.WithChainUnaryInterceptor(func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+			return invoker(metadata.AppendToOutgoingContext(ctx, gatewayMetadata, adm.gatewayToken), method, req, reply, cc, opts...)
+		}),
 	}, tr.dialOptions()...)...)
 	if err != nil {
 		grpcLis.Close()
@@ -222,6 +242,7 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 		return fmt.Errorf("gateway: %w", err)
 	}
 	httpLimit := newLimiter(cfg.MaxInFlight, cfg.QueueWait)
+	httpLimit.counted = true
 	httpServer := &http.Server{
 		Handler:           tr.handler(newHTTPHandler(cfg, gw, reg, healthSrv.Server, httpLimit, refused.WithLabelValues("http", "overloaded"), logger.Named("http"))),
 		ReadHeaderTimeout: min(cfg.HTTPReadTimeout, 10*time.Second),
@@ -285,22 +306,48 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 	// graceful stop until the timeout.
 	healthSrv.endWatches()
 
-	// 3. Stop accepting, and let the requests in flight finish.
+	// 3. Stop accepting, and let the calls in flight finish: both servers
+	// stop at once (the gRPC port keeps serving the calls it has, the
+	// gateway's among them), and as soon as no API handler runs on either
+	// port, whatever is left (streams that sent no message, reflection
+	// streams, REST bodies still arriving) is closed. Nothing a client
+	// does can hold this past the handlers it has running.
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
-	// HTTP first: its requests are still waiting on gRPC calls to finish.
-	if err := httpServer.Shutdown(sctx); err != nil {
-		logger.Warn("HTTP shutdown timed out; closing connections", zap.Error(err))
-		httpServer.Close()
+	httpDone, grpcDone := make(chan struct{}), make(chan struct{})
+	go func() {
+		if err := httpServer.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) && sctx.Err() != nil {
+			logger.Warn("HTTP shutdown timed out; closing connections", zap.Error(err))
+		}
+		close(httpDone)
+	}()
+	go func() { grpcServer.GracefulStop(); close(grpcDone) }()
+	idle := func() bool { return adm.running.Load() == 0 && httpLimit.running.Load() == 0 }
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	quiet := 0
+wait:
+	for {
+		select {
+		case <-grpcDone:
+			<-httpDone
+			break wait
+		case <-sctx.Done():
+			logger.Warn("shutdown timed out with calls still running; closing")
+			break wait
+		case <-tick.C:
+			if quiet++; !idle() {
+				quiet = 0
+			}
+			if quiet >= 3 { // no API handler for 20 ms
+				break wait
+			}
+		}
 	}
-	stopped := make(chan struct{})
-	go func() { grpcServer.GracefulStop(); close(stopped) }()
-	select {
-	case <-stopped:
-	case <-sctx.Done():
-		logger.Warn("gRPC graceful stop timed out; stopping")
-		grpcServer.Stop()
-	}
+	httpServer.Close()
+	grpcServer.Stop()
+	<-grpcDone
+	<-httpDone
 	wg.Wait()
 	logger.Info("stopped")
 	return runErr
@@ -322,13 +369,18 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 //
 // extra options come first, so that their interceptors (the request id)
 // run outside all of these.
-func newGRPCServer(cfg Config, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *admission, ts *transportStats, srv gamerulesv1.GameRulesServer, extra ...grpc.ServerOption) *grpc.Server {
+func newGRPCServer(cfg Config, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *admission, refused *prometheus.CounterVec, ts *transportStats, srv gamerulesv1.GameRulesServer, extra ...grpc.ServerOption) *grpc.Server {
 	recoverPanic := func(ctx context.Context, p any) error {
 		logger.Error("panic in handler", zap.Any("panic", p), zap.Stack("stack"))
 		return status.Error(codes.Internal, "internal error")
 	}
 	s := grpc.NewServer(append(extra,
-		grpc.MaxRecvMsgSize(cfg.MaxRecvBytes),
+		// Twice the public limit, for the gateway's protobuf form of a
+		// JSON body; publicSize holds other clients to the limit itself.
+		grpc.MaxRecvMsgSize(2*cfg.MaxRecvBytes),
+		// Metadata: 64 KiB, as the REST port's headers (grpc-go's default
+		// is 16 MiB per stream).
+		grpc.MaxHeaderListSize(64<<10),
 		grpc.MaxConcurrentStreams(uint32(cfg.GRPCMaxStreams)),
 		grpc.InTapHandle(adm.tap),
 		grpc.ForceServerCodecV2(newCostCodec()),
@@ -349,12 +401,14 @@ func newGRPCServer(cfg Config, logger *zap.Logger, metrics *grpcprom.ServerMetri
 			Timeout: 20 * time.Second,
 		}),
 		grpc.ChainUnaryInterceptor(
+			adm.started,
 			logging.UnaryServerInterceptor(zapLogger(logger.Named("rpc")), logging.WithLogOnEvents(logging.FinishCall)),
 			metrics.UnaryServerInterceptor(),
 			recovery.UnaryServerInterceptor(recovery.WithRecoveryHandlerContext(recoverPanic)),
 			costGate,
+			adm.publicSize(cfg.MaxRecvBytes, refused.WithLabelValues("grpc", "too_large")),
 			deadlineUnary(cfg.RequestTimeout),
-			limitUnary(newLimiter(cfg.MaxInFlight, cfg.QueueWait)),
+			limitUnary(newLimiter(cfg.MaxInFlight, cfg.QueueWait), adm),
 			gameField,
 		),
 		grpc.ChainStreamInterceptor(
@@ -469,4 +523,12 @@ func zapLogger(l *zap.Logger) logging.Logger {
 			l.Error(msg)
 		}
 	})
+}
+
+// randomToken returns 128 random bits in hex: the gateway token, which
+// only this process knows.
+func randomToken() string {
+	var b [16]byte
+	_, _ = crand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
