@@ -16,7 +16,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -28,7 +27,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -40,6 +38,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/internal/procmem"
 )
 
 func main() {
@@ -315,19 +314,9 @@ func waitReady(httpAddr string) error {
 	return fmt.Errorf("gamerulesd not ready after 20 s")
 }
 
-// rssKB reads the resident set size of a process, in kB, from /proc.
+// rssKB reads the resident set size of a process, in kB (0 where /proc
+// is missing).
 func rssKB(pid int) int {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
-			n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
-			return n
-		}
-	}
-	return 0
+	n, _ := procmem.KB(pid, "VmRSS")
+	return n
 }

@@ -342,14 +342,7 @@ func TestIdleConnectionsClosed(t *testing.T) {
 // plus a second.
 func TestShutdownWithWatch(t *testing.T) {
 	const drain = 500 * time.Millisecond
-	cfg := DefaultConfig()
-	cfg.GRPCAddr, cfg.HTTPAddr, cfg.LogLevel = "127.0.0.1:0", "127.0.0.1:0", "error"
-	cfg.DrainDelay = drain
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan Addrs, 1)
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, cfg, ready) }()
-	a := <-ready
+	a, cancel, done := runUntilCancelled(t, func(c *Config) { c.DrainDelay = drain })
 	conn := dial(t, a.GRPC)
 	w, err := healthpb.NewHealthClient(conn).Watch(context.Background(), &healthpb.HealthCheckRequest{})
 	if err != nil {
@@ -421,21 +414,7 @@ func long() bool { return os.Getenv("GAMERULES_LONG") != "" }
 // of the element budget; pretty-printed, under --max-recv-bytes.
 func TestLargestLegitimateRequest(t *testing.T) {
 	a := startServerWith(t, func(c *Config) {})
-	board := &gamerulesv1.GravityTrapBoard{}
-	for i := 0; i < 64; i++ {
-		board.Stations = append(board.Stations, &gamerulesv1.GravityTrapStation{Id: uint32(i), X: -2.598076211353316 + float64(i)/7, Y: 1.4999999999999996 - float64(i)/9})
-		board.Opposite = append(board.Opposite, uint32(i^1))
-	}
-	for l := 0; l < 256; l++ {
-		skip1, skip2 := l%64, (l/64*17+l)%64 // 64 lines leave out one station, the rest two
-		var line []uint32
-		for s := 0; s < 64; s++ {
-			if s != skip1 && (l < 64 || s != skip2) {
-				line = append(line, uint32(s))
-			}
-		}
-		board.Lines = append(board.Lines, &gamerulesv1.GravityTrapLine{Stations: line})
-	}
+	board := largestBoard()
 	client := gamerulesv1.NewGameRulesClient(dial(t, a.GRPC))
 	ng, err := client.NewGame(context.Background(), &gamerulesv1.NewGameRequest{Game: "gravity_trap",
 		Options: &gamerulesv1.NewGameRequest_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapOptions{CustomBoard: board}}})
@@ -559,14 +538,7 @@ func TestHeaderOnlyStreamsCannotHoldTheGate(t *testing.T) {
 // shutdown: the server stops within the drain delay plus a second.
 func TestShutdownNotHeldByStreams(t *testing.T) {
 	const drain = 200 * time.Millisecond
-	cfg := DefaultConfig()
-	cfg.GRPCAddr, cfg.HTTPAddr, cfg.LogLevel = "127.0.0.1:0", "127.0.0.1:0", "error"
-	cfg.DrainDelay, cfg.GRPCReadTimeout = drain, time.Minute
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan Addrs, 1)
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, cfg, ready) }()
-	a := <-ready
+	a, cancel, done := runUntilCancelled(t, func(c *Config) { c.DrainDelay, c.GRPCReadTimeout = drain, time.Minute })
 	conn := dial(t, a.GRPC)
 	if _, err := conn.NewStream(context.Background(), &grpc.StreamDesc{ClientStreams: true, ServerStreams: true}, "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo"); err != nil {
 		t.Fatal(err)
@@ -624,12 +596,48 @@ func TestSlowReaderHoldsNoSlot(t *testing.T) {
 // the largest custom Gravity Trap board (64 stations, 256 lines).
 func largestBoardRequest(t *testing.T, a Addrs) string {
 	t.Helper()
+	board := largestBoard()
+	ng, err := gamerulesv1.NewGameRulesClient(dial(t, a.GRPC)).NewGame(context.Background(), &gamerulesv1.NewGameRequest{Game: "gravity_trap",
+		Options: &gamerulesv1.NewGameRequest_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapOptions{CustomBoard: board}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, _ := protojson.Marshal(&gamerulesv1.LegalMovesRequest{State: ng.GetState(), IncludeResults: true})
+	return string(js)
+}
+
+// runUntilCancelled runs the server on free loopback ports with the
+// defaults changed by set; cancel is the shutdown signal, and run's result
+// arrives on done.
+func runUntilCancelled(t *testing.T, set func(*Config)) (Addrs, context.CancelFunc, <-chan error) {
+	t.Helper()
+	cfg := DefaultConfig()
+	cfg.GRPCAddr, cfg.HTTPAddr, cfg.LogLevel = "127.0.0.1:0", "127.0.0.1:0", "error"
+	set(&cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	ready := make(chan Addrs, 1)
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, cfg, ready) }()
+	select {
+	case a := <-ready:
+		return a, cancel, done
+	case err := <-done:
+		t.Fatalf("run: %v", err)
+	}
+	return Addrs{}, nil, nil
+}
+
+// largestBoard is the largest custom Gravity Trap board: 64 stations (with
+// coordinates and an opposite map) and 256 lines of 62 or 63 stations.
+func largestBoard() *gamerulesv1.GravityTrapBoard {
 	board := &gamerulesv1.GravityTrapBoard{}
 	for i := 0; i < 64; i++ {
-		board.Stations = append(board.Stations, &gamerulesv1.GravityTrapStation{Id: uint32(i)})
+		board.Stations = append(board.Stations, &gamerulesv1.GravityTrapStation{Id: uint32(i), X: -2.598076211353316 + float64(i)/7, Y: 1.4999999999999996 - float64(i)/9})
+		board.Opposite = append(board.Opposite, uint32(i^1))
 	}
 	for l := 0; l < 256; l++ {
-		skip1, skip2 := l%64, (l/64*17+l)%64
+		skip1, skip2 := l%64, (l/64*17+l)%64 // 64 lines leave out one station, the rest two
 		var line []uint32
 		for s := 0; s < 64; s++ {
 			if s != skip1 && (l < 64 || s != skip2) {
@@ -638,11 +646,5 @@ func largestBoardRequest(t *testing.T, a Addrs) string {
 		}
 		board.Lines = append(board.Lines, &gamerulesv1.GravityTrapLine{Stations: line})
 	}
-	ng, err := gamerulesv1.NewGameRulesClient(dial(t, a.GRPC)).NewGame(context.Background(), &gamerulesv1.NewGameRequest{Game: "gravity_trap",
-		Options: &gamerulesv1.NewGameRequest_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapOptions{CustomBoard: board}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	js, _ := protojson.Marshal(&gamerulesv1.LegalMovesRequest{State: ng.GetState(), IncludeResults: true})
-	return string(js)
+	return board
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"net"
@@ -24,6 +23,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/internal/procmem"
 )
 
 // serverProcess is a gamerulesd binary built from this package and run as a
@@ -94,20 +94,11 @@ func freePort(t *testing.T) string {
 // memKB reads a field of /proc/<pid>/status in kB: VmRSS (now) or VmHWM (peak).
 func (p *serverProcess) memKB(t *testing.T, field string) int {
 	t.Helper()
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	n, err := procmem.KB(p.cmd.Process.Pid, field)
 	if err != nil {
-		t.Skipf("no /proc here: %v", err)
+		t.Skipf("no memory figures here: %v", err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), field+":"); ok {
-			n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
-			return n
-		}
-	}
-	t.Fatalf("/proc status has no %s", field)
-	return 0
+	return n
 }
 
 // hostileBodies are requests of just under the default size limit that
