@@ -71,6 +71,11 @@ func routingError(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshale
 // JSON, with the HTTP status of its code), plus a Retry-After header when
 // the status carries a RetryInfo (a request refused as OVERLOADED: 429).
 func gatewayError(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
+	if st, ok := status.FromError(err); ok && st.Code() == codes.Unavailable {
+		// The gateway's own hop to the gRPC port failed (shutting down):
+		// say so without grpc-go's text, which names the internal address.
+		err = status.Error(codes.Unavailable, "the server is shutting down; retry on another instance")
+	}
 	if st, ok := status.FromError(err); ok && st.Code() == codes.ResourceExhausted {
 		for _, d := range st.Details() {
 			if ri, ok := d.(*errdetails.RetryInfo); ok {
@@ -100,9 +105,11 @@ func writeStatusProto(w http.ResponseWriter, httpStatus int, st *status.Status) 
 // gateway would copy such a path into a protobuf string and fail with an
 // internal error. Then it reads the whole body (readBody), so that what
 // follows works on bytes in memory and no slow client holds a request slot.
-// Bodies being read or held share budget bytes (bodyBudget): a request that
-// would pass it is refused at once, 429 with Retry-After, so that many slow
-// uploads cannot hold unbounded memory.
+// The bytes of request bodies as they arrive, and of answers kept in memory
+// for a client that reads them slowly, share budget (bodyBudget): a request
+// that would pass it is refused, 429 with Retry-After, so that neither slow
+// uploads nor slow readers can hold unbounded memory. Bytes are charged as
+// they arrive, so a declared length that never comes costs nothing.
 func guardREST(next http.Handler, limit int64, budget *bodyBudget) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > limit {
@@ -114,23 +121,12 @@ func guardREST(next http.Handler, limit int64, budget *bodyBudget) http.Handler 
 			writeStatus(w, http.StatusBadRequest, codes.InvalidArgument, "the request path is not valid UTF-8")
 			return
 		}
-		if r.Body != nil && r.Body != http.NoBody {
-			need := limit // a body without a length may be as long as the limit
-			if r.ContentLength >= 0 {
-				need = r.ContentLength
-			}
-			if !budget.take(need) {
-				budget.refused.Inc()
-				w.Header().Set("Retry-After", strconv.Itoa(int(retryAfter/time.Second)))
-				writeStatusProto(w, http.StatusTooManyRequests, overloadStatus(fmt.Sprintf("the server is reading or holding %d bytes of request bodies, its limit ((--max-in-flight + --max-waiting) × --max-recv-bytes)", budget.max)))
-				return
-			}
-			defer budget.give(need)
-		}
-		if !readBody(w, r, limit) {
+		held := &budgetHold{budget: budget}
+		defer held.release()
+		if !readBody(w, r, limit, held) {
 			return
 		}
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(w, withHold(r, held))
 	})
 }
 
@@ -152,19 +148,66 @@ func (b *bodyBudget) take(n int64) bool {
 
 func (b *bodyBudget) give(n int64) { b.used.Add(-n) }
 
+// errBudget is a budgetReader's error when the budget is spent.
+var errBudget = errors.New("body budget spent")
+
+// budgetHold is what one request has taken from the budget; release gives
+// it all back when the request is done.
+type budgetHold struct {
+	budget *bodyBudget
+	n      int64
+}
+
+func (h *budgetHold) take(n int64) bool {
+	if !h.budget.take(n) {
+		h.budget.refused.Inc()
+		return false
+	}
+	h.n += n
+	return true
+}
+
+func (h *budgetHold) release() { h.budget.give(h.n); h.n = 0 }
+
+// budgetReader charges the bytes it reads to a hold.
+type budgetReader struct {
+	r    io.Reader
+	hold *budgetHold
+}
+
+func (b budgetReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if n > 0 && !b.hold.take(int64(n)) {
+		return n, errBudget
+	}
+	return n, err
+}
+
+type holdKey struct{}
+
+// withHold passes a request's budget hold to limitHTTP, which charges the
+// answer it keeps in memory to it.
+func withHold(r *http.Request, h *budgetHold) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), holdKey{}, h))
+}
+
 // readBody reads r's whole body, at most limit bytes, and puts it back as an
 // in-memory reader. When it cannot, it answers and returns false: 413 for a
 // body over the limit, 408 for a body that stalls past the server's read
 // timeout, 400 for one that ends before its declared length. The messages
 // never echo socket addresses or the reader's own error text.
-func readBody(w http.ResponseWriter, r *http.Request, limit int64) bool {
+func readBody(w http.ResponseWriter, r *http.Request, limit int64, held *budgetHold) bool {
 	if r.Body == nil || r.Body == http.NoBody {
 		return true
 	}
 	var buf bytes.Buffer // grown as bytes arrive, not from the declared length
-	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
+	_, err := buf.ReadFrom(budgetReader{http.MaxBytesReader(w, r.Body, limit), held})
 	var tooLarge *http.MaxBytesError
 	switch {
+	case errors.Is(err, errBudget):
+		w.Header().Set("Retry-After", strconv.Itoa(int(retryAfter/time.Second)))
+		writeStatusProto(w, http.StatusTooManyRequests, overloadStatus(fmt.Sprintf("the server holds %d bytes of request bodies and answers, its limit ((--max-in-flight + --max-waiting) × --max-recv-bytes)", held.budget.max)))
+		return false
 	case err == nil:
 		r.Body = io.NopCloser(bytes.NewReader(buf.Bytes()))
 		r.ContentLength = int64(buf.Len())

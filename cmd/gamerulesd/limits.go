@@ -45,8 +45,7 @@ const retryAfter = time.Second
 type limiter struct {
 	slots   chan struct{}
 	wait    time.Duration
-	counted bool         // limitHTTP counts the handlers it runs in running
-	running atomic.Int64 // REST handlers past the body read, running or waiting (for shutdown)
+	running atomic.Int64 // REST requests past the body read, waiting or running, not writing (for shutdown)
 }
 
 func newLimiter(n int, wait time.Duration) *limiter {
@@ -248,25 +247,40 @@ func deadlineUnary(d time.Duration) grpc.UnaryServerInterceptor {
 // the body has been read (readBody), so that a slow client holds no slot.
 func limitHTTP(next http.Handler, l *limiter, refused prometheus.Counter) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		l.running.Add(1)
-		defer l.running.Add(-1)
-		release, err := l.acquire(r.Context())
-		if err != nil {
-			refused.Inc()
-			w.Header().Set("Retry-After", strconv.Itoa(int(retryAfter/time.Second)))
-			writeStatusProto(w, http.StatusTooManyRequests, overloadStatus(fmt.Sprintf("the server is running %d REST requests, its limit (--max-in-flight), and none finished within %v (--queue-wait)", cap(l.slots), l.wait)))
+		buf := &bufferedResponse{header: http.Header{}, code: http.StatusOK}
+		if !l.produce(w, r, next, buf, refused) {
 			return
 		}
-		// The answer is produced into memory and the slot given back
+		// The answer was produced into memory and the slot given back
 		// before it is written, so that a client that reads slowly (or not
-		// at all) holds no slot while the write timeout runs.
-		buf := &bufferedResponse{header: http.Header{}, code: http.StatusOK}
-		func() {
-			defer release()
-			next.ServeHTTP(buf, r)
-		}()
+		// at all) holds no slot while the write timeout runs. The bytes it
+		// holds are charged to the request's body budget; past the budget
+		// the answer is refused instead.
+		if h, ok := r.Context().Value(holdKey{}).(*budgetHold); ok && !h.take(int64(buf.body.Len())) {
+			w.Header().Set("Retry-After", strconv.Itoa(int(retryAfter/time.Second)))
+			writeStatusProto(w, http.StatusTooManyRequests, overloadStatus(fmt.Sprintf("the server holds %d bytes of request bodies and answers, its limit ((--max-in-flight + --max-waiting) × --max-recv-bytes)", h.budget.max)))
+			return
+		}
 		buf.writeTo(w)
 	})
+}
+
+// produce runs next into buf within a slot, and reports whether it did (it
+// answers 429 itself when no slot came). While it runs, the request counts
+// in l.running, which shutdown waits for; writing the answer does not.
+func (l *limiter) produce(w http.ResponseWriter, r *http.Request, next http.Handler, buf *bufferedResponse, refused prometheus.Counter) bool {
+	l.running.Add(1)
+	defer l.running.Add(-1)
+	release, err := l.acquire(r.Context())
+	if err != nil {
+		refused.Inc()
+		w.Header().Set("Retry-After", strconv.Itoa(int(retryAfter/time.Second)))
+		writeStatusProto(w, http.StatusTooManyRequests, overloadStatus(fmt.Sprintf("the server is running %d REST requests, its limit (--max-in-flight), and none finished within %v (--queue-wait)", cap(l.slots), l.wait)))
+		return false
+	}
+	defer release()
+	next.ServeHTTP(buf, r)
+	return true
 }
 
 // bufferedResponse is an http.ResponseWriter that keeps the answer in

@@ -336,8 +336,8 @@ func TestIdleConnectionsClosed(t *testing.T) {
 	}
 }
 
-// TestShutdownWithWatch: with a health Watch stream open and 64 clients
-// calling in a loop, shutdown tells the watcher NOT_SERVING, ends its stream
+// TestShutdownWithWatch: with a health Watch stream open and 64 gRPC and
+// 16 REST clients calling in a loop, shutdown tells the watcher NOT_SERVING, ends its stream
 // after the drain delay, fails no call, and returns within the drain delay
 // plus a second.
 func TestShutdownWithWatch(t *testing.T) {
@@ -374,6 +374,37 @@ func TestShutdownWithWatch(t *testing.T) {
 			}
 		}()
 	}
+	// And REST callers, whose calls take the gateway's hop to the gRPC
+	// port; they go on through the whole shutdown: a call refused at the
+	// door (the listener closed) is fine, one answered with an error is not.
+	restStop := make(chan struct{})
+	var restWG sync.WaitGroup
+	for i := 0; i < 16; i++ {
+		restWG.Add(1)
+		go func() {
+			defer restWG.Done()
+			for {
+				select {
+				case <-restStop:
+					return
+				default:
+				}
+				resp, err := http.Post("http://"+a.HTTP+"/v1/games/backgammon:legalMoves", "application/json", strings.NewReader(`{"state":{"text":"`+bg31+`"}}`))
+				if err != nil {
+					time.Sleep(time.Millisecond)
+					continue // not in flight: the server no longer takes new calls
+				}
+				raw, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				calls.Add(1)
+				if resp.StatusCode != 200 {
+					failed.Add(1)
+					t.Errorf("REST call during shutdown: %d %.200s", resp.StatusCode, raw)
+				}
+			}
+		}()
+	}
+	defer func() { close(restStop); restWG.Wait() }()
 	time.Sleep(100 * time.Millisecond) // calls in flight
 	start := time.Now()
 	cancel() // SIGTERM
@@ -448,10 +479,11 @@ func TestLargestLegitimateRequest(t *testing.T) {
 	}
 }
 
-// TestBodyBudget: REST bodies being read share a byte budget, so slow
-// uploads cannot pile up memory: with room for two bodies of the maximum
-// size, two stalled uploads make a third request 429 with Retry-After,
-// and once they time out (408) the budget is free again.
+// TestBodyBudget: the bytes of REST bodies being read share a budget, so
+// slow uploads cannot pile up memory: with room for two bodies of the
+// maximum size, two uploads stalled near their end make a third request
+// 429 with Retry-After (connections that only declare a length spend
+// nothing), and once they time out (408) the budget is free again.
 func TestBodyBudget(t *testing.T) {
 	a := startServerWith(t, func(c *Config) {
 		c.MaxInFlight, c.MaxWaiting, c.MaxRecvBytes = 1, 1, 1000
@@ -464,8 +496,19 @@ func TestBodyBudget(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		_, _ = io.WriteString(c, "POST /v1/games/backgammon:score HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{")
+		// Nearly the whole body arrives, then the upload stalls.
+		_, _ = io.WriteString(c, "POST /v1/games/backgammon:score HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"+strings.Repeat(" ", 990))
 		stalled = append(stalled, c)
+	}
+	// A declared length that never comes costs nothing: many such
+	// connections do not spend the budget.
+	for i := 0; i < 10; i++ {
+		c, err := net.Dial("tcp", a.HTTP)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		_, _ = io.WriteString(c, "POST /v1/games/backgammon:score HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n")
 	}
 	time.Sleep(200 * time.Millisecond) // both are being read
 	resp, err := http.Post("http://"+a.HTTP+"/v1/games/backgammon:score", "application/json", strings.NewReader(`{"state":{"text":"`+bg31+`"}}`))
@@ -474,7 +517,7 @@ func TestBodyBudget(t *testing.T) {
 	}
 	raw, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") != "1" || !strings.Contains(string(raw), "bytes of request bodies") {
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") != "1" || !strings.Contains(string(raw), "bytes of request bodies and answers") {
 		t.Errorf("request beyond the body budget = %d %q %s; want 429, Retry-After 1, naming the budget", resp.StatusCode, resp.Header.Get("Retry-After"), raw)
 	}
 	for _, c := range stalled {
@@ -572,7 +615,10 @@ func TestShutdownNotHeldByStreams(t *testing.T) {
 // never reads it does not keep its request slot while the server waits to
 // write: with one slot, the next REST call is answered.
 func TestSlowReaderHoldsNoSlot(t *testing.T) {
-	a := startServerWith(t, func(c *Config) { c.MaxInFlight, c.QueueWait = 1, 0 })
+	// One slot, and a wait long enough for the three answers to be
+	// produced (but far shorter than the 20 s write timeout a non-reading
+	// client would hold a slot for if the slot covered the write).
+	a := startServerWith(t, func(c *Config) { c.MaxInFlight, c.QueueWait = 1, 5*time.Second })
 	body := largestBoardRequest(t, a)
 	d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
 		return rc.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })

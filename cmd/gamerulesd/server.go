@@ -242,7 +242,6 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 		return fmt.Errorf("gateway: %w", err)
 	}
 	httpLimit := newLimiter(cfg.MaxInFlight, cfg.QueueWait)
-	httpLimit.counted = true
 	httpServer := &http.Server{
 		Handler:           tr.handler(newHTTPHandler(cfg, gw, reg, healthSrv.Server, httpLimit, refused.WithLabelValues("http", "overloaded"), logger.Named("http"))),
 		ReadHeaderTimeout: min(cfg.HTTPReadTimeout, 10*time.Second),
@@ -306,48 +305,29 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 	// graceful stop until the timeout.
 	healthSrv.endWatches()
 
-	// 3. Stop accepting, and let the calls in flight finish: both servers
-	// stop at once (the gRPC port keeps serving the calls it has, the
-	// gateway's among them), and as soon as no API handler runs on either
-	// port, whatever is left (streams that sent no message, reflection
-	// streams, REST bodies still arriving) is closed. Nothing a client
-	// does can hold this past the handlers it has running.
+	// 3. Stop accepting, and let the calls in flight finish. REST first:
+	// its handlers need the gRPC port (the gateway's hop), so gRPC serves on
+	// until no REST handler runs; then whatever is left on the HTTP port
+	// (bodies still arriving, answers a client is slow to read) is closed.
+	// Then gRPC: once no API handler runs, whatever is left (streams that
+	// sent no message, reflection streams) is closed. Nothing a client does
+	// can hold this past the handlers it has running.
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
-	httpDone, grpcDone := make(chan struct{}), make(chan struct{})
-	go func() {
-		if err := httpServer.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) && sctx.Err() != nil {
-			logger.Warn("HTTP shutdown timed out; closing connections", zap.Error(err))
-		}
-		close(httpDone)
-	}()
-	go func() { grpcServer.GracefulStop(); close(grpcDone) }()
-	idle := func() bool { return adm.running.Load() == 0 && httpLimit.running.Load() == 0 }
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	quiet := 0
-wait:
-	for {
-		select {
-		case <-grpcDone:
-			<-httpDone
-			break wait
-		case <-sctx.Done():
-			logger.Warn("shutdown timed out with calls still running; closing")
-			break wait
-		case <-tick.C:
-			if quiet++; !idle() {
-				quiet = 0
-			}
-			if quiet >= 3 { // no API handler for 20 ms
-				break wait
-			}
-		}
+	httpDone := make(chan struct{})
+	go func() { _ = httpServer.Shutdown(sctx); close(httpDone) }()
+	if !waitIdle(sctx, httpDone, func() bool { return httpLimit.running.Load() == 0 }) {
+		logger.Warn("shutdown timed out with REST calls still running; closing")
 	}
 	httpServer.Close()
+	<-httpDone
+	grpcDone := make(chan struct{})
+	go func() { grpcServer.GracefulStop(); close(grpcDone) }()
+	if !waitIdle(sctx, grpcDone, func() bool { return adm.running.Load() == 0 }) {
+		logger.Warn("shutdown timed out with gRPC calls still running; stopping")
+	}
 	grpcServer.Stop()
 	<-grpcDone
-	<-httpDone
 	wg.Wait()
 	logger.Info("stopped")
 	return runErr
@@ -523,6 +503,30 @@ func zapLogger(l *zap.Logger) logging.Logger {
 			l.Error(msg)
 		}
 	})
+}
+
+// waitIdle waits until done is closed, or idle has held for 20 ms (two
+// checks 10 ms apart after the first), or ctx ends; it reports false only
+// when ctx ended first.
+func waitIdle(ctx context.Context, done <-chan struct{}, idle func() bool) bool {
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	quiet := 0
+	for {
+		select {
+		case <-done:
+			return true
+		case <-ctx.Done():
+			return false
+		case <-tick.C:
+			if quiet++; !idle() {
+				quiet = 0
+			}
+			if quiet >= 3 {
+				return true
+			}
+		}
+	}
 }
 
 // randomToken returns 128 random bits in hex: the gateway token, which
