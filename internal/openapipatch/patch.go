@@ -90,13 +90,13 @@ func asList(v any) []any {
 var responseMessages = []proto.Message{
 	&gamerulesv1.ListGamesResponse{}, &gamerulesv1.GameInfo{}, &gamerulesv1.NewGameResponse{},
 	&gamerulesv1.LegalMovesResponse{}, &gamerulesv1.ApplyMoveResponse{}, &gamerulesv1.ScoreResponse{},
-	&gamerulesv1.ObserveStateResponse{}, &gamerulesv1.GetBoardResponse{},
+	&gamerulesv1.ObserveStateResponse{}, &gamerulesv1.GetBoardResponse{}, &gamerulesv1.ReplayGameResponse{},
 }
 
 // alwaysSetMessages are the message fields of responses the service always
 // sets (the returned state, the applied move); other message fields may be
 // absent.
-var alwaysSetMessages = map[protoreflect.Name]bool{"state": true, "move": true}
+var alwaysSetMessages = map[protoreflect.Name]bool{"state": true, "move": true, "start": true}
 
 // markRequired lists, in each response message's definition, the fields the
 // server always writes: all but oneof cases (proto3 `optional` included).
@@ -241,6 +241,7 @@ var examples = map[string]example{
 	"GameRules_RenderState":  {"gravity_trap", `{"state":{"text":"RoooBooooooooooooooooo r"}}`},
 	"GameRules_RenderState2": {"gravity_trap", `{"state":{"text":"RoooBooooooooooooooooo r"},"highlightFrom":"0","highlightTo":"8"}`},
 	"GameRules_GetBoard":     {"gravity_trap", `{"name":"default"}`},
+	"GameRules_ReplayGame":   {"gravity_trap", `{"moves":["8","0"]}`},
 }
 
 // addExamples puts the route's example request on its body parameter and
@@ -320,6 +321,8 @@ func call(srv *service.Server, rpc string, req proto.Message) (proto.Message, er
 		return srv.ObserveState(ctx, req.(*gamerulesv1.ObserveStateRequest))
 	case "GetBoard":
 		return srv.GetBoard(ctx, req.(*gamerulesv1.GetBoardRequest))
+	case "ReplayGame":
+		return srv.ReplayGame(ctx, req.(*gamerulesv1.ReplayGameRequest))
 	}
 	return nil, fmt.Errorf("no RPC %s", rpc)
 }

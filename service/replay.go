@@ -1,0 +1,124 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/rules/game"
+)
+
+// MaxReplayMoves is the most moves one ReplayGame call takes. Each move is
+// one string, so a request of this many moves stays inside the transport's
+// element budget (10,000 sub-messages and strings, cmd/gamerulesd
+// MaxElements) with room for the largest typed state (about 600), and inside
+// the 512 KiB receive limit (the longest notations are about 20 bytes).
+const MaxReplayMoves = 9_000
+
+// MaxReplayStates is the most moves a ReplayGame call with include_states
+// takes, which bounds the answer: a state is at most a few KiB (a Labyrinth
+// state as JSON), so the answer stays within a few MiB.
+const MaxReplayStates = 1_000
+
+// replayCheckEvery is how many moves ReplayGame applies between two looks at
+// the request's context, so that a cancelled or late call stops early.
+const replayCheckEvery = 64
+
+// ReplayGame plays the request's moves from its start and returns the final
+// state and outcome (with include_states, every state after a move). The
+// first bad move fails the call with the field "moves[i]" and ErrorInfo
+// metadata moveIndex (i) and stateBefore (the text of the state before it).
+func (s *Server) ReplayGame(ctx context.Context, req *gamerulesv1.ReplayGameRequest) (*gamerulesv1.ReplayGameResponse, error) {
+	eng, err := s.engine(req.GetGame())
+	if err != nil {
+		return nil, err
+	}
+	n := len(req.GetMoves())
+	switch {
+	case n > MaxReplayMoves:
+		return nil, toStatus("moves", fmt.Errorf("%w: %d moves; at most %d per call", errInvalidRequest, n, MaxReplayMoves))
+	case req.GetIncludeStates() && n > MaxReplayStates:
+		return nil, toStatus("moves", fmt.Errorf("%w: %d moves with include_states; at most %d", errInvalidRequest, n, MaxReplayStates))
+	}
+	c := oneofCase(req, "options")
+	if c != "" && c != req.GetGame() {
+		return nil, toStatus("options", fmt.Errorf("%w: options are for game %q, not %q", game.ErrInvalidOptions, c, req.GetGame()))
+	}
+	seed := seedOrRandom(req.Seed)
+	seedUsed := false
+	var pos Position
+	if st := req.GetState(); st != nil {
+		if c != "" {
+			return nil, toStatus("options", fmt.Errorf("%w: options are for a new game; the replay starts from the given state", game.ErrInvalidOptions))
+		}
+		if pos, err = s.decode(req.GetGame(), st); err != nil {
+			return nil, err
+		}
+	} else {
+		if pos, err = eng.NewGame(newGameRequest(req), seed); err != nil {
+			return nil, toStatus("options", err)
+		}
+		seedUsed = true
+	}
+	resp := &gamerulesv1.ReplayGameResponse{Start: pos.Encode(), Moves: make([]string, 0, n)}
+	rng := rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d))
+	for i, notation := range req.GetMoves() {
+		if i%replayCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, toStatus("moves", err)
+			}
+		}
+		field := "moves[" + strconv.Itoa(i) + "]"
+		next, applied, drew, err := applyNotation(pos, notation, rng)
+		if err != nil {
+			return nil, toStatusMeta(field, err, map[string]string{"moveIndex": strconv.Itoa(i), "stateBefore": pos.Encode().GetText()})
+		}
+		seedUsed = seedUsed || drew
+		resp.Moves = append(resp.Moves, applied.GetNotation())
+		pos = next
+		if req.GetIncludeStates() {
+			resp.States = append(resp.States, pos.Encode())
+		}
+	}
+	resp.State = pos.Encode()
+	if seedUsed {
+		resp.Seed = &seed
+	}
+	sc := scoreOf(pos)
+	resp.Finished, resp.Winner, resp.Points, resp.Detail, resp.Backgammon = sc.Finished, sc.Winner, sc.Points, sc.Detail, sc.Backgammon
+	return resp, nil
+}
+
+// applyNotation applies one move given in notation, refusing an empty one
+// and any move after the end of the game (but a backgammon match's "next
+// game"), as ApplyMove does.
+func applyNotation(pos Position, notation string, rng *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {
+	if notation == "" {
+		return nil, nil, false, fmt.Errorf("%w: move is required (notation)", game.ErrIllegalMove)
+	}
+	if c, ok := pos.(continuer); ok && c.Continues() {
+		// finished, but the next game of a match may start
+	} else if out := pos.Outcome(); out.Finished {
+		return nil, nil, false, fmt.Errorf("%w: the game is finished (%s); no move can be applied", game.ErrGameOver, describeOutcome(out))
+	}
+	return pos.Apply(&gamerulesv1.Move{Notation: notation}, rng)
+}
+
+// newGameRequest is the NewGame request of a replay that starts from a new
+// game: the replay's game and options.
+func newGameRequest(req *gamerulesv1.ReplayGameRequest) *gamerulesv1.NewGameRequest {
+	ng := &gamerulesv1.NewGameRequest{Game: req.GetGame(), Seed: req.Seed}
+	switch o := req.GetOptions().(type) {
+	case *gamerulesv1.ReplayGameRequest_Backgammon:
+		ng.Options = &gamerulesv1.NewGameRequest_Backgammon{Backgammon: o.Backgammon}
+	case *gamerulesv1.ReplayGameRequest_Abalone:
+		ng.Options = &gamerulesv1.NewGameRequest_Abalone{Abalone: o.Abalone}
+	case *gamerulesv1.ReplayGameRequest_Labyrinth:
+		ng.Options = &gamerulesv1.NewGameRequest_Labyrinth{Labyrinth: o.Labyrinth}
+	case *gamerulesv1.ReplayGameRequest_GravityTrap:
+		ng.Options = &gamerulesv1.NewGameRequest_GravityTrap{GravityTrap: o.GravityTrap}
+	}
+	return ng
+}
