@@ -76,7 +76,7 @@ func (s *Server) ReplayGame(ctx context.Context, req *gamerulesv1.ReplayGameRequ
 			return nil, toStatusMeta(field, err, map[string]string{"moveIndex": strconv.Itoa(i), "stateBefore": pos.Encode().GetText()})
 		}
 		seedUsed = seedUsed || drew
-		resp.Moves = append(resp.Moves, applied.GetNotation())
+		resp.Moves = append(resp.Moves, applied)
 		pos = next
 		if req.GetIncludeStates() {
 			resp.States = append(resp.States, pos.Encode())
@@ -94,16 +94,28 @@ func (s *Server) ReplayGame(ctx context.Context, req *gamerulesv1.ReplayGameRequ
 // applyNotation applies one move given in notation, refusing an empty one
 // and any move after the end of the game (but a backgammon match's "next
 // game"), as ApplyMove does.
-func applyNotation(pos Position, notation string, rng *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {
+func applyNotation(pos Position, notation string, rng *rand.Rand) (Position, string, bool, error) {
 	if notation == "" {
-		return nil, nil, false, fmt.Errorf("%w: move is required (notation)", game.ErrIllegalMove)
+		return nil, "", false, fmt.Errorf("%w: move is required (notation)", game.ErrIllegalMove)
 	}
 	if c, ok := pos.(continuer); ok && c.Continues() {
 		// finished, but the next game of a match may start
 	} else if out := pos.Outcome(); out.Finished {
-		return nil, nil, false, fmt.Errorf("%w: the game is finished (%s); no move can be applied", game.ErrGameOver, describeOutcome(out))
+		return nil, "", false, fmt.Errorf("%w: the game is finished (%s); no move can be applied", game.ErrGameOver, describeOutcome(out))
 	}
-	return pos.Apply(&gamerulesv1.Move{Notation: notation}, rng)
+	if a, ok := pos.(notationApplier); ok {
+		return a.ApplyNotation(notation, rng)
+	}
+	next, applied, drew, err := pos.Apply(&gamerulesv1.Move{Notation: notation}, rng)
+	return next, applied.GetNotation(), drew, err
+}
+
+// notationApplier is implemented by Positions with a faster way to apply a
+// move given in notation than Apply (which also builds the typed move):
+// the next position, the move's canonical notation and whether rng was
+// used. Errors as Apply's.
+type notationApplier interface {
+	ApplyNotation(notation string, rng *rand.Rand) (Position, string, bool, error)
 }
 
 // newGameRequest is the NewGame request of a replay that starts from a new

@@ -124,10 +124,10 @@ func TestReplayAbaloneOracleGames(t *testing.T) {
 	}
 }
 
-// bgPlayed plays a backgammon game of plies through ApplyMove (rolls drawn
-// from seeds, plays picked by a fixed rule) and returns the moves in
+// bgPlayed plays a backgammon game of at most maxPlies through ApplyMove
+// (rolls drawn from seeds, play number ply×pick modulo their count) and returns the moves in
 // notation and the state after each.
-func bgPlayed(t testing.TB, srv *Server, maxPlies int) (moves []string, states []*gamerulesv1.GameState) {
+func bgPlayed(t testing.TB, srv *Server, maxPlies, pick int) (moves []string, states []*gamerulesv1.GameState) {
 	t.Helper()
 	ctx := context.Background()
 	ng, err := srv.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: bgGame})
@@ -145,7 +145,7 @@ func bgPlayed(t testing.TB, srv *Server, maxPlies int) (moves []string, states [
 		}
 		mv := "roll"
 		if !lm.GetChance() {
-			mv = lm.GetMoves()[(ply*7)%len(lm.GetMoves())].GetNotation()
+			mv = lm.GetMoves()[(ply*pick)%len(lm.GetMoves())].GetNotation()
 		}
 		seed := uint64(ply)
 		resp, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: bgGame, State: st, Move: &gamerulesv1.Move{Notation: mv}, Seed: &seed})
@@ -189,7 +189,7 @@ func replayError(t *testing.T, err error) (*errdetails.ErrorInfo, string) {
 func TestReplayBackgammon(t *testing.T) {
 	srv := New()
 	ctx := context.Background()
-	moves, states := bgPlayed(t, srv, 5000)
+	moves, states := bgPlayed(t, srv, 5000, 7)
 	if len(moves) < 40 {
 		t.Fatalf("game of %d plies", len(moves))
 	}
