@@ -1878,6 +1878,272 @@ func (x *ReplayGameResponse) GetBackgammon() *BackgammonScore {
 	return nil
 }
 
+// ImportRecordRequest is a game record to read and replay.
+type ImportRecordRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The game id; must be the record's game.
+	Game string `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
+	// The record's format: "json" (also when empty).
+	Format string `protobuf:"bytes,2,opt,name=format,proto3" json:"format,omitempty"`
+	// The record.
+	Text string `protobuf:"bytes,3,opt,name=text,proto3" json:"text,omitempty"`
+	// When true, the result lists the state after every move (as
+	// ReplayGameRequest.include_states).
+	IncludeStates bool `protobuf:"varint,4,opt,name=include_states,json=includeStates,proto3" json:"include_states,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportRecordRequest) Reset() {
+	*x = ImportRecordRequest{}
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportRecordRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportRecordRequest) ProtoMessage() {}
+
+func (x *ImportRecordRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportRecordRequest.ProtoReflect.Descriptor instead.
+func (*ImportRecordRequest) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *ImportRecordRequest) GetGame() string {
+	if x != nil {
+		return x.Game
+	}
+	return ""
+}
+
+func (x *ImportRecordRequest) GetFormat() string {
+	if x != nil {
+		return x.Format
+	}
+	return ""
+}
+
+func (x *ImportRecordRequest) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *ImportRecordRequest) GetIncludeStates() bool {
+	if x != nil {
+		return x.IncludeStates
+	}
+	return false
+}
+
+// ImportRecordResponse is what a record stands for and its replay.
+type ImportRecordResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The replay the record stands for: the request ReplayGame was given.
+	Replay *ReplayGameRequest `protobuf:"bytes,1,opt,name=replay,proto3" json:"replay,omitempty"`
+	// ReplayGame's answer to it.
+	Result *ReplayGameResponse `protobuf:"bytes,2,opt,name=result,proto3" json:"result,omitempty"`
+	// The record's tags (event, date, players).
+	Tags          map[string]string `protobuf:"bytes,3,rep,name=tags,proto3" json:"tags,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportRecordResponse) Reset() {
+	*x = ImportRecordResponse{}
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportRecordResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportRecordResponse) ProtoMessage() {}
+
+func (x *ImportRecordResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportRecordResponse.ProtoReflect.Descriptor instead.
+func (*ImportRecordResponse) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *ImportRecordResponse) GetReplay() *ReplayGameRequest {
+	if x != nil {
+		return x.Replay
+	}
+	return nil
+}
+
+func (x *ImportRecordResponse) GetResult() *ReplayGameResponse {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
+func (x *ImportRecordResponse) GetTags() map[string]string {
+	if x != nil {
+		return x.Tags
+	}
+	return nil
+}
+
+// ExportRecordRequest is a game to write as a record.
+type ExportRecordRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The game id; must be the replay's game (which may be left empty).
+	Game string `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
+	// The format to write: "json" (also when empty).
+	Format string `protobuf:"bytes,2,opt,name=format,proto3" json:"format,omitempty"`
+	// The game, as ReplayGame takes it; include_states is ignored.
+	Replay *ReplayGameRequest `protobuf:"bytes,3,opt,name=replay,proto3" json:"replay,omitempty"`
+	// Tags to write into the record (event, date, players).
+	Tags          map[string]string `protobuf:"bytes,4,rep,name=tags,proto3" json:"tags,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportRecordRequest) Reset() {
+	*x = ExportRecordRequest{}
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportRecordRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportRecordRequest) ProtoMessage() {}
+
+func (x *ExportRecordRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportRecordRequest.ProtoReflect.Descriptor instead.
+func (*ExportRecordRequest) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *ExportRecordRequest) GetGame() string {
+	if x != nil {
+		return x.Game
+	}
+	return ""
+}
+
+func (x *ExportRecordRequest) GetFormat() string {
+	if x != nil {
+		return x.Format
+	}
+	return ""
+}
+
+func (x *ExportRecordRequest) GetReplay() *ReplayGameRequest {
+	if x != nil {
+		return x.Replay
+	}
+	return nil
+}
+
+func (x *ExportRecordRequest) GetTags() map[string]string {
+	if x != nil {
+		return x.Tags
+	}
+	return nil
+}
+
+// ExportRecordResponse is the written record.
+type ExportRecordResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The record, in the requested format.
+	Text string `protobuf:"bytes,1,opt,name=text,proto3" json:"text,omitempty"`
+	// The format written ("json").
+	Format        string `protobuf:"bytes,2,opt,name=format,proto3" json:"format,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportRecordResponse) Reset() {
+	*x = ExportRecordResponse{}
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportRecordResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportRecordResponse) ProtoMessage() {}
+
+func (x *ExportRecordResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportRecordResponse.ProtoReflect.Descriptor instead.
+func (*ExportRecordResponse) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *ExportRecordResponse) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *ExportRecordResponse) GetFormat() string {
+	if x != nil {
+		return x.Format
+	}
+	return ""
+}
+
 var File_gamerules_v1_gamerules_proto protoreflect.FileDescriptor
 
 const file_gamerules_v1_gamerules_proto_rawDesc = "" +
@@ -2030,7 +2296,31 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	" \x01(\v2\x1d.gamerules.v1.BackgammonScoreR\n" +
 	"backgammonB\a\n" +
 	"\x05_seedB\t\n" +
-	"\a_winner2\xae\b\n" +
+	"\a_winner\"\x86\x01\n" +
+	"\x13ImportRecordRequest\x12\x17\n" +
+	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x12\x16\n" +
+	"\x06format\x18\x02 \x01(\tR\x06format\x12\x17\n" +
+	"\x04text\x18\x03 \x01(\tB\x03\xe0A\x02R\x04text\x12%\n" +
+	"\x0einclude_states\x18\x04 \x01(\bR\rincludeStates\"\x84\x02\n" +
+	"\x14ImportRecordResponse\x127\n" +
+	"\x06replay\x18\x01 \x01(\v2\x1f.gamerules.v1.ReplayGameRequestR\x06replay\x128\n" +
+	"\x06result\x18\x02 \x01(\v2 .gamerules.v1.ReplayGameResponseR\x06result\x12@\n" +
+	"\x04tags\x18\x03 \x03(\v2,.gamerules.v1.ImportRecordResponse.TagsEntryR\x04tags\x1a7\n" +
+	"\tTagsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xfe\x01\n" +
+	"\x13ExportRecordRequest\x12\x17\n" +
+	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x12\x16\n" +
+	"\x06format\x18\x02 \x01(\tR\x06format\x12<\n" +
+	"\x06replay\x18\x03 \x01(\v2\x1f.gamerules.v1.ReplayGameRequestB\x03\xe0A\x02R\x06replay\x12?\n" +
+	"\x04tags\x18\x04 \x03(\v2+.gamerules.v1.ExportRecordRequest.TagsEntryR\x04tags\x1a7\n" +
+	"\tTagsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"B\n" +
+	"\x14ExportRecordResponse\x12\x12\n" +
+	"\x04text\x18\x01 \x01(\tR\x04text\x12\x16\n" +
+	"\x06format\x18\x02 \x01(\tR\x06format2\xb8\n" +
+	"\n" +
 	"\tGameRules\x12b\n" +
 	"\tListGames\x12\x1e.gamerules.v1.ListGamesRequest\x1a\x1f.gamerules.v1.ListGamesResponse\"\x14\x82\xd3\xe4\x93\x02\v\x12\t/v1/games\x90\x02\x01\x12j\n" +
 	"\aNewGame\x12\x1c.gamerules.v1.NewGameRequest\x1a\x1d.gamerules.v1.NewGameResponse\"\"\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/v1/games/{game}:new\x90\x02\x01\x12z\n" +
@@ -2042,7 +2332,9 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\vRenderState\x12 .gamerules.v1.RenderStateRequest\x1a\x14.google.api.HttpBody\"@\x82\xd3\xe4\x93\x027Z\x1c:\x01*\"\x17/v1/games/{game}:render\x12\x17/v1/games/{game}:render\x90\x02\x01\x12t\n" +
 	"\bGetBoard\x12\x1d.gamerules.v1.GetBoardRequest\x1a\x1e.gamerules.v1.GetBoardResponse\")\x82\xd3\xe4\x93\x02 \x12\x1e/v1/games/{game}/boards/{name}\x90\x02\x01\x12v\n" +
 	"\n" +
-	"ReplayGame\x12\x1f.gamerules.v1.ReplayGameRequest\x1a .gamerules.v1.ReplayGameResponse\"%\x82\xd3\xe4\x93\x02\x1c:\x01*\"\x17/v1/games/{game}:replay\x90\x02\x01B@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
+	"ReplayGame\x12\x1f.gamerules.v1.ReplayGameRequest\x1a .gamerules.v1.ReplayGameResponse\"%\x82\xd3\xe4\x93\x02\x1c:\x01*\"\x17/v1/games/{game}:replay\x90\x02\x01\x12\x82\x01\n" +
+	"\fImportRecord\x12!.gamerules.v1.ImportRecordRequest\x1a\".gamerules.v1.ImportRecordResponse\"+\x82\xd3\xe4\x93\x02\":\x01*\"\x1d/v1/games/{game}:importRecord\x90\x02\x01\x12\x82\x01\n" +
+	"\fExportRecord\x12!.gamerules.v1.ExportRecordRequest\x1a\".gamerules.v1.ExportRecordResponse\"+\x82\xd3\xe4\x93\x02\":\x01*\"\x1d/v1/games/{game}:exportRecord\x90\x02\x01B@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
 
 var (
 	file_gamerules_v1_gamerules_proto_rawDescOnce sync.Once
@@ -2056,7 +2348,7 @@ func file_gamerules_v1_gamerules_proto_rawDescGZIP() []byte {
 	return file_gamerules_v1_gamerules_proto_rawDescData
 }
 
-var file_gamerules_v1_gamerules_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
+var file_gamerules_v1_gamerules_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_gamerules_v1_gamerules_proto_goTypes = []any{
 	(*GameState)(nil),            // 0: gamerules.v1.GameState
 	(*Move)(nil),                 // 1: gamerules.v1.Move
@@ -2078,37 +2370,43 @@ var file_gamerules_v1_gamerules_proto_goTypes = []any{
 	(*GetBoardResponse)(nil),     // 17: gamerules.v1.GetBoardResponse
 	(*ReplayGameRequest)(nil),    // 18: gamerules.v1.ReplayGameRequest
 	(*ReplayGameResponse)(nil),   // 19: gamerules.v1.ReplayGameResponse
-	(*BackgammonState)(nil),      // 20: gamerules.v1.BackgammonState
-	(*AbaloneState)(nil),         // 21: gamerules.v1.AbaloneState
-	(*LabyrinthState)(nil),       // 22: gamerules.v1.LabyrinthState
-	(*GravityTrapState)(nil),     // 23: gamerules.v1.GravityTrapState
-	(*BackgammonMove)(nil),       // 24: gamerules.v1.BackgammonMove
-	(*AbaloneMove)(nil),          // 25: gamerules.v1.AbaloneMove
-	(*LabyrinthMove)(nil),        // 26: gamerules.v1.LabyrinthMove
-	(*GravityTrapMove)(nil),      // 27: gamerules.v1.GravityTrapMove
-	(*BackgammonOptions)(nil),    // 28: gamerules.v1.BackgammonOptions
-	(*AbaloneOptions)(nil),       // 29: gamerules.v1.AbaloneOptions
-	(*LabyrinthOptions)(nil),     // 30: gamerules.v1.LabyrinthOptions
-	(*GravityTrapOptions)(nil),   // 31: gamerules.v1.GravityTrapOptions
-	(*BackgammonScore)(nil),      // 32: gamerules.v1.BackgammonScore
-	(*GravityTrapBoard)(nil),     // 33: gamerules.v1.GravityTrapBoard
-	(*httpbody.HttpBody)(nil),    // 34: google.api.HttpBody
+	(*ImportRecordRequest)(nil),  // 20: gamerules.v1.ImportRecordRequest
+	(*ImportRecordResponse)(nil), // 21: gamerules.v1.ImportRecordResponse
+	(*ExportRecordRequest)(nil),  // 22: gamerules.v1.ExportRecordRequest
+	(*ExportRecordResponse)(nil), // 23: gamerules.v1.ExportRecordResponse
+	nil,                          // 24: gamerules.v1.ImportRecordResponse.TagsEntry
+	nil,                          // 25: gamerules.v1.ExportRecordRequest.TagsEntry
+	(*BackgammonState)(nil),      // 26: gamerules.v1.BackgammonState
+	(*AbaloneState)(nil),         // 27: gamerules.v1.AbaloneState
+	(*LabyrinthState)(nil),       // 28: gamerules.v1.LabyrinthState
+	(*GravityTrapState)(nil),     // 29: gamerules.v1.GravityTrapState
+	(*BackgammonMove)(nil),       // 30: gamerules.v1.BackgammonMove
+	(*AbaloneMove)(nil),          // 31: gamerules.v1.AbaloneMove
+	(*LabyrinthMove)(nil),        // 32: gamerules.v1.LabyrinthMove
+	(*GravityTrapMove)(nil),      // 33: gamerules.v1.GravityTrapMove
+	(*BackgammonOptions)(nil),    // 34: gamerules.v1.BackgammonOptions
+	(*AbaloneOptions)(nil),       // 35: gamerules.v1.AbaloneOptions
+	(*LabyrinthOptions)(nil),     // 36: gamerules.v1.LabyrinthOptions
+	(*GravityTrapOptions)(nil),   // 37: gamerules.v1.GravityTrapOptions
+	(*BackgammonScore)(nil),      // 38: gamerules.v1.BackgammonScore
+	(*GravityTrapBoard)(nil),     // 39: gamerules.v1.GravityTrapBoard
+	(*httpbody.HttpBody)(nil),    // 40: google.api.HttpBody
 }
 var file_gamerules_v1_gamerules_proto_depIdxs = []int32{
-	20, // 0: gamerules.v1.GameState.backgammon:type_name -> gamerules.v1.BackgammonState
-	21, // 1: gamerules.v1.GameState.abalone:type_name -> gamerules.v1.AbaloneState
-	22, // 2: gamerules.v1.GameState.labyrinth:type_name -> gamerules.v1.LabyrinthState
-	23, // 3: gamerules.v1.GameState.gravity_trap:type_name -> gamerules.v1.GravityTrapState
-	24, // 4: gamerules.v1.Move.backgammon:type_name -> gamerules.v1.BackgammonMove
-	25, // 5: gamerules.v1.Move.abalone:type_name -> gamerules.v1.AbaloneMove
-	26, // 6: gamerules.v1.Move.labyrinth:type_name -> gamerules.v1.LabyrinthMove
-	27, // 7: gamerules.v1.Move.gravity_trap:type_name -> gamerules.v1.GravityTrapMove
+	26, // 0: gamerules.v1.GameState.backgammon:type_name -> gamerules.v1.BackgammonState
+	27, // 1: gamerules.v1.GameState.abalone:type_name -> gamerules.v1.AbaloneState
+	28, // 2: gamerules.v1.GameState.labyrinth:type_name -> gamerules.v1.LabyrinthState
+	29, // 3: gamerules.v1.GameState.gravity_trap:type_name -> gamerules.v1.GravityTrapState
+	30, // 4: gamerules.v1.Move.backgammon:type_name -> gamerules.v1.BackgammonMove
+	31, // 5: gamerules.v1.Move.abalone:type_name -> gamerules.v1.AbaloneMove
+	32, // 6: gamerules.v1.Move.labyrinth:type_name -> gamerules.v1.LabyrinthMove
+	33, // 7: gamerules.v1.Move.gravity_trap:type_name -> gamerules.v1.GravityTrapMove
 	0,  // 8: gamerules.v1.Move.result:type_name -> gamerules.v1.GameState
 	2,  // 9: gamerules.v1.ListGamesResponse.games:type_name -> gamerules.v1.GameInfo
-	28, // 10: gamerules.v1.NewGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
-	29, // 11: gamerules.v1.NewGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
-	30, // 12: gamerules.v1.NewGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
-	31, // 13: gamerules.v1.NewGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
+	34, // 10: gamerules.v1.NewGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
+	35, // 11: gamerules.v1.NewGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
+	36, // 12: gamerules.v1.NewGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
+	37, // 13: gamerules.v1.NewGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
 	0,  // 14: gamerules.v1.NewGameResponse.state:type_name -> gamerules.v1.GameState
 	0,  // 15: gamerules.v1.LegalMovesRequest.state:type_name -> gamerules.v1.GameState
 	1,  // 16: gamerules.v1.LegalMovesResponse.moves:type_name -> gamerules.v1.Move
@@ -2117,45 +2415,54 @@ var file_gamerules_v1_gamerules_proto_depIdxs = []int32{
 	0,  // 19: gamerules.v1.ApplyMoveResponse.state:type_name -> gamerules.v1.GameState
 	1,  // 20: gamerules.v1.ApplyMoveResponse.move:type_name -> gamerules.v1.Move
 	1,  // 21: gamerules.v1.ApplyMoveResponse.legal_moves:type_name -> gamerules.v1.Move
-	32, // 22: gamerules.v1.ApplyMoveResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	38, // 22: gamerules.v1.ApplyMoveResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
 	0,  // 23: gamerules.v1.ScoreRequest.state:type_name -> gamerules.v1.GameState
-	32, // 24: gamerules.v1.ScoreResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	38, // 24: gamerules.v1.ScoreResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
 	0,  // 25: gamerules.v1.ObserveStateRequest.state:type_name -> gamerules.v1.GameState
 	0,  // 26: gamerules.v1.ObserveStateResponse.state:type_name -> gamerules.v1.GameState
 	0,  // 27: gamerules.v1.RenderStateRequest.state:type_name -> gamerules.v1.GameState
-	33, // 28: gamerules.v1.GetBoardResponse.gravity_trap:type_name -> gamerules.v1.GravityTrapBoard
+	39, // 28: gamerules.v1.GetBoardResponse.gravity_trap:type_name -> gamerules.v1.GravityTrapBoard
 	0,  // 29: gamerules.v1.ReplayGameRequest.state:type_name -> gamerules.v1.GameState
-	28, // 30: gamerules.v1.ReplayGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
-	29, // 31: gamerules.v1.ReplayGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
-	30, // 32: gamerules.v1.ReplayGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
-	31, // 33: gamerules.v1.ReplayGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
+	34, // 30: gamerules.v1.ReplayGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
+	35, // 31: gamerules.v1.ReplayGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
+	36, // 32: gamerules.v1.ReplayGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
+	37, // 33: gamerules.v1.ReplayGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
 	0,  // 34: gamerules.v1.ReplayGameResponse.start:type_name -> gamerules.v1.GameState
 	0,  // 35: gamerules.v1.ReplayGameResponse.state:type_name -> gamerules.v1.GameState
 	0,  // 36: gamerules.v1.ReplayGameResponse.states:type_name -> gamerules.v1.GameState
-	32, // 37: gamerules.v1.ReplayGameResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
-	3,  // 38: gamerules.v1.GameRules.ListGames:input_type -> gamerules.v1.ListGamesRequest
-	5,  // 39: gamerules.v1.GameRules.NewGame:input_type -> gamerules.v1.NewGameRequest
-	7,  // 40: gamerules.v1.GameRules.LegalMoves:input_type -> gamerules.v1.LegalMovesRequest
-	9,  // 41: gamerules.v1.GameRules.ApplyMove:input_type -> gamerules.v1.ApplyMoveRequest
-	11, // 42: gamerules.v1.GameRules.Score:input_type -> gamerules.v1.ScoreRequest
-	13, // 43: gamerules.v1.GameRules.ObserveState:input_type -> gamerules.v1.ObserveStateRequest
-	15, // 44: gamerules.v1.GameRules.RenderState:input_type -> gamerules.v1.RenderStateRequest
-	16, // 45: gamerules.v1.GameRules.GetBoard:input_type -> gamerules.v1.GetBoardRequest
-	18, // 46: gamerules.v1.GameRules.ReplayGame:input_type -> gamerules.v1.ReplayGameRequest
-	4,  // 47: gamerules.v1.GameRules.ListGames:output_type -> gamerules.v1.ListGamesResponse
-	6,  // 48: gamerules.v1.GameRules.NewGame:output_type -> gamerules.v1.NewGameResponse
-	8,  // 49: gamerules.v1.GameRules.LegalMoves:output_type -> gamerules.v1.LegalMovesResponse
-	10, // 50: gamerules.v1.GameRules.ApplyMove:output_type -> gamerules.v1.ApplyMoveResponse
-	12, // 51: gamerules.v1.GameRules.Score:output_type -> gamerules.v1.ScoreResponse
-	14, // 52: gamerules.v1.GameRules.ObserveState:output_type -> gamerules.v1.ObserveStateResponse
-	34, // 53: gamerules.v1.GameRules.RenderState:output_type -> google.api.HttpBody
-	17, // 54: gamerules.v1.GameRules.GetBoard:output_type -> gamerules.v1.GetBoardResponse
-	19, // 55: gamerules.v1.GameRules.ReplayGame:output_type -> gamerules.v1.ReplayGameResponse
-	47, // [47:56] is the sub-list for method output_type
-	38, // [38:47] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	38, // 37: gamerules.v1.ReplayGameResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	18, // 38: gamerules.v1.ImportRecordResponse.replay:type_name -> gamerules.v1.ReplayGameRequest
+	19, // 39: gamerules.v1.ImportRecordResponse.result:type_name -> gamerules.v1.ReplayGameResponse
+	24, // 40: gamerules.v1.ImportRecordResponse.tags:type_name -> gamerules.v1.ImportRecordResponse.TagsEntry
+	18, // 41: gamerules.v1.ExportRecordRequest.replay:type_name -> gamerules.v1.ReplayGameRequest
+	25, // 42: gamerules.v1.ExportRecordRequest.tags:type_name -> gamerules.v1.ExportRecordRequest.TagsEntry
+	3,  // 43: gamerules.v1.GameRules.ListGames:input_type -> gamerules.v1.ListGamesRequest
+	5,  // 44: gamerules.v1.GameRules.NewGame:input_type -> gamerules.v1.NewGameRequest
+	7,  // 45: gamerules.v1.GameRules.LegalMoves:input_type -> gamerules.v1.LegalMovesRequest
+	9,  // 46: gamerules.v1.GameRules.ApplyMove:input_type -> gamerules.v1.ApplyMoveRequest
+	11, // 47: gamerules.v1.GameRules.Score:input_type -> gamerules.v1.ScoreRequest
+	13, // 48: gamerules.v1.GameRules.ObserveState:input_type -> gamerules.v1.ObserveStateRequest
+	15, // 49: gamerules.v1.GameRules.RenderState:input_type -> gamerules.v1.RenderStateRequest
+	16, // 50: gamerules.v1.GameRules.GetBoard:input_type -> gamerules.v1.GetBoardRequest
+	18, // 51: gamerules.v1.GameRules.ReplayGame:input_type -> gamerules.v1.ReplayGameRequest
+	20, // 52: gamerules.v1.GameRules.ImportRecord:input_type -> gamerules.v1.ImportRecordRequest
+	22, // 53: gamerules.v1.GameRules.ExportRecord:input_type -> gamerules.v1.ExportRecordRequest
+	4,  // 54: gamerules.v1.GameRules.ListGames:output_type -> gamerules.v1.ListGamesResponse
+	6,  // 55: gamerules.v1.GameRules.NewGame:output_type -> gamerules.v1.NewGameResponse
+	8,  // 56: gamerules.v1.GameRules.LegalMoves:output_type -> gamerules.v1.LegalMovesResponse
+	10, // 57: gamerules.v1.GameRules.ApplyMove:output_type -> gamerules.v1.ApplyMoveResponse
+	12, // 58: gamerules.v1.GameRules.Score:output_type -> gamerules.v1.ScoreResponse
+	14, // 59: gamerules.v1.GameRules.ObserveState:output_type -> gamerules.v1.ObserveStateResponse
+	40, // 60: gamerules.v1.GameRules.RenderState:output_type -> google.api.HttpBody
+	17, // 61: gamerules.v1.GameRules.GetBoard:output_type -> gamerules.v1.GetBoardResponse
+	19, // 62: gamerules.v1.GameRules.ReplayGame:output_type -> gamerules.v1.ReplayGameResponse
+	21, // 63: gamerules.v1.GameRules.ImportRecord:output_type -> gamerules.v1.ImportRecordResponse
+	23, // 64: gamerules.v1.GameRules.ExportRecord:output_type -> gamerules.v1.ExportRecordResponse
+	54, // [54:65] is the sub-list for method output_type
+	43, // [43:54] is the sub-list for method input_type
+	43, // [43:43] is the sub-list for extension type_name
+	43, // [43:43] is the sub-list for extension extendee
+	0,  // [0:43] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_gamerules_proto_init() }
@@ -2206,7 +2513,7 @@ func file_gamerules_v1_gamerules_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamerules_v1_gamerules_proto_rawDesc), len(file_gamerules_v1_gamerules_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   20,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

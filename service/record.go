@@ -1,0 +1,155 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/rules/game"
+	"github.com/gamerules/gamerules/rules/record"
+)
+
+// recordFormat checks a record format name: "json", or empty for it.
+func recordFormat(f string) error {
+	if f == "" || f == "json" {
+		return nil
+	}
+	return toStatus("format", fmt.Errorf("%w: record format %s: the formats are [json]", errInvalidRequest, game.Quote(f)))
+}
+
+// ImportRecord reads a record and replays it with ReplayGame.
+func (s *Server) ImportRecord(ctx context.Context, req *gamerulesv1.ImportRecordRequest) (*gamerulesv1.ImportRecordResponse, error) {
+	if _, err := s.engine(req.GetGame()); err != nil {
+		return nil, err
+	}
+	if err := recordFormat(req.GetFormat()); err != nil {
+		return nil, err
+	}
+	rec, err := record.Parse([]byte(req.GetText()))
+	if err != nil {
+		var re *record.Error
+		meta := map[string]string{}
+		if errors.As(err, &re) {
+			meta["line"], meta["column"] = strconv.Itoa(re.Line), strconv.Itoa(re.Column)
+		}
+		return nil, toStatusMeta("text", fmt.Errorf("%w: %v", errInvalidRequest, err), meta)
+	}
+	if rec.Game != req.GetGame() {
+		return nil, toStatus("text", fmt.Errorf("%w: the record is of game %s, not %q", errInvalidRequest, game.Quote(rec.Game), req.GetGame()))
+	}
+	replay := &gamerulesv1.ReplayGameRequest{Game: rec.Game, Moves: rec.Moves, IncludeStates: req.GetIncludeStates()}
+	if rec.Start != "" {
+		replay.State = &gamerulesv1.GameState{Text: rec.Start}
+	}
+	if rec.Seed != "" {
+		seed, _ := strconv.ParseUint(rec.Seed, 10, 64) // record.Parse checked it
+		replay.Seed = &seed
+	}
+	if len(rec.Options) > 0 {
+		if err := setReplayOptions(replay, rec.Options); err != nil {
+			return nil, toStatus("text", fmt.Errorf("%w: record options: %v", game.ErrInvalidOptions, err))
+		}
+	}
+	result, err := s.ReplayGame(ctx, replay)
+	if err != nil {
+		return nil, err
+	}
+	return &gamerulesv1.ImportRecordResponse{Replay: replay, Result: result, Tags: rec.Tags}, nil
+}
+
+// setReplayOptions reads a record's options (the API's JSON of the game's
+// options message) into the replay.
+func setReplayOptions(r *gamerulesv1.ReplayGameRequest, raw json.RawMessage) error {
+	var m proto.Message
+	switch r.GetGame() {
+	case "backgammon":
+		o := &gamerulesv1.BackgammonOptions{}
+		r.Options, m = &gamerulesv1.ReplayGameRequest_Backgammon{Backgammon: o}, o
+	case "abalone":
+		o := &gamerulesv1.AbaloneOptions{}
+		r.Options, m = &gamerulesv1.ReplayGameRequest_Abalone{Abalone: o}, o
+	case "labyrinth":
+		o := &gamerulesv1.LabyrinthOptions{}
+		r.Options, m = &gamerulesv1.ReplayGameRequest_Labyrinth{Labyrinth: o}, o
+	case "gravity_trap":
+		o := &gamerulesv1.GravityTrapOptions{}
+		r.Options, m = &gamerulesv1.ReplayGameRequest_GravityTrap{GravityTrap: o}, o
+	default:
+		return fmt.Errorf("game %q has no options", r.GetGame())
+	}
+	return protojson.Unmarshal(raw, m)
+}
+
+// replayOptions is the JSON of a replay's options, nil when it has none.
+func replayOptions(r *gamerulesv1.ReplayGameRequest) (json.RawMessage, error) {
+	var m proto.Message
+	switch o := r.GetOptions().(type) {
+	case *gamerulesv1.ReplayGameRequest_Backgammon:
+		m = o.Backgammon
+	case *gamerulesv1.ReplayGameRequest_Abalone:
+		m = o.Abalone
+	case *gamerulesv1.ReplayGameRequest_Labyrinth:
+		m = o.Labyrinth
+	case *gamerulesv1.ReplayGameRequest_GravityTrap:
+		m = o.GravityTrap
+	default:
+		return nil, nil
+	}
+	return protojson.Marshal(m)
+}
+
+// ExportRecord replays the request's game and writes it as a record.
+func (s *Server) ExportRecord(ctx context.Context, req *gamerulesv1.ExportRecordRequest) (*gamerulesv1.ExportRecordResponse, error) {
+	if _, err := s.engine(req.GetGame()); err != nil {
+		return nil, err
+	}
+	if err := recordFormat(req.GetFormat()); err != nil {
+		return nil, err
+	}
+	if req.GetReplay() == nil {
+		return nil, toStatus("replay", fmt.Errorf("%w: replay is required", errInvalidRequest))
+	}
+	replay := proto.Clone(req.GetReplay()).(*gamerulesv1.ReplayGameRequest)
+	if g := replay.GetGame(); g != "" && g != req.GetGame() {
+		return nil, toStatus("replay.game", fmt.Errorf("%w: replay is of game %s, not %q", errInvalidRequest, game.Quote(g), req.GetGame()))
+	}
+	replay.Game, replay.IncludeStates = req.GetGame(), false
+	resp, err := s.ReplayGame(ctx, replay)
+	if err != nil {
+		return nil, err
+	}
+	rec := record.Record{Game: req.GetGame(), Start: resp.GetStart().GetText(), Moves: resp.GetMoves(), Tags: req.GetTags()}
+	if len(resp.GetStart().GetGravityTrap().GetBoard().GetStations()) > 0 {
+		// A custom board: the text form does not carry it, the options do.
+		if replay.GetState() != nil {
+			return nil, toStatus("replay.state", fmt.Errorf("%w: a game on a custom board is written with its options; start the replay from them, not from a state", errInvalidRequest))
+		}
+		if rec.Options, err = replayOptions(replay); err != nil {
+			return nil, toStatus("replay", err)
+		}
+		rec.Start = ""
+		if resp.Seed != nil {
+			rec.Seed = strconv.FormatUint(resp.GetSeed(), 10)
+		}
+	}
+	res := &record.Result{Finished: resp.GetFinished(), Detail: resp.GetDetail(), Points: make([]int, 0, len(resp.GetPoints()))}
+	for _, p := range resp.GetPoints() {
+		res.Points = append(res.Points, int(p))
+	}
+	if resp.Winner != nil {
+		w := int(resp.GetWinner())
+		res.Winner = &w
+	}
+	rec.Result = res
+	text, err := record.Format(rec)
+	if err != nil {
+		return nil, toStatus("replay", err)
+	}
+	return &gamerulesv1.ExportRecordResponse{Text: string(text), Format: "json"}, nil
+}

@@ -1,0 +1,104 @@
+package service
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+)
+
+// TestRecordRoundTrip: games of three kinds exported as JSON records import
+// to the same final state, export again to the same bytes, and a tampered
+// record is refused at the tampered move with its index.
+func TestRecordRoundTrip(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	bgMoves, bgStates := bgPlayed(t, srv, 5000, 7)
+	arch := abArchive(t)[3]
+	replays := []*gamerulesv1.ReplayGameRequest{
+		{Game: bgGame, Moves: bgMoves},
+		abReplayRequest(arch.tags["Variant"], arch.moves),
+	}
+	for _, r := range replays {
+		want, err := srv.ReplayGame(ctx, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex, err := srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: r.GetGame(), Replay: r, Tags: map[string]string{"event": "round trip"}})
+		if err != nil {
+			t.Fatalf("%s: ExportRecord = %v", r.GetGame(), err)
+		}
+		im, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: r.GetGame(), Text: ex.GetText()})
+		if err != nil {
+			t.Fatalf("%s: ImportRecord(%s) = %v", r.GetGame(), ex.GetText(), err)
+		}
+		if !proto.Equal(im.GetResult().GetState(), want.GetState()) || im.GetResult().GetFinished() != want.GetFinished() || im.GetTags()["event"] != "round trip" {
+			t.Errorf("%s: imported to %s; replay %s", r.GetGame(), im.GetResult().GetState().GetText(), want.GetState().GetText())
+		}
+		again, err := srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: r.GetGame(), Replay: im.GetReplay(), Tags: im.GetTags()})
+		if err != nil || again.GetText() != ex.GetText() {
+			t.Errorf("%s: export of the import:\n%s\nwant\n%s (%v)", r.GetGame(), again.GetText(), ex.GetText(), err)
+		}
+	}
+
+	// Tamper with the backgammon record's 20th play.
+	ex, err := srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: bgGame, Replay: replays[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := 41
+	if strings.HasPrefix(bgMoves[k], "roll") {
+		k++
+	}
+	tampered := strings.Replace(ex.GetText(), `"`+bgMoves[k]+`"`, `"bar/20"`, 1)
+	if strings.Count(ex.GetText(), `"`+bgMoves[k]+`"`) != 1 {
+		t.Skipf("move %q is not unique in the record", bgMoves[k])
+	}
+	_, err = srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: bgGame, Text: tampered})
+	info, field := replayError(t, err)
+	if info.GetReason() != ReasonIllegalMove || field != "moves["+strconv.Itoa(k)+"]" || info.GetMetadata()["stateBefore"] != bgStates[k-1].GetText() {
+		t.Errorf("tampered record: %v %s", info, field)
+	}
+
+	// A record that cannot be read: line and column.
+	_, err = srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: bgGame, Text: "{\n  \"format\": \"gamerules-record/1\",\n  \"game\": \"backgammon\",\n  \"moves\": [\"roll 3-1\",]\n}"})
+	info, field = replayError(t, err)
+	if info.GetReason() != ReasonInvalidRequest || field != "text" || info.GetMetadata()["line"] != "4" || info.GetMetadata()["column"] != "24" {
+		t.Errorf("bad record: %v %s", info, field)
+	}
+	// Another game's record, and an unknown format.
+	_, err = srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: abGame, Text: ex.GetText()})
+	if info, _ := replayError(t, err); info.GetReason() != ReasonInvalidRequest {
+		t.Errorf("record of another game: %v", info)
+	}
+	_, err = srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: bgGame, Format: "sgf", Text: ex.GetText()})
+	if info, field := replayError(t, err); info.GetReason() != ReasonInvalidRequest || field != "format" {
+		t.Errorf("unknown format: %v %s", info, field)
+	}
+}
+
+// TestRecordOptionsAndSeed: a record made by hand from options and a seed
+// (a Labyrinth set-up) imports to NewGame's state for them.
+func TestRecordOptionsAndSeed(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	seed := uint64(9)
+	ng, err := srv.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: "labyrinth", Seed: &seed,
+		Options: &gamerulesv1.NewGameRequest_Labyrinth{Labyrinth: &gamerulesv1.LabyrinthOptions{Players: 3}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := `{"format": "gamerules-record/1", "game": "labyrinth", "options": {"players": 3}, "seed": "9", "moves": []}`
+	im, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: "labyrinth", Text: text})
+	if err != nil || !proto.Equal(im.GetResult().GetStart(), ng.GetState()) {
+		t.Fatalf("ImportRecord = %v, %v; want start %s", im.GetResult().GetStart().GetText(), err, ng.GetState().GetText())
+	}
+	ex, err := srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: "labyrinth", Replay: im.GetReplay()})
+	if err != nil || !strings.Contains(ex.GetText(), `"start": `+strconv.Quote(ng.GetState().GetText())) {
+		t.Errorf("ExportRecord = %s, %v", ex.GetText(), err)
+	}
+}
