@@ -242,8 +242,8 @@ var examples = map[string]example{
 	"GameRules_RenderState":  {"gravity_trap", `{"state":{"text":"RoooBooooooooooooooooo r"}}`},
 	"GameRules_RenderState2": {"gravity_trap", `{"state":{"text":"RoooBooooooooooooooooo r"},"highlightFrom":"0","highlightTo":"8"}`},
 	"GameRules_GetBoard":     {"gravity_trap", `{"name":"default"}`},
-	"GameRules_ReplayGame":   {"gravity_trap", `{"moves":["8","0"]}`},
-	"GameRules_ImportRecord": {"gravity_trap", `{"text":"{\"format\":\"gamerules-record/1\",\"game\":\"gravity_trap\",\"moves\":[\"8\",\"0\"]}"}`},
+	"GameRules_ReplayGame":   {"gravity_trap", `{"moves":["8","0"],"seed":"1"}`},
+	"GameRules_ImportRecord": {"gravity_trap", `{"text":"{\"format\":\"gamerules-record/1\",\"game\":\"gravity_trap\",\"seed\":\"1\",\"moves\":[\"8\",\"0\"]}"}`},
 	"GameRules_ExportRecord": {"gravity_trap", `{"replay":{"moves":["8","0"]},"tags":{"event":"example"}}`},
 }
 
