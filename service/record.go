@@ -11,16 +11,62 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/rules/backgammon"
+	"github.com/gamerules/gamerules/rules/backgammon/mat"
 	"github.com/gamerules/gamerules/rules/game"
 	"github.com/gamerules/gamerules/rules/record"
 )
 
-// recordFormat checks a record format name: "json", or empty for it.
-func recordFormat(f string) error {
-	if f == "" || f == "json" {
-		return nil
+// recordFormat checks a record format name for a game: "json" (or empty,
+// for it), and "mat" (gnubg's match text) for backgammon. It returns the
+// format's name.
+func recordFormat(id, f string) (string, error) {
+	switch {
+	case f == "" || f == "json":
+		return "json", nil
+	case f == "mat" && id == "backgammon":
+		return "mat", nil
 	}
-	return toStatus("format", fmt.Errorf("%w: record format %s: the formats are [json]", errInvalidRequest, game.Quote(f)))
+	return "", toStatus("format", fmt.Errorf("%w: record format %s for %s: the formats are json, and mat for backgammon", errInvalidRequest, game.Quote(f), id))
+}
+
+// recordError is the status of a record that cannot be read: INVALID_REQUEST
+// on the field text, with the line and column when known.
+func recordError(err error) error {
+	var re *record.Error
+	meta := map[string]string{}
+	if errors.As(err, &re) {
+		meta["line"], meta["column"] = strconv.Itoa(re.Line), strconv.Itoa(re.Column)
+	}
+	return toStatusMeta("text", fmt.Errorf("%w: %v", errInvalidRequest, err), meta)
+}
+
+// importMat reads a gnubg .mat match into a replay: the match's options
+// and score, its moves (resignations the format leaves out restored), and
+// the players' names as the tags "white" and "black".
+func importMat(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest, map[string]string, error) {
+	m, err := mat.Read([]byte(text))
+	if err != nil {
+		return nil, nil, recordError(err)
+	}
+	moves, err := m.Replay()
+	var me *mat.MoveError
+	if errors.As(err, &me) {
+		return nil, nil, toStatusMeta("moves["+strconv.Itoa(me.Index)+"]", me.Err, map[string]string{"moveIndex": strconv.Itoa(me.Index),
+			"stateBefore": me.Before, "line": strconv.Itoa(me.Line), "column": strconv.Itoa(me.Column)})
+	}
+	if err != nil {
+		return nil, nil, recordError(err)
+	}
+	o := m.Options()
+	replay := &gamerulesv1.ReplayGameRequest{Game: "backgammon", IncludeStates: includeStates,
+		Options: &gamerulesv1.ReplayGameRequest_Backgammon{Backgammon: &gamerulesv1.BackgammonOptions{
+			Cube: o.MatchLength == 0, MatchLength: uint32(o.MatchLength), WhiteScore: uint32(o.Score[0]), BlackScore: uint32(o.Score[1]),
+			Crawford: o.MatchLength > 0 && (o.Score[0] == o.MatchLength-1) != (o.Score[1] == o.MatchLength-1)}}}
+	for _, mv := range moves {
+		replay.Moves = append(replay.Moves, mv.Notation)
+	}
+	return replay, map[string]string{"white": m.Players[0], "black": m.Players[1]}, nil
 }
 
 // ImportRecord reads a record and replays it with ReplayGame.
@@ -28,17 +74,24 @@ func (s *Server) ImportRecord(ctx context.Context, req *gamerulesv1.ImportRecord
 	if _, err := s.engine(req.GetGame()); err != nil {
 		return nil, err
 	}
-	if err := recordFormat(req.GetFormat()); err != nil {
+	format, err := recordFormat(req.GetGame(), req.GetFormat())
+	if err != nil {
 		return nil, err
+	}
+	if format == "mat" {
+		replay, tags, err := importMat(req.GetText(), req.GetIncludeStates())
+		if err != nil {
+			return nil, err
+		}
+		result, err := s.ReplayGame(ctx, replay)
+		if err != nil {
+			return nil, err
+		}
+		return &gamerulesv1.ImportRecordResponse{Replay: replay, Result: result, Tags: tags}, nil
 	}
 	rec, err := record.Parse([]byte(req.GetText()))
 	if err != nil {
-		var re *record.Error
-		meta := map[string]string{}
-		if errors.As(err, &re) {
-			meta["line"], meta["column"] = strconv.Itoa(re.Line), strconv.Itoa(re.Column)
-		}
-		return nil, toStatusMeta("text", fmt.Errorf("%w: %v", errInvalidRequest, err), meta)
+		return nil, recordError(err)
 	}
 	if rec.Game != req.GetGame() {
 		return nil, toStatus("text", fmt.Errorf("%w: the record is of game %s, not %q", errInvalidRequest, game.Quote(rec.Game), req.GetGame()))
@@ -109,7 +162,8 @@ func (s *Server) ExportRecord(ctx context.Context, req *gamerulesv1.ExportRecord
 	if _, err := s.engine(req.GetGame()); err != nil {
 		return nil, err
 	}
-	if err := recordFormat(req.GetFormat()); err != nil {
+	format, err := recordFormat(req.GetGame(), req.GetFormat())
+	if err != nil {
 		return nil, err
 	}
 	if req.GetReplay() == nil {
@@ -123,6 +177,17 @@ func (s *Server) ExportRecord(ctx context.Context, req *gamerulesv1.ExportRecord
 	resp, err := s.ReplayGame(ctx, replay)
 	if err != nil {
 		return nil, err
+	}
+	if format == "mat" {
+		start, err := backgammon.ParseState(resp.GetStart().GetText())
+		if err != nil {
+			return nil, toStatus("replay", err)
+		}
+		text, err := mat.Write(start, resp.GetMoves(), [2]string{req.GetTags()["white"], req.GetTags()["black"]})
+		if err != nil {
+			return nil, toStatus("replay", fmt.Errorf("%w: %v", errInvalidRequest, err))
+		}
+		return &gamerulesv1.ExportRecordResponse{Text: string(text), Format: "mat"}, nil
 	}
 	rec := record.Record{Game: req.GetGame(), Start: resp.GetStart().GetText(), Moves: resp.GetMoves(), Tags: req.GetTags()}
 	if len(resp.GetStart().GetGravityTrap().GetBoard().GetStations()) > 0 {
@@ -151,5 +216,5 @@ func (s *Server) ExportRecord(ctx context.Context, req *gamerulesv1.ExportRecord
 	if err != nil {
 		return nil, toStatus("replay", err)
 	}
-	return &gamerulesv1.ExportRecordResponse{Text: string(text), Format: "json"}, nil
+	return &gamerulesv1.ExportRecordResponse{Text: string(text), Format: format}, nil
 }

@@ -2,6 +2,8 @@ package service
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -100,5 +102,46 @@ func TestRecordOptionsAndSeed(t *testing.T) {
 	ex, err := srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: "labyrinth", Replay: im.GetReplay()})
 	if err != nil || !strings.Contains(ex.GetText(), `"start": `+strconv.Quote(ng.GetState().GetText())) {
 		t.Errorf("ExportRecord = %s, %v", ex.GetText(), err)
+	}
+}
+
+// TestRecordMat: every gnubg-made .mat imports (format mat) to a finished
+// match whose winner is the record's; exported as .mat and imported again
+// it ends in the same state; a tampered play is ILLEGAL_MOVE with its index,
+// the state before it and its line and column in the file.
+func TestRecordMat(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	files, _ := filepath.Glob("../testdata/backgammon/mat/*.mat")
+	if len(files) < 5 {
+		t.Fatalf("%d .mat files", len(files))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		im, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: bgGame, Format: "mat", Text: string(data)})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if !im.GetResult().GetFinished() || !im.GetResult().GetBackgammon().GetMatchOver() || im.GetTags()["white"] != "gnubg" {
+			t.Errorf("%s: ends %v", f, im.GetResult().GetState().GetText())
+		}
+		ex, err := srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: bgGame, Format: "mat", Replay: im.GetReplay(), Tags: im.GetTags()})
+		if err != nil {
+			t.Fatalf("%s: ExportRecord: %v", f, err)
+		}
+		again, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: bgGame, Format: "mat", Text: ex.GetText()})
+		if err != nil || again.GetResult().GetState().GetText() != im.GetResult().GetState().GetText() {
+			t.Errorf("%s: export re-imported: %v, %v", f, again.GetResult().GetState().GetText(), err)
+		}
+	}
+	data, _ := os.ReadFile("../testdata/backgammon/mat/seed12-match5.mat")
+	tampered := strings.Replace(string(data), "13/9 13/8 ", "13/9 13/7 ", 1)
+	_, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: bgGame, Format: "mat", Text: tampered})
+	info, field := replayError(t, err)
+	if md := info.GetMetadata(); info.GetReason() != ReasonIllegalMove || field != "moves[7]" || md["line"] != "9" || md["column"] != "6" || md["stateBefore"] == "" {
+		t.Errorf("tampered .mat: %v %s", info, field)
 	}
 }

@@ -258,6 +258,23 @@ func (m Match) Options() backgammon.Options {
 	return o
 }
 
+// MoveError is a move of the text that is not legal: where it is in the
+// text, its index in the replay, the state before it (text form) and the
+// engine's error (game.ErrIllegalMove or game.ErrGameOver, which Unwrap
+// gives).
+type MoveError struct {
+	Line, Column, Index int
+	Notation, Before    string
+	Err                 error
+}
+
+func (e *MoveError) Error() string {
+	return fmt.Sprintf("mat: line %d, column %d: move %d %q: %v", e.Line, e.Column, e.Index, e.Notation, e.Err)
+}
+
+// Unwrap returns the engine's error.
+func (e *MoveError) Unwrap() error { return e.Err }
+
 // Move is one move of a replay and where it comes from in the text.
 type Move struct {
 	Notation     string
@@ -272,8 +289,8 @@ type Move struct {
 // says was won ("Wins 2 points") that the moves leave unfinished was
 // resigned by the loser, on roll, and accepted, so Replay adds "resign
 // <single|gammon|backgammon>" (the points over the cube) and "accept".
-// It plays the moves to know that; a move that is not legal is an error
-// (*record.Error) at its line and column.
+// It plays the moves to know that; a move that is not legal is a
+// *MoveError.
 func (m Match) Replay() ([]Move, error) {
 	s, err := backgammon.New(m.Options())
 	if err != nil {
@@ -283,7 +300,7 @@ func (m Match) Replay() ([]Move, error) {
 	apply := func(mv Move) error {
 		next, _, err := s.ApplyText(mv.Notation)
 		if err != nil {
-			return fail(mv.Line, mv.Column, "%q: %v", mv.Notation, err)
+			return &MoveError{Line: mv.Line, Column: mv.Column, Index: len(out), Notation: mv.Notation, Before: s.String(), Err: err}
 		}
 		s = next
 		out = append(out, mv)
