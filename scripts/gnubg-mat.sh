@@ -3,6 +3,8 @@
 # Debian's gnubg, /usr/games/gnubg; CI does not run this):
 # - seed<S>-match<N>.mat: an N-point match gnubg plays against itself
 #   (0-ply, seed S), exported by gnubg ("export match mat");
+# - seed<S>-match<N>.ids: the gnubg ID (Position ID:Match ID) of every board
+#   gnubg showed while playing it (after every action);
 # - gnubg-reimport/ours-*.mat: what rules/backgammon/mat writes for each of
 #   those, imported into gnubg ("import mat") and exported by gnubg again;
 # - gnubg-reimport/gnubg-final.txt: the gnubg ID (Position ID:Match ID)
@@ -25,7 +27,7 @@ for spec in "11 3" "12 5" "13 1" "14 7" "42 3"; do
     echo "new match $2"
     echo "play"
     echo "export match mat $dir/seed$1-match$2.mat"
-  } | "$gnubg" -t -q >/dev/null 2>&1
+  } | "$gnubg" -t -q 2>&1 | awk '/Position ID:/{p=$NF} /Match ID   :/{print p":"$NF}' >"$dir/seed$1-match$2.ids"
 done
 (cd "$top" && GAMERULES_MAT_DUMP="$tmp" go test ./rules/backgammon/mat -run TestGnubgMatches -count=1 >/dev/null)
 mkdir -p "$dir/gnubg-reimport"

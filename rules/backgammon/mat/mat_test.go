@@ -166,3 +166,52 @@ func TestGnubgReadsOurExports(t *testing.T) {
 		t.Errorf("%d records checked", n)
 	}
 }
+
+// TestGnubgPositionsEveryMove: the gnubg IDs gnubg showed while it played
+// each match (its board after every action, captured from "play" by
+// scripts/gnubg-mat.sh into <record>.ids) all appear, in order, among the
+// states the record's replay passes through.
+func TestGnubgPositionsEveryMove(t *testing.T) {
+	files, _ := filepath.Glob("../../../testdata/backgammon/mat/*.ids")
+	if len(files) < 5 {
+		t.Fatalf("%d .ids files", len(files))
+	}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.Fields(string(raw))
+		data, err := os.ReadFile(strings.TrimSuffix(f, ".ids") + ".mat")
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Read(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mvs, err := m.Replay()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := backgammon.New(m.Options())
+		seen := []string{s.String()}
+		for _, mv := range mvs {
+			s, _, err = s.ApplyText(mv.Notation)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen = append(seen, s.String())
+		}
+		j := 0
+		for _, id := range want {
+			k := slices.Index(seen[j:], id)
+			if k < 0 {
+				t.Errorf("%s: gnubg's %s (after %d of its %d positions matched) is not among the replay's states from %d on", filepath.Base(f), id, j, len(want), j)
+				break
+			}
+			j += k
+		}
+		t.Logf("%s: %d gnubg positions matched in order among %d states", filepath.Base(f), len(want), len(seen))
+	}
+}
