@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/rules/abalone/apgn"
 	"github.com/gamerules/gamerules/rules/backgammon"
 	"github.com/gamerules/gamerules/rules/backgammon/mat"
 	"github.com/gamerules/gamerules/rules/game"
@@ -26,8 +29,10 @@ func recordFormat(id, f string) (string, error) {
 		return "json", nil
 	case f == "mat" && id == "backgammon":
 		return "mat", nil
+	case f == "apgn" && id == "abalone":
+		return "apgn", nil
 	}
-	return "", toStatus("format", fmt.Errorf("%w: record format %s for %s: the formats are json, and mat for backgammon", errInvalidRequest, game.Quote(f), id))
+	return "", toStatus("format", fmt.Errorf("%w: record format %s for %s: the formats are json, mat for backgammon and apgn for abalone", errInvalidRequest, game.Quote(f), id))
 }
 
 // recordError is the status of a record that cannot be read: INVALID_REQUEST
@@ -80,6 +85,17 @@ func (s *Server) ImportRecord(ctx context.Context, req *gamerulesv1.ImportRecord
 	}
 	if format == "mat" {
 		replay, tags, err := importMat(req.GetText(), req.GetIncludeStates())
+		if err != nil {
+			return nil, err
+		}
+		result, err := s.ReplayGame(ctx, replay)
+		if err != nil {
+			return nil, err
+		}
+		return &gamerulesv1.ImportRecordResponse{Replay: replay, Result: result, Tags: tags}, nil
+	}
+	if format == "apgn" {
+		replay, tags, err := importAPGN(req.GetText(), req.GetIncludeStates())
 		if err != nil {
 			return nil, err
 		}
@@ -189,6 +205,9 @@ func (s *Server) ExportRecord(ctx context.Context, req *gamerulesv1.ExportRecord
 		}
 		return &gamerulesv1.ExportRecordResponse{Text: string(text), Format: "mat"}, nil
 	}
+	if format == "apgn" {
+		return &gamerulesv1.ExportRecordResponse{Text: string(exportAPGN(replay, resp, req.GetTags())), Format: "apgn"}, nil
+	}
 	rec := record.Record{Game: req.GetGame(), Start: resp.GetStart().GetText(), Moves: resp.GetMoves(), Tags: req.GetTags()}
 	if len(resp.GetStart().GetGravityTrap().GetBoard().GetStations()) > 0 {
 		// A custom board: the text form does not carry it, the options do.
@@ -217,4 +236,72 @@ func (s *Server) ExportRecord(ctx context.Context, req *gamerulesv1.ExportRecord
 		return nil, toStatus("replay", err)
 	}
 	return &gamerulesv1.ExportRecordResponse{Text: string(text), Format: format}, nil
+}
+
+// apgnLayouts maps an APGN Variant tag to the Abalone layout option and
+// back (the archives write "german" for the German daisy).
+var apgnLayouts = map[string]string{"german": "german_daisy", "belgian": "belgian_daisy"}
+
+// importAPGN reads one APGN game into a replay: the Position tag's state,
+// or the Variant tag's layout (absent: the default), and the moves; the
+// tags come back as tags.
+func importAPGN(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest, map[string]string, error) {
+	games, err := apgn.Read([]byte(text))
+	if err != nil {
+		return nil, nil, recordError(err)
+	}
+	if len(games) != 1 {
+		return nil, nil, toStatus("text", fmt.Errorf("%w: %d games in the record; import one at a time", errInvalidRequest, len(games)))
+	}
+	g := games[0]
+	replay := &gamerulesv1.ReplayGameRequest{Game: "abalone", Moves: g.Moves, IncludeStates: includeStates}
+	if pos := g.Tag("Position"); pos != "" {
+		replay.State = &gamerulesv1.GameState{Text: pos}
+	} else if v := g.Tag("Variant"); v != "" {
+		layout := v
+		if l, ok := apgnLayouts[v]; ok {
+			layout = l
+		}
+		replay.Options = &gamerulesv1.ReplayGameRequest_Abalone{Abalone: &gamerulesv1.AbaloneOptions{Layout: layout}}
+	}
+	tags := map[string]string{}
+	for _, t := range g.Tags {
+		tags[t.Name] = t.Value
+	}
+	return replay, tags, nil
+}
+
+// exportAPGN writes a replayed Abalone game as APGN: the request's tags
+// (sorted), then Variant (the layout, when the game started from options)
+// or Position (the start state's text), Result and Notation, then the moves.
+func exportAPGN(replay *gamerulesv1.ReplayGameRequest, resp *gamerulesv1.ReplayGameResponse, tags map[string]string) []byte {
+	var g apgn.Game
+	for _, k := range slices.Sorted(maps.Keys(tags)) {
+		switch k {
+		case "Variant", "Position", "Result", "Notation":
+			continue // written from the game
+		}
+		g.Tags = append(g.Tags, apgn.Tag{Name: k, Value: tags[k]})
+	}
+	if replay.GetState() == nil {
+		layout := replay.GetAbalone().GetLayout()
+		for k, v := range apgnLayouts {
+			if v == layout {
+				layout = k
+			}
+		}
+		if layout == "" {
+			layout = "classic"
+		}
+		g.Tags = append(g.Tags, apgn.Tag{Name: "Variant", Value: layout})
+	} else {
+		g.Tags = append(g.Tags, apgn.Tag{Name: "Position", Value: resp.GetStart().GetText()})
+	}
+	g.Result = "*"
+	if resp.GetFinished() && resp.Winner != nil {
+		g.Result = []string{"1-0", "0-1"}[resp.GetWinner()]
+	}
+	g.Tags = append(g.Tags, apgn.Tag{Name: "Result", Value: g.Result}, apgn.Tag{Name: "Notation", Value: "Aba-Pro"})
+	g.Moves = resp.GetMoves()
+	return apgn.Write(g)
 }

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/rules/abalone/apgn"
 )
 
 // TestRecordRoundTrip: games of three kinds exported as JSON records import
@@ -143,5 +145,58 @@ func TestRecordMat(t *testing.T) {
 	info, field := replayError(t, err)
 	if md := info.GetMetadata(); info.GetReason() != ReasonIllegalMove || field != "moves[7]" || md["line"] != "9" || md["column"] != "6" || md["stateBefore"] == "" {
 		t.Errorf("tampered .mat: %v %s", info, field)
+	}
+}
+
+// TestRecordAPGN: every game of the Abalone archive, as its own APGN
+// record, imports (format apgn) with the result its Result tag says; every
+// 20th exported as APGN and imported again ends in the same state, and
+// exports the same bytes.
+func TestRecordAPGN(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	data, err := io.ReadAll(abOpen(t, "migs-games.apgn.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, err := apgn.Read(data)
+	if err != nil || len(games) != 1941 {
+		t.Fatalf("%d games, %v", len(games), err)
+	}
+	for i, g := range games {
+		im, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: abGame, Format: "apgn", Text: string(apgn.Write(g))})
+		if err != nil {
+			t.Fatalf("%s: %v", g.Tag("Event"), err)
+		}
+		want := "*"
+		if r := im.GetResult(); r.GetFinished() {
+			want = []string{"1-0", "0-1"}[r.GetWinner()]
+		}
+		if want != g.Result || im.GetTags()["Event"] != g.Tag("Event") {
+			t.Errorf("%s: result %s; the record says %s", g.Tag("Event"), want, g.Result)
+		}
+		if i%20 != 0 {
+			continue
+		}
+		ex, err := srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: abGame, Format: "apgn", Replay: im.GetReplay(), Tags: im.GetTags()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: abGame, Format: "apgn", Text: ex.GetText()})
+		if err != nil || !proto.Equal(again.GetResult().GetState(), im.GetResult().GetState()) {
+			t.Fatalf("%s: exported and imported: %v, %v\n%s", g.Tag("Event"), again.GetResult().GetState().GetText(), err, ex.GetText())
+		}
+		ex2, err := srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: abGame, Format: "apgn", Replay: again.GetReplay(), Tags: again.GetTags()})
+		if err != nil || ex2.GetText() != ex.GetText() {
+			t.Fatalf("%s: export not stable:\n%s\n%s", g.Tag("Event"), ex.GetText(), ex2.GetText())
+		}
+	}
+	// A tampered move: ILLEGAL_MOVE at its index.
+	g := games[0]
+	g.Moves = append([]string{}, g.Moves...)
+	g.Moves[10] = "a1a2"
+	_, err = srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: abGame, Format: "apgn", Text: string(apgn.Write(g))})
+	if info, field := replayError(t, err); info.GetReason() != ReasonIllegalMove || field != "moves[10]" {
+		t.Errorf("tampered APGN: %v %s", info, field)
 	}
 }

@@ -1883,7 +1883,8 @@ type ImportRecordRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The game id; must be the record's game.
 	Game string `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
-	// The record's format: "json" (also when empty).
+	// The record's format: "json" (also when empty), "mat" (backgammon) or
+	// "apgn" (abalone).
 	Format string `protobuf:"bytes,2,opt,name=format,proto3" json:"format,omitempty"`
 	// The record.
 	Text string `protobuf:"bytes,3,opt,name=text,proto3" json:"text,omitempty"`
@@ -2021,7 +2022,8 @@ type ExportRecordRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The game id; must be the replay's game (which may be left empty).
 	Game string `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
-	// The format to write: "json" (also when empty).
+	// The format to write: "json" (also when empty), "mat" (backgammon; tags
+	// "white" and "black" name the players) or "apgn" (abalone).
 	Format string `protobuf:"bytes,2,opt,name=format,proto3" json:"format,omitempty"`
 	// The game, as ReplayGame takes it; include_states is ignored.
 	Replay *ReplayGameRequest `protobuf:"bytes,3,opt,name=replay,proto3" json:"replay,omitempty"`
@@ -2094,7 +2096,7 @@ type ExportRecordResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The record, in the requested format.
 	Text string `protobuf:"bytes,1,opt,name=text,proto3" json:"text,omitempty"`
-	// The format written ("json").
+	// The format written ("json", "mat" or "apgn").
 	Format        string `protobuf:"bytes,2,opt,name=format,proto3" json:"format,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

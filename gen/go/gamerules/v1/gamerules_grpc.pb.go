@@ -99,7 +99,8 @@ type GameRulesClient interface {
 	// ImportRecord reads a game record and replays it (as ReplayGame): the
 	// replay the record stands for and its result. Formats: "json" (the
 	// default), the JSON record format of docs/records.md, the same for every
-	// game. A record that cannot be read is INVALID_ARGUMENT, reason
+	// game; "mat" (backgammon: gnubg / Jellyfish match text) and "apgn"
+	// (Abalone: the Aba-Pro game records of the archives). A record that cannot be read is INVALID_ARGUMENT, reason
 	// INVALID_REQUEST, field "text", with ErrorInfo metadata "line" and
 	// "column"; a record of another game, reason INVALID_REQUEST too; a
 	// move that is not legal, as ReplayGame reports it (field "moves[<i>]",
@@ -294,7 +295,8 @@ type GameRulesServer interface {
 	// ImportRecord reads a game record and replays it (as ReplayGame): the
 	// replay the record stands for and its result. Formats: "json" (the
 	// default), the JSON record format of docs/records.md, the same for every
-	// game. A record that cannot be read is INVALID_ARGUMENT, reason
+	// game; "mat" (backgammon: gnubg / Jellyfish match text) and "apgn"
+	// (Abalone: the Aba-Pro game records of the archives). A record that cannot be read is INVALID_ARGUMENT, reason
 	// INVALID_REQUEST, field "text", with ErrorInfo metadata "line" and
 	// "column"; a record of another game, reason INVALID_REQUEST too; a
 	// move that is not legal, as ReplayGame reports it (field "moves[<i>]",
