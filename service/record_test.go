@@ -200,3 +200,29 @@ func TestRecordAPGN(t *testing.T) {
 		t.Errorf("tampered APGN: %v %s", info, field)
 	}
 }
+
+// TestRecordCustomBoard: a Gravity Trap game on a custom board is written
+// with its options (the text form does not carry the board) and imports to
+// the same states; started from a state instead, it cannot be written.
+func TestRecordCustomBoard(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	replay := &gamerulesv1.ReplayGameRequest{Game: gtGame, Moves: []string{"place 0", "place 1"},
+		Options: &gamerulesv1.ReplayGameRequest_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapOptions{CustomBoard: gtHex()}}}
+	want, err := srv.ReplayGame(ctx, replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: gtGame, Replay: replay})
+	if err != nil || strings.Contains(ex.GetText(), `"start"`) || !strings.Contains(ex.GetText(), `"customBoard"`) {
+		t.Fatalf("ExportRecord = %s, %v", ex.GetText(), err)
+	}
+	im, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: gtGame, Text: ex.GetText()})
+	if err != nil || !proto.Equal(im.GetResult().GetState(), want.GetState()) {
+		t.Fatalf("ImportRecord = %v, %v; want %v", im.GetResult().GetState(), err, want.GetState())
+	}
+	_, err = srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: gtGame, Replay: &gamerulesv1.ReplayGameRequest{State: want.GetStart()}})
+	if info, field := replayError(t, err); info.GetReason() != ReasonInvalidRequest || field != "replay.state" {
+		t.Errorf("custom board from a state: %v %s", info, field)
+	}
+}
