@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 
+	"google.golang.org/protobuf/proto"
+
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	"github.com/gamerules/gamerules/rules/game"
 )
@@ -21,6 +23,19 @@ const MaxReplayMoves = 9_000
 // takes, which bounds the answer: a state is at most a few KiB (a Labyrinth
 // state as JSON), so the answer stays within a few MiB.
 const MaxReplayStates = 1_000
+
+// MaxReplayStateBytes bounds the states of one ReplayGame answer with
+// include_states (their protobuf size; JSON is about three times that): a
+// call whose states would pass it fails (INVALID_REQUEST on include_states)
+// rather than answer tens of MiB (1,000 states on the largest custom
+// Gravity Trap board, which every state carries).
+// (The largest real answers are far below it: a Labyrinth state is about
+// 0.5 KiB, and a game on the largest custom board ends within about 64
+// moves of 18.5 KiB states.)
+const MaxReplayStateBytes = 4 << 20
+
+// replayStateBytes is MaxReplayStateBytes, lowered by tests.
+var replayStateBytes = MaxReplayStateBytes
 
 // replayCheckEvery is how many moves ReplayGame applies between two looks at
 // the request's context, so that a cancelled or late call stops early.
@@ -64,6 +79,7 @@ func (s *Server) ReplayGame(ctx context.Context, req *gamerulesv1.ReplayGameRequ
 	}
 	resp := &gamerulesv1.ReplayGameResponse{Start: pos.Encode(), Moves: make([]string, 0, n)}
 	rng := rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d))
+	stateBytes := 0
 	for i, notation := range req.GetMoves() {
 		if i%replayCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -79,7 +95,11 @@ func (s *Server) ReplayGame(ctx context.Context, req *gamerulesv1.ReplayGameRequ
 		resp.Moves = append(resp.Moves, applied)
 		pos = next
 		if req.GetIncludeStates() {
-			resp.States = append(resp.States, pos.Encode())
+			st := pos.Encode()
+			if stateBytes += proto.Size(st); stateBytes > replayStateBytes {
+				return nil, toStatus("include_states", fmt.Errorf("%w: the states after %d moves take more than %d bytes; replay fewer moves per call, or without include_states", errInvalidRequest, i+1, replayStateBytes))
+			}
+			resp.States = append(resp.States, st)
 		}
 	}
 	resp.State = pos.Encode()

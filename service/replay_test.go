@@ -280,6 +280,15 @@ func TestReplayLimits(t *testing.T) {
 	if _, err := srv.ReplayGame(cctx, &gamerulesv1.ReplayGameRequest{Game: bgGame, Moves: []string{"roll"}}); status.Code(err) != codes.Canceled {
 		t.Errorf("cancelled: %v", err)
 	}
+	// The states' bytes are bounded (here lowered to 10 backgammon states).
+	moves, _ := bgPlayed(t, srv, 40, 7)
+	defer func(n int) { replayStateBytes = n }(replayStateBytes)
+	replayStateBytes = 10 * proto.Size(mustNew(t, srv, bgGame))
+	_, err = srv.ReplayGame(ctx, &gamerulesv1.ReplayGameRequest{Game: bgGame, Moves: moves, IncludeStates: true})
+	if info, field := replayError(t, err); info.GetReason() != ReasonInvalidRequest || field != "include_states" {
+		t.Errorf("states over the bound: %v %s", info, field)
+	}
+	replayStateBytes = MaxReplayStateBytes
 	// A seeded new game of Labyrinth starts where NewGame starts it.
 	seed := uint64(5)
 	ng, err := srv.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: "labyrinth", Seed: &seed})
@@ -290,4 +299,14 @@ func TestReplayLimits(t *testing.T) {
 	if err != nil || !proto.Equal(r.GetStart(), ng.GetState()) || !proto.Equal(r.GetState(), ng.GetState()) || r.GetSeed() != 5 {
 		t.Errorf("labyrinth from seed 5: %v, %v", r, err)
 	}
+}
+
+// mustNew is a new game's state with the defaults.
+func mustNew(t *testing.T, s *Server, id string) *gamerulesv1.GameState {
+	t.Helper()
+	ng, err := s.NewGame(context.Background(), &gamerulesv1.NewGameRequest{Game: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ng.GetState()
 }
