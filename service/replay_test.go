@@ -301,12 +301,3 @@ func TestReplayLimits(t *testing.T) {
 	}
 }
 
-// mustNew is a new game's state with the defaults.
-func mustNew(t *testing.T, s *Server, id string) *gamerulesv1.GameState {
-	t.Helper()
-	ng, err := s.NewGame(context.Background(), &gamerulesv1.NewGameRequest{Game: id})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ng.GetState()
-}
