@@ -300,4 +300,3 @@ func TestReplayLimits(t *testing.T) {
 		t.Errorf("labyrinth from seed 5: %v, %v", r, err)
 	}
 }
-
