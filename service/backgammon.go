@@ -446,6 +446,28 @@ func (p backgammonPos) Apply(mv *gamerulesv1.Move, rng *rand.Rand) (Position, *g
 	return backgammonPos{next}, backgammonMoveToProto(m), false, nil
 }
 
+// ApplyNotation implements notationApplier: Apply for a move in notation,
+// checked once (backgammon.State.ApplyText) and answered as its canonical
+// notation only, for ReplayGame.
+func (p backgammonPos) ApplyNotation(notation string, rng *rand.Rand) (Position, string, bool, error) {
+	if backgammon.IsRollRequest(notation) {
+		m, err := backgammon.RollDice(p.s, rng)
+		if err != nil {
+			return nil, "", false, err
+		}
+		next, err := p.s.Apply(m)
+		if err != nil {
+			return nil, "", false, fmt.Errorf("backgammon: drawn roll %v does not apply: %v", m, err) // a bug: Internal
+		}
+		return backgammonPos{next}, m.String(), true, nil
+	}
+	next, m, err := p.s.ApplyText(notation)
+	if err != nil {
+		return nil, "", false, err
+	}
+	return backgammonPos{next}, m.String(), false, nil
+}
+
 // backgammonDecision returns the decision move of kind k (level for a
 // resignation).
 func backgammonDecision(k backgammon.Kind, level int) backgammon.Move {

@@ -41,6 +41,12 @@ var (
 // BadRequest field violation; context errors keep their codes; anything else
 // is a bug and becomes INTERNAL.
 func toStatus(field string, err error) error {
+	return toStatusMeta(field, err, nil)
+}
+
+// toStatusMeta is toStatus with more ErrorInfo metadata beside "field"
+// (ReplayGame: the index of the bad move and the state before it).
+func toStatusMeta(field string, err error, meta map[string]string) error {
 	if err == nil {
 		return nil
 	}
@@ -71,11 +77,21 @@ func toStatus(field string, err error) error {
 	msg := fmt.Sprintf("%s: %v", field, err)
 	st := status.New(codes.InvalidArgument, msg)
 	withDetails, derr := st.WithDetails(
-		&errdetails.ErrorInfo{Reason: reason, Domain: ErrorDomain, Metadata: map[string]string{"field": field}},
+		&errdetails.ErrorInfo{Reason: reason, Domain: ErrorDomain, Metadata: metadata(field, meta)},
 		&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{Field: field, Description: err.Error(), Reason: reason}}},
 	)
 	if derr != nil {
 		return st.Err()
 	}
 	return withDetails.Err()
+}
+
+// metadata is an ErrorInfo's metadata: the field and the extra entries.
+func metadata(field string, extra map[string]string) map[string]string {
+	m := make(map[string]string, len(extra)+1)
+	for k, v := range extra {
+		m[k] = v
+	}
+	m["field"] = field
+	return m
 }

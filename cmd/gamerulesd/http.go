@@ -398,7 +398,7 @@ func routeOf(path string) string {
 	if rest, ok := strings.CutPrefix(path, "/v1/games/"); ok {
 		if i := strings.LastIndexByte(rest, ':'); i >= 0 {
 			switch verb := rest[i+1:]; verb {
-			case "new", "legalMoves", "applyMove", "score", "observe":
+			case "new", "legalMoves", "applyMove", "score", "observe", "replay", "importRecord", "exportRecord":
 				return "/v1/games/{game}:" + verb
 			}
 		}

@@ -41,7 +41,7 @@ var buildOnce struct {
 
 // startProcess builds gamerulesd (once per test binary) and runs it with
 // args; it is killed when the test ends.
-func startProcess(t *testing.T, args ...string) *serverProcess {
+func startProcess(t testing.TB, args ...string) *serverProcess {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "gamerulesd-test")
@@ -81,7 +81,7 @@ func startProcess(t *testing.T, args ...string) *serverProcess {
 	}
 }
 
-func freePort(t *testing.T) string {
+func freePort(t testing.TB) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

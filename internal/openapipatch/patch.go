@@ -90,13 +90,14 @@ func asList(v any) []any {
 var responseMessages = []proto.Message{
 	&gamerulesv1.ListGamesResponse{}, &gamerulesv1.GameInfo{}, &gamerulesv1.NewGameResponse{},
 	&gamerulesv1.LegalMovesResponse{}, &gamerulesv1.ApplyMoveResponse{}, &gamerulesv1.ScoreResponse{},
-	&gamerulesv1.ObserveStateResponse{}, &gamerulesv1.GetBoardResponse{},
+	&gamerulesv1.ObserveStateResponse{}, &gamerulesv1.GetBoardResponse{}, &gamerulesv1.ReplayGameResponse{},
+	&gamerulesv1.ImportRecordResponse{}, &gamerulesv1.ExportRecordResponse{},
 }
 
 // alwaysSetMessages are the message fields of responses the service always
 // sets (the returned state, the applied move); other message fields may be
 // absent.
-var alwaysSetMessages = map[protoreflect.Name]bool{"state": true, "move": true}
+var alwaysSetMessages = map[protoreflect.Name]bool{"state": true, "move": true, "start": true, "result": true, "replay": true}
 
 // markRequired lists, in each response message's definition, the fields the
 // server always writes: all but oneof cases (proto3 `optional` included).
@@ -241,6 +242,9 @@ var examples = map[string]example{
 	"GameRules_RenderState":  {"gravity_trap", `{"state":{"text":"RoooBooooooooooooooooo r"}}`},
 	"GameRules_RenderState2": {"gravity_trap", `{"state":{"text":"RoooBooooooooooooooooo r"},"highlightFrom":"0","highlightTo":"8"}`},
 	"GameRules_GetBoard":     {"gravity_trap", `{"name":"default"}`},
+	"GameRules_ReplayGame":   {"gravity_trap", `{"moves":["8","0"],"seed":"1"}`},
+	"GameRules_ImportRecord": {"gravity_trap", `{"text":"{\"format\":\"gamerules-record/1\",\"game\":\"gravity_trap\",\"seed\":\"1\",\"moves\":[\"8\",\"0\"]}"}`},
+	"GameRules_ExportRecord": {"gravity_trap", `{"replay":{"moves":["8","0"]},"tags":{"event":"example"}}`},
 }
 
 // addExamples puts the route's example request on its body parameter and
@@ -320,6 +324,12 @@ func call(srv *service.Server, rpc string, req proto.Message) (proto.Message, er
 		return srv.ObserveState(ctx, req.(*gamerulesv1.ObserveStateRequest))
 	case "GetBoard":
 		return srv.GetBoard(ctx, req.(*gamerulesv1.GetBoardRequest))
+	case "ReplayGame":
+		return srv.ReplayGame(ctx, req.(*gamerulesv1.ReplayGameRequest))
+	case "ImportRecord":
+		return srv.ImportRecord(ctx, req.(*gamerulesv1.ImportRecordRequest))
+	case "ExportRecord":
+		return srv.ExportRecord(ctx, req.(*gamerulesv1.ExportRecordRequest))
 	}
 	return nil, fmt.Errorf("no RPC %s", rpc)
 }

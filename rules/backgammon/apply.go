@@ -241,3 +241,30 @@ func (s State) answers() string {
 	}
 	return "take, drop or resign"
 }
+
+// ApplyText is ParseMove followed by Apply, checking the move once: the
+// state after the move written as text, and the move as ParseMove reads it
+// (canonical). A bare "roll" is refused as ParseMove refuses it (draw with
+// RollDice). Errors are ParseMove's and Apply's. It is the fast path of a
+// whole game replayed from notation (ReplayGame); s does not change.
+func (s State) ApplyText(text string) (State, Move, error) {
+	m, err := ParseMove(s, text)
+	if err != nil {
+		return State{}, Move{}, err
+	}
+	// ParseMove has validated s and, in PhaseMove, resolved a pass or play
+	// against the legal plays, so it need not be checked again.
+	if s.phase == PhaseMove && s.Phase() == PhaseMove {
+		switch m.kind {
+		case KindPass:
+			return s.endTurn(s), m, nil
+		case KindPlay:
+			return s.play(m), m, nil
+		}
+	}
+	next, err := s.Apply(m)
+	if err != nil {
+		return State{}, Move{}, err
+	}
+	return next, m, nil
+}

@@ -1575,6 +1575,577 @@ type GetBoardResponse_GravityTrap struct {
 
 func (*GetBoardResponse_GravityTrap) isGetBoardResponse_Board() {}
 
+// ReplayGameRequest is a start and the moves to play from it.
+type ReplayGameRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The game id; must match the state, the options and the moves.
+	Game string `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
+	// The state to start from. When absent the game starts as NewGame would
+	// start it, from the options below (absent: the game's defaults) and the
+	// seed.
+	State *GameState `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
+	// The moves, in order, in the game's notation (as Move.notation). A
+	// chance point takes a named outcome ("roll 6-5") or "roll" for the
+	// server to draw one. At most 9,000 (1,000 with include_states).
+	Moves []string `protobuf:"bytes,3,rep,name=moves,proto3" json:"moves,omitempty"`
+	// Seed of the random set-up (with no state) and of every chance outcome
+	// the server draws, in order. When absent the server picks one; the
+	// response echoes it whenever it was used.
+	Seed *uint64 `protobuf:"varint,4,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
+	// When true, the response lists the state after every move.
+	IncludeStates bool `protobuf:"varint,5,opt,name=include_states,json=includeStates,proto3" json:"include_states,omitempty"`
+	// Options of the start when there is no state, as NewGameRequest's; the
+	// case must match the game. Refused together with a state.
+	//
+	// Types that are valid to be assigned to Options:
+	//
+	//	*ReplayGameRequest_Backgammon
+	//	*ReplayGameRequest_Abalone
+	//	*ReplayGameRequest_Labyrinth
+	//	*ReplayGameRequest_GravityTrap
+	Options       isReplayGameRequest_Options `protobuf_oneof:"options"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReplayGameRequest) Reset() {
+	*x = ReplayGameRequest{}
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReplayGameRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReplayGameRequest) ProtoMessage() {}
+
+func (x *ReplayGameRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReplayGameRequest.ProtoReflect.Descriptor instead.
+func (*ReplayGameRequest) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *ReplayGameRequest) GetGame() string {
+	if x != nil {
+		return x.Game
+	}
+	return ""
+}
+
+func (x *ReplayGameRequest) GetState() *GameState {
+	if x != nil {
+		return x.State
+	}
+	return nil
+}
+
+func (x *ReplayGameRequest) GetMoves() []string {
+	if x != nil {
+		return x.Moves
+	}
+	return nil
+}
+
+func (x *ReplayGameRequest) GetSeed() uint64 {
+	if x != nil && x.Seed != nil {
+		return *x.Seed
+	}
+	return 0
+}
+
+func (x *ReplayGameRequest) GetIncludeStates() bool {
+	if x != nil {
+		return x.IncludeStates
+	}
+	return false
+}
+
+func (x *ReplayGameRequest) GetOptions() isReplayGameRequest_Options {
+	if x != nil {
+		return x.Options
+	}
+	return nil
+}
+
+func (x *ReplayGameRequest) GetBackgammon() *BackgammonOptions {
+	if x != nil {
+		if x, ok := x.Options.(*ReplayGameRequest_Backgammon); ok {
+			return x.Backgammon
+		}
+	}
+	return nil
+}
+
+func (x *ReplayGameRequest) GetAbalone() *AbaloneOptions {
+	if x != nil {
+		if x, ok := x.Options.(*ReplayGameRequest_Abalone); ok {
+			return x.Abalone
+		}
+	}
+	return nil
+}
+
+func (x *ReplayGameRequest) GetLabyrinth() *LabyrinthOptions {
+	if x != nil {
+		if x, ok := x.Options.(*ReplayGameRequest_Labyrinth); ok {
+			return x.Labyrinth
+		}
+	}
+	return nil
+}
+
+func (x *ReplayGameRequest) GetGravityTrap() *GravityTrapOptions {
+	if x != nil {
+		if x, ok := x.Options.(*ReplayGameRequest_GravityTrap); ok {
+			return x.GravityTrap
+		}
+	}
+	return nil
+}
+
+type isReplayGameRequest_Options interface {
+	isReplayGameRequest_Options()
+}
+
+type ReplayGameRequest_Backgammon struct {
+	// Backgammon options.
+	Backgammon *BackgammonOptions `protobuf:"bytes,6,opt,name=backgammon,proto3,oneof"`
+}
+
+type ReplayGameRequest_Abalone struct {
+	// Abalone options.
+	Abalone *AbaloneOptions `protobuf:"bytes,7,opt,name=abalone,proto3,oneof"`
+}
+
+type ReplayGameRequest_Labyrinth struct {
+	// Labyrinth options.
+	Labyrinth *LabyrinthOptions `protobuf:"bytes,8,opt,name=labyrinth,proto3,oneof"`
+}
+
+type ReplayGameRequest_GravityTrap struct {
+	// Gravity Trap options.
+	GravityTrap *GravityTrapOptions `protobuf:"bytes,9,opt,name=gravity_trap,json=gravityTrap,proto3,oneof"`
+}
+
+func (*ReplayGameRequest_Backgammon) isReplayGameRequest_Options() {}
+
+func (*ReplayGameRequest_Abalone) isReplayGameRequest_Options() {}
+
+func (*ReplayGameRequest_Labyrinth) isReplayGameRequest_Options() {}
+
+func (*ReplayGameRequest_GravityTrap) isReplayGameRequest_Options() {}
+
+// ReplayGameResponse is the end of a replayed game.
+type ReplayGameResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The state the replay started from (the request's, or the new game's).
+	Start *GameState `protobuf:"bytes,1,opt,name=start,proto3" json:"start,omitempty"`
+	// The state after the last move (the start when there were none).
+	State *GameState `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
+	// The moves applied, in canonical notation; a drawn chance outcome is
+	// written as the outcome drawn ("roll 6-5").
+	Moves []string `protobuf:"bytes,3,rep,name=moves,proto3" json:"moves,omitempty"`
+	// With include_states: the state after each move, one per move.
+	States []*GameState `protobuf:"bytes,4,rep,name=states,proto3" json:"states,omitempty"`
+	// The seed, when the start was a new game (whose set-up it made, when
+	// random) or the server drew a chance outcome.
+	Seed *uint64 `protobuf:"varint,5,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
+	// The outcome of the final state, as Score would report it.
+	Finished bool `protobuf:"varint,6,opt,name=finished,proto3" json:"finished,omitempty"`
+	// The winner's player index when the game is over and not drawn.
+	Winner *int32 `protobuf:"varint,7,opt,name=winner,proto3,oneof" json:"winner,omitempty"`
+	// Points per player, by player index, as ScoreResponse.points.
+	Points []int32 `protobuf:"varint,8,rep,packed,name=points,proto3" json:"points,omitempty"`
+	// A short description of the result, as ScoreResponse.detail.
+	Detail string `protobuf:"bytes,9,opt,name=detail,proto3" json:"detail,omitempty"`
+	// Backgammon with the cube in use: the cube and the match, as
+	// ScoreResponse.backgammon.
+	Backgammon    *BackgammonScore `protobuf:"bytes,10,opt,name=backgammon,proto3" json:"backgammon,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReplayGameResponse) Reset() {
+	*x = ReplayGameResponse{}
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReplayGameResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReplayGameResponse) ProtoMessage() {}
+
+func (x *ReplayGameResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReplayGameResponse.ProtoReflect.Descriptor instead.
+func (*ReplayGameResponse) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *ReplayGameResponse) GetStart() *GameState {
+	if x != nil {
+		return x.Start
+	}
+	return nil
+}
+
+func (x *ReplayGameResponse) GetState() *GameState {
+	if x != nil {
+		return x.State
+	}
+	return nil
+}
+
+func (x *ReplayGameResponse) GetMoves() []string {
+	if x != nil {
+		return x.Moves
+	}
+	return nil
+}
+
+func (x *ReplayGameResponse) GetStates() []*GameState {
+	if x != nil {
+		return x.States
+	}
+	return nil
+}
+
+func (x *ReplayGameResponse) GetSeed() uint64 {
+	if x != nil && x.Seed != nil {
+		return *x.Seed
+	}
+	return 0
+}
+
+func (x *ReplayGameResponse) GetFinished() bool {
+	if x != nil {
+		return x.Finished
+	}
+	return false
+}
+
+func (x *ReplayGameResponse) GetWinner() int32 {
+	if x != nil && x.Winner != nil {
+		return *x.Winner
+	}
+	return 0
+}
+
+func (x *ReplayGameResponse) GetPoints() []int32 {
+	if x != nil {
+		return x.Points
+	}
+	return nil
+}
+
+func (x *ReplayGameResponse) GetDetail() string {
+	if x != nil {
+		return x.Detail
+	}
+	return ""
+}
+
+func (x *ReplayGameResponse) GetBackgammon() *BackgammonScore {
+	if x != nil {
+		return x.Backgammon
+	}
+	return nil
+}
+
+// ImportRecordRequest is a game record to read and replay.
+type ImportRecordRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The game id; must be the record's game.
+	Game string `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
+	// The record's format: "json" (also when empty), "mat" (backgammon) or
+	// "apgn" (abalone).
+	Format string `protobuf:"bytes,2,opt,name=format,proto3" json:"format,omitempty"`
+	// The record.
+	Text string `protobuf:"bytes,3,opt,name=text,proto3" json:"text,omitempty"`
+	// When true, the result lists the state after every move (as
+	// ReplayGameRequest.include_states).
+	IncludeStates bool `protobuf:"varint,4,opt,name=include_states,json=includeStates,proto3" json:"include_states,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportRecordRequest) Reset() {
+	*x = ImportRecordRequest{}
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportRecordRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportRecordRequest) ProtoMessage() {}
+
+func (x *ImportRecordRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportRecordRequest.ProtoReflect.Descriptor instead.
+func (*ImportRecordRequest) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *ImportRecordRequest) GetGame() string {
+	if x != nil {
+		return x.Game
+	}
+	return ""
+}
+
+func (x *ImportRecordRequest) GetFormat() string {
+	if x != nil {
+		return x.Format
+	}
+	return ""
+}
+
+func (x *ImportRecordRequest) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *ImportRecordRequest) GetIncludeStates() bool {
+	if x != nil {
+		return x.IncludeStates
+	}
+	return false
+}
+
+// ImportRecordResponse is what a record stands for and its replay.
+type ImportRecordResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The replay the record stands for: the request ReplayGame was given.
+	Replay *ReplayGameRequest `protobuf:"bytes,1,opt,name=replay,proto3" json:"replay,omitempty"`
+	// ReplayGame's answer to it.
+	Result *ReplayGameResponse `protobuf:"bytes,2,opt,name=result,proto3" json:"result,omitempty"`
+	// The record's tags (event, date, players).
+	Tags          map[string]string `protobuf:"bytes,3,rep,name=tags,proto3" json:"tags,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportRecordResponse) Reset() {
+	*x = ImportRecordResponse{}
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportRecordResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportRecordResponse) ProtoMessage() {}
+
+func (x *ImportRecordResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportRecordResponse.ProtoReflect.Descriptor instead.
+func (*ImportRecordResponse) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *ImportRecordResponse) GetReplay() *ReplayGameRequest {
+	if x != nil {
+		return x.Replay
+	}
+	return nil
+}
+
+func (x *ImportRecordResponse) GetResult() *ReplayGameResponse {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
+func (x *ImportRecordResponse) GetTags() map[string]string {
+	if x != nil {
+		return x.Tags
+	}
+	return nil
+}
+
+// ExportRecordRequest is a game to write as a record.
+type ExportRecordRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The game id; must be the replay's game (which may be left empty).
+	Game string `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
+	// The format to write: "json" (also when empty), "mat" (backgammon; tags
+	// "white" and "black" name the players) or "apgn" (abalone).
+	Format string `protobuf:"bytes,2,opt,name=format,proto3" json:"format,omitempty"`
+	// The game, as ReplayGame takes it; include_states is ignored.
+	Replay *ReplayGameRequest `protobuf:"bytes,3,opt,name=replay,proto3" json:"replay,omitempty"`
+	// Tags to write into the record (event, date, players).
+	Tags          map[string]string `protobuf:"bytes,4,rep,name=tags,proto3" json:"tags,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportRecordRequest) Reset() {
+	*x = ExportRecordRequest{}
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportRecordRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportRecordRequest) ProtoMessage() {}
+
+func (x *ExportRecordRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportRecordRequest.ProtoReflect.Descriptor instead.
+func (*ExportRecordRequest) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *ExportRecordRequest) GetGame() string {
+	if x != nil {
+		return x.Game
+	}
+	return ""
+}
+
+func (x *ExportRecordRequest) GetFormat() string {
+	if x != nil {
+		return x.Format
+	}
+	return ""
+}
+
+func (x *ExportRecordRequest) GetReplay() *ReplayGameRequest {
+	if x != nil {
+		return x.Replay
+	}
+	return nil
+}
+
+func (x *ExportRecordRequest) GetTags() map[string]string {
+	if x != nil {
+		return x.Tags
+	}
+	return nil
+}
+
+// ExportRecordResponse is the written record.
+type ExportRecordResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The record, in the requested format.
+	Text string `protobuf:"bytes,1,opt,name=text,proto3" json:"text,omitempty"`
+	// The format written ("json", "mat" or "apgn").
+	Format        string `protobuf:"bytes,2,opt,name=format,proto3" json:"format,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportRecordResponse) Reset() {
+	*x = ExportRecordResponse{}
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportRecordResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportRecordResponse) ProtoMessage() {}
+
+func (x *ExportRecordResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportRecordResponse.ProtoReflect.Descriptor instead.
+func (*ExportRecordResponse) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *ExportRecordResponse) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *ExportRecordResponse) GetFormat() string {
+	if x != nil {
+		return x.Format
+	}
+	return ""
+}
+
 var File_gamerules_v1_gamerules_proto protoreflect.FileDescriptor
 
 const file_gamerules_v1_gamerules_proto_rawDesc = "" +
@@ -1697,7 +2268,61 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x10GetBoardResponse\x12C\n" +
 	"\fgravity_trap\x18\x01 \x01(\v2\x1e.gamerules.v1.GravityTrapBoardH\x00R\vgravityTrap\x12\x12\n" +
 	"\x04note\x18\x02 \x01(\tR\x04noteB\a\n" +
-	"\x05board2\xb6\a\n" +
+	"\x05board\"\xc9\x03\n" +
+	"\x11ReplayGameRequest\x12\x17\n" +
+	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x12-\n" +
+	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateR\x05state\x12\x14\n" +
+	"\x05moves\x18\x03 \x03(\tR\x05moves\x12\x17\n" +
+	"\x04seed\x18\x04 \x01(\x04H\x01R\x04seed\x88\x01\x01\x12%\n" +
+	"\x0einclude_states\x18\x05 \x01(\bR\rincludeStates\x12A\n" +
+	"\n" +
+	"backgammon\x18\x06 \x01(\v2\x1f.gamerules.v1.BackgammonOptionsH\x00R\n" +
+	"backgammon\x128\n" +
+	"\aabalone\x18\a \x01(\v2\x1c.gamerules.v1.AbaloneOptionsH\x00R\aabalone\x12>\n" +
+	"\tlabyrinth\x18\b \x01(\v2\x1e.gamerules.v1.LabyrinthOptionsH\x00R\tlabyrinth\x12E\n" +
+	"\fgravity_trap\x18\t \x01(\v2 .gamerules.v1.GravityTrapOptionsH\x00R\vgravityTrapB\t\n" +
+	"\aoptionsB\a\n" +
+	"\x05_seed\"\x8e\x03\n" +
+	"\x12ReplayGameResponse\x12-\n" +
+	"\x05start\x18\x01 \x01(\v2\x17.gamerules.v1.GameStateR\x05start\x12-\n" +
+	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateR\x05state\x12\x14\n" +
+	"\x05moves\x18\x03 \x03(\tR\x05moves\x12/\n" +
+	"\x06states\x18\x04 \x03(\v2\x17.gamerules.v1.GameStateR\x06states\x12\x17\n" +
+	"\x04seed\x18\x05 \x01(\x04H\x00R\x04seed\x88\x01\x01\x12\x1a\n" +
+	"\bfinished\x18\x06 \x01(\bR\bfinished\x12\x1b\n" +
+	"\x06winner\x18\a \x01(\x05H\x01R\x06winner\x88\x01\x01\x12\x16\n" +
+	"\x06points\x18\b \x03(\x05R\x06points\x12\x16\n" +
+	"\x06detail\x18\t \x01(\tR\x06detail\x12=\n" +
+	"\n" +
+	"backgammon\x18\n" +
+	" \x01(\v2\x1d.gamerules.v1.BackgammonScoreR\n" +
+	"backgammonB\a\n" +
+	"\x05_seedB\t\n" +
+	"\a_winner\"\x86\x01\n" +
+	"\x13ImportRecordRequest\x12\x17\n" +
+	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x12\x16\n" +
+	"\x06format\x18\x02 \x01(\tR\x06format\x12\x17\n" +
+	"\x04text\x18\x03 \x01(\tB\x03\xe0A\x02R\x04text\x12%\n" +
+	"\x0einclude_states\x18\x04 \x01(\bR\rincludeStates\"\x84\x02\n" +
+	"\x14ImportRecordResponse\x127\n" +
+	"\x06replay\x18\x01 \x01(\v2\x1f.gamerules.v1.ReplayGameRequestR\x06replay\x128\n" +
+	"\x06result\x18\x02 \x01(\v2 .gamerules.v1.ReplayGameResponseR\x06result\x12@\n" +
+	"\x04tags\x18\x03 \x03(\v2,.gamerules.v1.ImportRecordResponse.TagsEntryR\x04tags\x1a7\n" +
+	"\tTagsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xfe\x01\n" +
+	"\x13ExportRecordRequest\x12\x17\n" +
+	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x12\x16\n" +
+	"\x06format\x18\x02 \x01(\tR\x06format\x12<\n" +
+	"\x06replay\x18\x03 \x01(\v2\x1f.gamerules.v1.ReplayGameRequestB\x03\xe0A\x02R\x06replay\x12?\n" +
+	"\x04tags\x18\x04 \x03(\v2+.gamerules.v1.ExportRecordRequest.TagsEntryR\x04tags\x1a7\n" +
+	"\tTagsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"B\n" +
+	"\x14ExportRecordResponse\x12\x12\n" +
+	"\x04text\x18\x01 \x01(\tR\x04text\x12\x16\n" +
+	"\x06format\x18\x02 \x01(\tR\x06format2\xb8\n" +
+	"\n" +
 	"\tGameRules\x12b\n" +
 	"\tListGames\x12\x1e.gamerules.v1.ListGamesRequest\x1a\x1f.gamerules.v1.ListGamesResponse\"\x14\x82\xd3\xe4\x93\x02\v\x12\t/v1/games\x90\x02\x01\x12j\n" +
 	"\aNewGame\x12\x1c.gamerules.v1.NewGameRequest\x1a\x1d.gamerules.v1.NewGameResponse\"\"\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/v1/games/{game}:new\x90\x02\x01\x12z\n" +
@@ -1707,7 +2332,11 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x05Score\x12\x1a.gamerules.v1.ScoreRequest\x1a\x1b.gamerules.v1.ScoreResponse\"$\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/v1/games/{game}:score\x90\x02\x01\x12}\n" +
 	"\fObserveState\x12!.gamerules.v1.ObserveStateRequest\x1a\".gamerules.v1.ObserveStateResponse\"&\x82\xd3\xe4\x93\x02\x1d:\x01*\"\x18/v1/games/{game}:observe\x90\x02\x01\x12\x87\x01\n" +
 	"\vRenderState\x12 .gamerules.v1.RenderStateRequest\x1a\x14.google.api.HttpBody\"@\x82\xd3\xe4\x93\x027Z\x1c:\x01*\"\x17/v1/games/{game}:render\x12\x17/v1/games/{game}:render\x90\x02\x01\x12t\n" +
-	"\bGetBoard\x12\x1d.gamerules.v1.GetBoardRequest\x1a\x1e.gamerules.v1.GetBoardResponse\")\x82\xd3\xe4\x93\x02 \x12\x1e/v1/games/{game}/boards/{name}\x90\x02\x01B@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
+	"\bGetBoard\x12\x1d.gamerules.v1.GetBoardRequest\x1a\x1e.gamerules.v1.GetBoardResponse\")\x82\xd3\xe4\x93\x02 \x12\x1e/v1/games/{game}/boards/{name}\x90\x02\x01\x12v\n" +
+	"\n" +
+	"ReplayGame\x12\x1f.gamerules.v1.ReplayGameRequest\x1a .gamerules.v1.ReplayGameResponse\"%\x82\xd3\xe4\x93\x02\x1c:\x01*\"\x17/v1/games/{game}:replay\x90\x02\x01\x12\x82\x01\n" +
+	"\fImportRecord\x12!.gamerules.v1.ImportRecordRequest\x1a\".gamerules.v1.ImportRecordResponse\"+\x82\xd3\xe4\x93\x02\":\x01*\"\x1d/v1/games/{game}:importRecord\x90\x02\x01\x12\x82\x01\n" +
+	"\fExportRecord\x12!.gamerules.v1.ExportRecordRequest\x1a\".gamerules.v1.ExportRecordResponse\"+\x82\xd3\xe4\x93\x02\":\x01*\"\x1d/v1/games/{game}:exportRecord\x90\x02\x01B@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
 
 var (
 	file_gamerules_v1_gamerules_proto_rawDescOnce sync.Once
@@ -1721,7 +2350,7 @@ func file_gamerules_v1_gamerules_proto_rawDescGZIP() []byte {
 	return file_gamerules_v1_gamerules_proto_rawDescData
 }
 
-var file_gamerules_v1_gamerules_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
+var file_gamerules_v1_gamerules_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_gamerules_v1_gamerules_proto_goTypes = []any{
 	(*GameState)(nil),            // 0: gamerules.v1.GameState
 	(*Move)(nil),                 // 1: gamerules.v1.Move
@@ -1741,37 +2370,45 @@ var file_gamerules_v1_gamerules_proto_goTypes = []any{
 	(*RenderStateRequest)(nil),   // 15: gamerules.v1.RenderStateRequest
 	(*GetBoardRequest)(nil),      // 16: gamerules.v1.GetBoardRequest
 	(*GetBoardResponse)(nil),     // 17: gamerules.v1.GetBoardResponse
-	(*BackgammonState)(nil),      // 18: gamerules.v1.BackgammonState
-	(*AbaloneState)(nil),         // 19: gamerules.v1.AbaloneState
-	(*LabyrinthState)(nil),       // 20: gamerules.v1.LabyrinthState
-	(*GravityTrapState)(nil),     // 21: gamerules.v1.GravityTrapState
-	(*BackgammonMove)(nil),       // 22: gamerules.v1.BackgammonMove
-	(*AbaloneMove)(nil),          // 23: gamerules.v1.AbaloneMove
-	(*LabyrinthMove)(nil),        // 24: gamerules.v1.LabyrinthMove
-	(*GravityTrapMove)(nil),      // 25: gamerules.v1.GravityTrapMove
-	(*BackgammonOptions)(nil),    // 26: gamerules.v1.BackgammonOptions
-	(*AbaloneOptions)(nil),       // 27: gamerules.v1.AbaloneOptions
-	(*LabyrinthOptions)(nil),     // 28: gamerules.v1.LabyrinthOptions
-	(*GravityTrapOptions)(nil),   // 29: gamerules.v1.GravityTrapOptions
-	(*BackgammonScore)(nil),      // 30: gamerules.v1.BackgammonScore
-	(*GravityTrapBoard)(nil),     // 31: gamerules.v1.GravityTrapBoard
-	(*httpbody.HttpBody)(nil),    // 32: google.api.HttpBody
+	(*ReplayGameRequest)(nil),    // 18: gamerules.v1.ReplayGameRequest
+	(*ReplayGameResponse)(nil),   // 19: gamerules.v1.ReplayGameResponse
+	(*ImportRecordRequest)(nil),  // 20: gamerules.v1.ImportRecordRequest
+	(*ImportRecordResponse)(nil), // 21: gamerules.v1.ImportRecordResponse
+	(*ExportRecordRequest)(nil),  // 22: gamerules.v1.ExportRecordRequest
+	(*ExportRecordResponse)(nil), // 23: gamerules.v1.ExportRecordResponse
+	nil,                          // 24: gamerules.v1.ImportRecordResponse.TagsEntry
+	nil,                          // 25: gamerules.v1.ExportRecordRequest.TagsEntry
+	(*BackgammonState)(nil),      // 26: gamerules.v1.BackgammonState
+	(*AbaloneState)(nil),         // 27: gamerules.v1.AbaloneState
+	(*LabyrinthState)(nil),       // 28: gamerules.v1.LabyrinthState
+	(*GravityTrapState)(nil),     // 29: gamerules.v1.GravityTrapState
+	(*BackgammonMove)(nil),       // 30: gamerules.v1.BackgammonMove
+	(*AbaloneMove)(nil),          // 31: gamerules.v1.AbaloneMove
+	(*LabyrinthMove)(nil),        // 32: gamerules.v1.LabyrinthMove
+	(*GravityTrapMove)(nil),      // 33: gamerules.v1.GravityTrapMove
+	(*BackgammonOptions)(nil),    // 34: gamerules.v1.BackgammonOptions
+	(*AbaloneOptions)(nil),       // 35: gamerules.v1.AbaloneOptions
+	(*LabyrinthOptions)(nil),     // 36: gamerules.v1.LabyrinthOptions
+	(*GravityTrapOptions)(nil),   // 37: gamerules.v1.GravityTrapOptions
+	(*BackgammonScore)(nil),      // 38: gamerules.v1.BackgammonScore
+	(*GravityTrapBoard)(nil),     // 39: gamerules.v1.GravityTrapBoard
+	(*httpbody.HttpBody)(nil),    // 40: google.api.HttpBody
 }
 var file_gamerules_v1_gamerules_proto_depIdxs = []int32{
-	18, // 0: gamerules.v1.GameState.backgammon:type_name -> gamerules.v1.BackgammonState
-	19, // 1: gamerules.v1.GameState.abalone:type_name -> gamerules.v1.AbaloneState
-	20, // 2: gamerules.v1.GameState.labyrinth:type_name -> gamerules.v1.LabyrinthState
-	21, // 3: gamerules.v1.GameState.gravity_trap:type_name -> gamerules.v1.GravityTrapState
-	22, // 4: gamerules.v1.Move.backgammon:type_name -> gamerules.v1.BackgammonMove
-	23, // 5: gamerules.v1.Move.abalone:type_name -> gamerules.v1.AbaloneMove
-	24, // 6: gamerules.v1.Move.labyrinth:type_name -> gamerules.v1.LabyrinthMove
-	25, // 7: gamerules.v1.Move.gravity_trap:type_name -> gamerules.v1.GravityTrapMove
+	26, // 0: gamerules.v1.GameState.backgammon:type_name -> gamerules.v1.BackgammonState
+	27, // 1: gamerules.v1.GameState.abalone:type_name -> gamerules.v1.AbaloneState
+	28, // 2: gamerules.v1.GameState.labyrinth:type_name -> gamerules.v1.LabyrinthState
+	29, // 3: gamerules.v1.GameState.gravity_trap:type_name -> gamerules.v1.GravityTrapState
+	30, // 4: gamerules.v1.Move.backgammon:type_name -> gamerules.v1.BackgammonMove
+	31, // 5: gamerules.v1.Move.abalone:type_name -> gamerules.v1.AbaloneMove
+	32, // 6: gamerules.v1.Move.labyrinth:type_name -> gamerules.v1.LabyrinthMove
+	33, // 7: gamerules.v1.Move.gravity_trap:type_name -> gamerules.v1.GravityTrapMove
 	0,  // 8: gamerules.v1.Move.result:type_name -> gamerules.v1.GameState
 	2,  // 9: gamerules.v1.ListGamesResponse.games:type_name -> gamerules.v1.GameInfo
-	26, // 10: gamerules.v1.NewGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
-	27, // 11: gamerules.v1.NewGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
-	28, // 12: gamerules.v1.NewGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
-	29, // 13: gamerules.v1.NewGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
+	34, // 10: gamerules.v1.NewGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
+	35, // 11: gamerules.v1.NewGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
+	36, // 12: gamerules.v1.NewGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
+	37, // 13: gamerules.v1.NewGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
 	0,  // 14: gamerules.v1.NewGameResponse.state:type_name -> gamerules.v1.GameState
 	0,  // 15: gamerules.v1.LegalMovesRequest.state:type_name -> gamerules.v1.GameState
 	1,  // 16: gamerules.v1.LegalMovesResponse.moves:type_name -> gamerules.v1.Move
@@ -1780,34 +2417,54 @@ var file_gamerules_v1_gamerules_proto_depIdxs = []int32{
 	0,  // 19: gamerules.v1.ApplyMoveResponse.state:type_name -> gamerules.v1.GameState
 	1,  // 20: gamerules.v1.ApplyMoveResponse.move:type_name -> gamerules.v1.Move
 	1,  // 21: gamerules.v1.ApplyMoveResponse.legal_moves:type_name -> gamerules.v1.Move
-	30, // 22: gamerules.v1.ApplyMoveResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	38, // 22: gamerules.v1.ApplyMoveResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
 	0,  // 23: gamerules.v1.ScoreRequest.state:type_name -> gamerules.v1.GameState
-	30, // 24: gamerules.v1.ScoreResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	38, // 24: gamerules.v1.ScoreResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
 	0,  // 25: gamerules.v1.ObserveStateRequest.state:type_name -> gamerules.v1.GameState
 	0,  // 26: gamerules.v1.ObserveStateResponse.state:type_name -> gamerules.v1.GameState
 	0,  // 27: gamerules.v1.RenderStateRequest.state:type_name -> gamerules.v1.GameState
-	31, // 28: gamerules.v1.GetBoardResponse.gravity_trap:type_name -> gamerules.v1.GravityTrapBoard
-	3,  // 29: gamerules.v1.GameRules.ListGames:input_type -> gamerules.v1.ListGamesRequest
-	5,  // 30: gamerules.v1.GameRules.NewGame:input_type -> gamerules.v1.NewGameRequest
-	7,  // 31: gamerules.v1.GameRules.LegalMoves:input_type -> gamerules.v1.LegalMovesRequest
-	9,  // 32: gamerules.v1.GameRules.ApplyMove:input_type -> gamerules.v1.ApplyMoveRequest
-	11, // 33: gamerules.v1.GameRules.Score:input_type -> gamerules.v1.ScoreRequest
-	13, // 34: gamerules.v1.GameRules.ObserveState:input_type -> gamerules.v1.ObserveStateRequest
-	15, // 35: gamerules.v1.GameRules.RenderState:input_type -> gamerules.v1.RenderStateRequest
-	16, // 36: gamerules.v1.GameRules.GetBoard:input_type -> gamerules.v1.GetBoardRequest
-	4,  // 37: gamerules.v1.GameRules.ListGames:output_type -> gamerules.v1.ListGamesResponse
-	6,  // 38: gamerules.v1.GameRules.NewGame:output_type -> gamerules.v1.NewGameResponse
-	8,  // 39: gamerules.v1.GameRules.LegalMoves:output_type -> gamerules.v1.LegalMovesResponse
-	10, // 40: gamerules.v1.GameRules.ApplyMove:output_type -> gamerules.v1.ApplyMoveResponse
-	12, // 41: gamerules.v1.GameRules.Score:output_type -> gamerules.v1.ScoreResponse
-	14, // 42: gamerules.v1.GameRules.ObserveState:output_type -> gamerules.v1.ObserveStateResponse
-	32, // 43: gamerules.v1.GameRules.RenderState:output_type -> google.api.HttpBody
-	17, // 44: gamerules.v1.GameRules.GetBoard:output_type -> gamerules.v1.GetBoardResponse
-	37, // [37:45] is the sub-list for method output_type
-	29, // [29:37] is the sub-list for method input_type
-	29, // [29:29] is the sub-list for extension type_name
-	29, // [29:29] is the sub-list for extension extendee
-	0,  // [0:29] is the sub-list for field type_name
+	39, // 28: gamerules.v1.GetBoardResponse.gravity_trap:type_name -> gamerules.v1.GravityTrapBoard
+	0,  // 29: gamerules.v1.ReplayGameRequest.state:type_name -> gamerules.v1.GameState
+	34, // 30: gamerules.v1.ReplayGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
+	35, // 31: gamerules.v1.ReplayGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
+	36, // 32: gamerules.v1.ReplayGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
+	37, // 33: gamerules.v1.ReplayGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
+	0,  // 34: gamerules.v1.ReplayGameResponse.start:type_name -> gamerules.v1.GameState
+	0,  // 35: gamerules.v1.ReplayGameResponse.state:type_name -> gamerules.v1.GameState
+	0,  // 36: gamerules.v1.ReplayGameResponse.states:type_name -> gamerules.v1.GameState
+	38, // 37: gamerules.v1.ReplayGameResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	18, // 38: gamerules.v1.ImportRecordResponse.replay:type_name -> gamerules.v1.ReplayGameRequest
+	19, // 39: gamerules.v1.ImportRecordResponse.result:type_name -> gamerules.v1.ReplayGameResponse
+	24, // 40: gamerules.v1.ImportRecordResponse.tags:type_name -> gamerules.v1.ImportRecordResponse.TagsEntry
+	18, // 41: gamerules.v1.ExportRecordRequest.replay:type_name -> gamerules.v1.ReplayGameRequest
+	25, // 42: gamerules.v1.ExportRecordRequest.tags:type_name -> gamerules.v1.ExportRecordRequest.TagsEntry
+	3,  // 43: gamerules.v1.GameRules.ListGames:input_type -> gamerules.v1.ListGamesRequest
+	5,  // 44: gamerules.v1.GameRules.NewGame:input_type -> gamerules.v1.NewGameRequest
+	7,  // 45: gamerules.v1.GameRules.LegalMoves:input_type -> gamerules.v1.LegalMovesRequest
+	9,  // 46: gamerules.v1.GameRules.ApplyMove:input_type -> gamerules.v1.ApplyMoveRequest
+	11, // 47: gamerules.v1.GameRules.Score:input_type -> gamerules.v1.ScoreRequest
+	13, // 48: gamerules.v1.GameRules.ObserveState:input_type -> gamerules.v1.ObserveStateRequest
+	15, // 49: gamerules.v1.GameRules.RenderState:input_type -> gamerules.v1.RenderStateRequest
+	16, // 50: gamerules.v1.GameRules.GetBoard:input_type -> gamerules.v1.GetBoardRequest
+	18, // 51: gamerules.v1.GameRules.ReplayGame:input_type -> gamerules.v1.ReplayGameRequest
+	20, // 52: gamerules.v1.GameRules.ImportRecord:input_type -> gamerules.v1.ImportRecordRequest
+	22, // 53: gamerules.v1.GameRules.ExportRecord:input_type -> gamerules.v1.ExportRecordRequest
+	4,  // 54: gamerules.v1.GameRules.ListGames:output_type -> gamerules.v1.ListGamesResponse
+	6,  // 55: gamerules.v1.GameRules.NewGame:output_type -> gamerules.v1.NewGameResponse
+	8,  // 56: gamerules.v1.GameRules.LegalMoves:output_type -> gamerules.v1.LegalMovesResponse
+	10, // 57: gamerules.v1.GameRules.ApplyMove:output_type -> gamerules.v1.ApplyMoveResponse
+	12, // 58: gamerules.v1.GameRules.Score:output_type -> gamerules.v1.ScoreResponse
+	14, // 59: gamerules.v1.GameRules.ObserveState:output_type -> gamerules.v1.ObserveStateResponse
+	40, // 60: gamerules.v1.GameRules.RenderState:output_type -> google.api.HttpBody
+	17, // 61: gamerules.v1.GameRules.GetBoard:output_type -> gamerules.v1.GetBoardResponse
+	19, // 62: gamerules.v1.GameRules.ReplayGame:output_type -> gamerules.v1.ReplayGameResponse
+	21, // 63: gamerules.v1.GameRules.ImportRecord:output_type -> gamerules.v1.ImportRecordResponse
+	23, // 64: gamerules.v1.GameRules.ExportRecord:output_type -> gamerules.v1.ExportRecordResponse
+	54, // [54:65] is the sub-list for method output_type
+	43, // [43:54] is the sub-list for method input_type
+	43, // [43:43] is the sub-list for extension type_name
+	43, // [43:43] is the sub-list for extension extendee
+	0,  // [0:43] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_gamerules_proto_init() }
@@ -1845,13 +2502,20 @@ func file_gamerules_v1_gamerules_proto_init() {
 	file_gamerules_v1_gamerules_proto_msgTypes[17].OneofWrappers = []any{
 		(*GetBoardResponse_GravityTrap)(nil),
 	}
+	file_gamerules_v1_gamerules_proto_msgTypes[18].OneofWrappers = []any{
+		(*ReplayGameRequest_Backgammon)(nil),
+		(*ReplayGameRequest_Abalone)(nil),
+		(*ReplayGameRequest_Labyrinth)(nil),
+		(*ReplayGameRequest_GravityTrap)(nil),
+	}
+	file_gamerules_v1_gamerules_proto_msgTypes[19].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamerules_v1_gamerules_proto_rawDesc), len(file_gamerules_v1_gamerules_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   18,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

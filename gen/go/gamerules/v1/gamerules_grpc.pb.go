@@ -32,6 +32,9 @@ const (
 	GameRules_ObserveState_FullMethodName = "/gamerules.v1.GameRules/ObserveState"
 	GameRules_RenderState_FullMethodName  = "/gamerules.v1.GameRules/RenderState"
 	GameRules_GetBoard_FullMethodName     = "/gamerules.v1.GameRules/GetBoard"
+	GameRules_ReplayGame_FullMethodName   = "/gamerules.v1.GameRules/ReplayGame"
+	GameRules_ImportRecord_FullMethodName = "/gamerules.v1.GameRules/ImportRecord"
+	GameRules_ExportRecord_FullMethodName = "/gamerules.v1.GameRules/ExportRecord"
 )
 
 // GameRulesClient is the client API for GameRules service.
@@ -82,6 +85,34 @@ type GameRulesClient interface {
 	// where to draw them), lines and opposite map. A state on a built-in
 	// board names the board only.
 	GetBoard(ctx context.Context, in *GetBoardRequest, opts ...grpc.CallOption) (*GetBoardResponse, error)
+	// ReplayGame plays a whole game in one call: from a start (a state, or
+	// NewGame's options and seed) it applies a list of moves in notation,
+	// chance outcomes included ("roll 6-5", or "roll" for the server to draw
+	// one from the request's seed), and answers the final state and its
+	// outcome, optionally with every intermediate state. The first move that
+	// is not legal (or comes after the end of the game) fails the call:
+	// INVALID_ARGUMENT, reason ILLEGAL_MOVE (GAME_OVER after the end), field
+	// "moves[<i>]", with ErrorInfo metadata "moveIndex" (the 0-based index)
+	// and "stateBefore" (the text of the state before that move). At most
+	// 9,000 moves per call (1,000 with include_states).
+	ReplayGame(ctx context.Context, in *ReplayGameRequest, opts ...grpc.CallOption) (*ReplayGameResponse, error)
+	// ImportRecord reads a game record and replays it (as ReplayGame): the
+	// replay the record stands for and its result. Formats: "json" (the
+	// default), the JSON record format of docs/records.md, the same for every
+	// game; "mat" (backgammon: gnubg / Jellyfish match text) and "apgn"
+	// (Abalone: the Aba-Pro game records of the archives). A record that cannot be read is INVALID_ARGUMENT, reason
+	// INVALID_REQUEST, field "text", with ErrorInfo metadata "line" and
+	// "column"; a record of another game, reason INVALID_REQUEST too; a
+	// move that is not legal, as ReplayGame reports it (field "moves[<i>]",
+	// i counting the record's moves from 0).
+	ImportRecord(ctx context.Context, in *ImportRecordRequest, opts ...grpc.CallOption) (*ImportRecordResponse, error)
+	// ExportRecord replays a game (as ReplayGame, which must succeed) and
+	// writes it as a record: its start state's text form, the moves in
+	// canonical notation (drawn chance outcomes as drawn), the result and
+	// the tags. A game on a custom Gravity Trap board, whose text form does
+	// not carry the board, is written with its options instead (so it must
+	// start from options, not from a state).
+	ExportRecord(ctx context.Context, in *ExportRecordRequest, opts ...grpc.CallOption) (*ExportRecordResponse, error)
 }
 
 type gameRulesClient struct {
@@ -172,6 +203,36 @@ func (c *gameRulesClient) GetBoard(ctx context.Context, in *GetBoardRequest, opt
 	return out, nil
 }
 
+func (c *gameRulesClient) ReplayGame(ctx context.Context, in *ReplayGameRequest, opts ...grpc.CallOption) (*ReplayGameResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ReplayGameResponse)
+	err := c.cc.Invoke(ctx, GameRules_ReplayGame_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameRulesClient) ImportRecord(ctx context.Context, in *ImportRecordRequest, opts ...grpc.CallOption) (*ImportRecordResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ImportRecordResponse)
+	err := c.cc.Invoke(ctx, GameRules_ImportRecord_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameRulesClient) ExportRecord(ctx context.Context, in *ExportRecordRequest, opts ...grpc.CallOption) (*ExportRecordResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ExportRecordResponse)
+	err := c.cc.Invoke(ctx, GameRules_ExportRecord_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GameRulesServer is the server API for GameRules service.
 // All implementations must embed UnimplementedGameRulesServer
 // for forward compatibility.
@@ -220,6 +281,34 @@ type GameRulesServer interface {
 	// where to draw them), lines and opposite map. A state on a built-in
 	// board names the board only.
 	GetBoard(context.Context, *GetBoardRequest) (*GetBoardResponse, error)
+	// ReplayGame plays a whole game in one call: from a start (a state, or
+	// NewGame's options and seed) it applies a list of moves in notation,
+	// chance outcomes included ("roll 6-5", or "roll" for the server to draw
+	// one from the request's seed), and answers the final state and its
+	// outcome, optionally with every intermediate state. The first move that
+	// is not legal (or comes after the end of the game) fails the call:
+	// INVALID_ARGUMENT, reason ILLEGAL_MOVE (GAME_OVER after the end), field
+	// "moves[<i>]", with ErrorInfo metadata "moveIndex" (the 0-based index)
+	// and "stateBefore" (the text of the state before that move). At most
+	// 9,000 moves per call (1,000 with include_states).
+	ReplayGame(context.Context, *ReplayGameRequest) (*ReplayGameResponse, error)
+	// ImportRecord reads a game record and replays it (as ReplayGame): the
+	// replay the record stands for and its result. Formats: "json" (the
+	// default), the JSON record format of docs/records.md, the same for every
+	// game; "mat" (backgammon: gnubg / Jellyfish match text) and "apgn"
+	// (Abalone: the Aba-Pro game records of the archives). A record that cannot be read is INVALID_ARGUMENT, reason
+	// INVALID_REQUEST, field "text", with ErrorInfo metadata "line" and
+	// "column"; a record of another game, reason INVALID_REQUEST too; a
+	// move that is not legal, as ReplayGame reports it (field "moves[<i>]",
+	// i counting the record's moves from 0).
+	ImportRecord(context.Context, *ImportRecordRequest) (*ImportRecordResponse, error)
+	// ExportRecord replays a game (as ReplayGame, which must succeed) and
+	// writes it as a record: its start state's text form, the moves in
+	// canonical notation (drawn chance outcomes as drawn), the result and
+	// the tags. A game on a custom Gravity Trap board, whose text form does
+	// not carry the board, is written with its options instead (so it must
+	// start from options, not from a state).
+	ExportRecord(context.Context, *ExportRecordRequest) (*ExportRecordResponse, error)
 	mustEmbedUnimplementedGameRulesServer()
 }
 
@@ -253,6 +342,15 @@ func (UnimplementedGameRulesServer) RenderState(context.Context, *RenderStateReq
 }
 func (UnimplementedGameRulesServer) GetBoard(context.Context, *GetBoardRequest) (*GetBoardResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetBoard not implemented")
+}
+func (UnimplementedGameRulesServer) ReplayGame(context.Context, *ReplayGameRequest) (*ReplayGameResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReplayGame not implemented")
+}
+func (UnimplementedGameRulesServer) ImportRecord(context.Context, *ImportRecordRequest) (*ImportRecordResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ImportRecord not implemented")
+}
+func (UnimplementedGameRulesServer) ExportRecord(context.Context, *ExportRecordRequest) (*ExportRecordResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ExportRecord not implemented")
 }
 func (UnimplementedGameRulesServer) mustEmbedUnimplementedGameRulesServer() {}
 func (UnimplementedGameRulesServer) testEmbeddedByValue()                   {}
@@ -419,6 +517,60 @@ func _GameRules_GetBoard_Handler(srv interface{}, ctx context.Context, dec func(
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameRules_ReplayGame_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReplayGameRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameRulesServer).ReplayGame(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameRules_ReplayGame_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameRulesServer).ReplayGame(ctx, req.(*ReplayGameRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameRules_ImportRecord_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ImportRecordRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameRulesServer).ImportRecord(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameRules_ImportRecord_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameRulesServer).ImportRecord(ctx, req.(*ImportRecordRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameRules_ExportRecord_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ExportRecordRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameRulesServer).ExportRecord(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameRules_ExportRecord_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameRulesServer).ExportRecord(ctx, req.(*ExportRecordRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GameRules_ServiceDesc is the grpc.ServiceDesc for GameRules service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -457,6 +609,18 @@ var GameRules_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetBoard",
 			Handler:    _GameRules_GetBoard_Handler,
+		},
+		{
+			MethodName: "ReplayGame",
+			Handler:    _GameRules_ReplayGame_Handler,
+		},
+		{
+			MethodName: "ImportRecord",
+			Handler:    _GameRules_ImportRecord_Handler,
+		},
+		{
+			MethodName: "ExportRecord",
+			Handler:    _GameRules_ExportRecord_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -1,0 +1,499 @@
+// Package mat reads and writes backgammon matches in the match text format
+// of GNU Backgammon and Jellyfish (".mat"; gnubg "export match mat", "import
+// mat"): a match header (" 5 point match"), for each game a header
+// (" Game 1") with the players' names and scores, then numbered lines of
+// the two players' actions side by side, the first player (white, player 0)
+// on the left:
+//
+//  1. 31: 8/5 6/5                 64: 24/18 13/9
+//  12. 51: 9/8 8/3                  Doubles => 2
+//  13. Takes                      61:
+//     Wins 2 points
+//
+// A roll is "<die><die>:" followed by its play as single-die steps
+// ("from/to", 25 the bar, 0 off, "*" a hit; none when no play is
+// possible); decisions are "Doubles => <cube>", "Takes", "Drops"; a game
+// ends with "Wins <n> point(s)". Lines starting with ";" are comments.
+//
+// Read parses the text (errors give the line and column, as *record.Error);
+// Match.Replay turns it into backgammon Options and moves in this module's
+// notation (docs/rules/backgammon.md), "next game" between games, for a
+// replay; Write replays moves from a state and writes them in the format.
+// Write's output reads back to the same moves: Write(Read(Write(x))) is
+// Write(x), byte for byte. Not read or written yet: beavers, declined
+// resignations, money sessions of several games.
+package mat
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/gamerules/gamerules/rules/backgammon"
+	"github.com/gamerules/gamerules/rules/record"
+)
+
+// Match is a match as read from the text.
+type Match struct {
+	// Comments are the lines before the match header that start with ";",
+	// verbatim.
+	Comments []string
+	// Length is the match length in points (0: a money game).
+	Length int
+	// Players are the names of the left (white) and right (black) players.
+	Players [2]string
+	// Games are the games in order.
+	Games []Game
+}
+
+// Game is one game of a match.
+type Game struct {
+	// Score is the score (white's, black's) at the start of the game.
+	Score [2]int
+	// Actions are the players' actions in order.
+	Actions []Action
+	// Winner is the player (0 white, 1 black) the text says won, -1 when it
+	// does not say; Points the points it says were won.
+	Winner, Points int
+	winsLine       int
+}
+
+// Action is one action of a player.
+type Action struct {
+	// Player is 0 (white, the left column) or 1 (black).
+	Player int
+	// Dice are a roll's dice, as written (0, 0 for a decision).
+	Dice [2]int
+	// Play is a roll's play as written ("8/5 6/5"; "" when none), or the
+	// decision: "double", "take" or "drop".
+	Play string
+	// Cube is the cube value a double offers ("Doubles => 2").
+	Cube int
+	// Line and Column locate the action in the text (1-based).
+	Line, Column int
+}
+
+var (
+	matchRe = regexp.MustCompile(`^\s*(\d+) point match\s*$`)
+	gameRe  = regexp.MustCompile(`^\s*Game (\d+)\s*$`)
+	scoreRe = regexp.MustCompile(`^\s*(.*?)\s*:\s*(\d+)\s+(.*?)\s*:\s*(\d+)\s*$`)
+	lineRe  = regexp.MustCompile(`^\s*(\d+)\)`)
+	rollRe  = regexp.MustCompile(`^([1-6])([1-6]):$`)
+	stepRe  = regexp.MustCompile(`^(\d{1,2})/(\d{1,2})(\*?)$`)
+	// rightColumn is the byte column (0-based) from which an action
+	// belongs to the right player, as gnubg lays lines out (the right
+	// column starts at 33).
+	rightColumn = 30
+)
+
+func fail(line, col int, format string, args ...any) error {
+	return &record.Error{Line: line, Column: col, Reason: fmt.Sprintf(format, args...)}
+}
+
+// Read parses a match. Errors are *record.Error with the line and column of
+// what could not be read.
+func Read(data []byte) (Match, error) {
+	var m Match
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	seenMatch := false
+	var g *Game
+	for i, raw := range lines {
+		ln := i + 1
+		text := strings.TrimRight(raw, " \t")
+		trimmed := strings.TrimSpace(text)
+		col := len(text) - len(strings.TrimLeft(text, " \t")) + 1
+		switch {
+		case trimmed == "":
+			continue
+		case strings.HasPrefix(trimmed, ";"):
+			if !seenMatch {
+				m.Comments = append(m.Comments, text)
+			}
+			continue
+		}
+		if !seenMatch {
+			mm := matchRe.FindStringSubmatch(text)
+			if mm == nil {
+				return Match{}, fail(ln, col, `expected the match header, e.g. " 5 point match"`)
+			}
+			m.Length, _ = strconv.Atoi(mm[1])
+			if m.Length > backgammon.MaxMatchLength {
+				return Match{}, fail(ln, col, "match length %d: at most %d", m.Length, backgammon.MaxMatchLength)
+			}
+			seenMatch = true
+			continue
+		}
+		if gm := gameRe.FindStringSubmatch(text); gm != nil {
+			if n, _ := strconv.Atoi(gm[1]); n != len(m.Games)+1 {
+				return Match{}, fail(ln, col, "game %d: want game %d", n, len(m.Games)+1)
+			}
+			m.Games = append(m.Games, Game{Winner: -1})
+			g = &m.Games[len(m.Games)-1]
+			if i+1 >= len(lines) {
+				return Match{}, fail(ln+1, 1, "the game's score line is missing")
+			}
+			sm := scoreRe.FindStringSubmatch(lines[i+1])
+			if sm == nil || lineRe.MatchString(lines[i+1]) {
+				return Match{}, fail(ln+1, 1, `expected the players and scores, e.g. " gnubg : 0   you : 0"`)
+			}
+			a, _ := strconv.Atoi(sm[2])
+			b, _ := strconv.Atoi(sm[4])
+			g.Score = [2]int{a, b}
+			if len(m.Games) == 1 {
+				m.Players = [2]string{sm[1], sm[3]}
+			}
+			lines[i+1] = "" // consumed
+			continue
+		}
+		if g == nil {
+			return Match{}, fail(ln, col, `expected " Game 1"`)
+		}
+		rest := text
+		start := 0
+		if lm := lineRe.FindStringIndex(text); lm != nil {
+			start = lm[1]
+			rest = text[start:]
+		} else if !strings.HasPrefix(trimmed, "Wins ") {
+			return Match{}, fail(ln, col, `expected a numbered line ("  1) 31: 8/5 6/5") or "Wins"`)
+		}
+		if err := readActions(g, rest, start, ln); err != nil {
+			return Match{}, err
+		}
+	}
+	if !seenMatch {
+		return Match{}, fail(len(lines), 1, "no match header")
+	}
+	return m, nil
+}
+
+// token is one word of a line and its 0-based byte offset.
+type token struct {
+	s   string
+	off int
+}
+
+func fields(s string, base int) []token {
+	var out []token
+	for i := 0; i < len(s); {
+		if s[i] == ' ' || s[i] == '\t' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] != ' ' && s[j] != '\t' {
+			j++
+		}
+		out = append(out, token{s[i:j], base + i})
+		i = j
+	}
+	return out
+}
+
+// readActions reads the actions of one line (the part after "n)", which
+// starts at byte start of the line) into g.
+func readActions(g *Game, rest string, start, ln int) error {
+	toks := fields(rest, start)
+	first := true
+	for k := 0; k < len(toks); {
+		t := toks[k]
+		player := 0
+		if t.off >= rightColumn || !first {
+			player = 1
+		}
+		first = false
+		a := Action{Player: player, Line: ln, Column: t.off + 1}
+		switch {
+		case rollRe.MatchString(t.s):
+			a.Dice = [2]int{int(t.s[0] - '0'), int(t.s[1] - '0')}
+			var steps []string
+			k++
+			for k < len(toks) && stepRe.MatchString(toks[k].s) {
+				steps = append(steps, toks[k].s)
+				k++
+			}
+			a.Play = strings.Join(steps, " ")
+		case t.s == "Doubles":
+			if k+2 >= len(toks) || toks[k+1].s != "=>" {
+				return fail(ln, t.off+1, `expected "Doubles => <cube>"`)
+			}
+			c, err := strconv.Atoi(toks[k+2].s)
+			if err != nil || c < 2 {
+				return fail(ln, toks[k+2].off+1, "cube value %q", toks[k+2].s)
+			}
+			a.Play, a.Cube = "double", c
+			k += 3
+		case t.s == "Takes":
+			a.Play = "take"
+			k++
+		case t.s == "Drops":
+			a.Play = "drop"
+			k++
+		case t.s == "Wins":
+			if k+2 >= len(toks) || !strings.HasPrefix(toks[k+2].s, "point") {
+				return fail(ln, t.off+1, `expected "Wins <n> point(s)"`)
+			}
+			n, err := strconv.Atoi(toks[k+1].s)
+			if err != nil || n < 1 {
+				return fail(ln, toks[k+1].off+1, "points %q", toks[k+1].s)
+			}
+			g.Winner, g.Points, g.winsLine = player, n, ln
+			k += 3
+			continue
+		default:
+			return fail(ln, t.off+1, "cannot read %q: expected a roll (\"31:\"), a step, Doubles, Takes, Drops or Wins (resignations and beavers are not read yet)", t.s)
+		}
+		g.Actions = append(g.Actions, a)
+	}
+	return nil
+}
+
+// Options are the backgammon options of the match's first game.
+func (m Match) Options() backgammon.Options {
+	o := backgammon.Options{MatchLength: m.Length, Cube: true}
+	if len(m.Games) > 0 {
+		o.Score = m.Games[0].Score
+	}
+	return o
+}
+
+// MoveError is a move of the text that is not legal: where it is in the
+// text, its index in the replay, the state before it (text form) and the
+// engine's error (game.ErrIllegalMove or game.ErrGameOver, which Unwrap
+// gives).
+type MoveError struct {
+	Line, Column, Index int
+	Notation, Before    string
+	Err                 error
+}
+
+func (e *MoveError) Error() string {
+	return fmt.Sprintf("mat: line %d, column %d: move %d %q: %v", e.Line, e.Column, e.Index, e.Notation, e.Err)
+}
+
+// Unwrap returns the engine's error.
+func (e *MoveError) Unwrap() error { return e.Err }
+
+// Move is one move of a replay and where it comes from in the text.
+type Move struct {
+	Notation     string
+	Line, Column int
+}
+
+// Replay returns the moves of the match in this module's notation: per
+// game the opening roll (both dice, white's first), then rolls ("roll
+// 6-5"), plays (with bar and off for 25 and 0; "pass" when none is
+// written), "double", "take" and "drop", and "next game" before every game
+// but the first. The format does not write resignations: a game the text
+// says was won ("Wins 2 points") that the moves leave unfinished was
+// resigned by the loser, on roll, and accepted, so Replay adds "resign
+// <single|gammon|backgammon>" (the points over the cube) and "accept".
+// It plays the moves to know that; a move that is not legal is a
+// *MoveError.
+func (m Match) Replay() ([]Move, error) {
+	s, err := backgammon.New(m.Options())
+	if err != nil {
+		return nil, fail(1, 1, "match header: %v", err)
+	}
+	var out []Move
+	apply := func(mv Move) error {
+		next, _, err := s.ApplyText(mv.Notation)
+		if err != nil {
+			return &MoveError{Line: mv.Line, Column: mv.Column, Index: len(out), Notation: mv.Notation, Before: s.String(), Err: err}
+		}
+		s = next
+		out = append(out, mv)
+		return nil
+	}
+	for gi, g := range m.Games {
+		if gi > 0 {
+			if err := apply(Move{Notation: "next game", Line: g.lineOf(), Column: 1}); err != nil {
+				return nil, err
+			}
+		}
+		opening := true
+		for _, a := range g.Actions {
+			if a.Dice[0] == 0 {
+				if err := apply(Move{a.Play, a.Line, a.Column}); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			d := a.Dice
+			if opening {
+				hi, lo := max(d[0], d[1]), min(d[0], d[1])
+				if a.Player == 0 {
+					d = [2]int{hi, lo}
+				} else {
+					d = [2]int{lo, hi}
+				}
+				opening = false
+			}
+			play := "pass"
+			if a.Play != "" {
+				play = ourSteps(a.Play)
+			}
+			if err := apply(Move{fmt.Sprintf("roll %d-%d", d[0], d[1]), a.Line, a.Column}); err != nil {
+				return nil, err
+			}
+			if err := apply(Move{play, a.Line, a.Column}); err != nil {
+				return nil, err
+			}
+		}
+		if s.Phase() != backgammon.PhaseOver && g.Winner >= 0 {
+			level := g.Points / s.CubeValue()
+			if level < 1 || level > 3 || level*s.CubeValue() != g.Points {
+				return nil, fail(g.winsLine, 1, "the game is not over and %d points at cube %d is no resignation", g.Points, s.CubeValue())
+			}
+			if s.Turn() == g.Winner {
+				return nil, fail(g.winsLine, 1, "the game is not over and the winner is to act: no resignation explains the result")
+			}
+			for _, n := range []string{"resign " + [...]string{"", "single", "gammon", "backgammon"}[level], "accept"} {
+				if err := apply(Move{n, g.winsLine, 1}); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+func (g Game) lineOf() int {
+	if len(g.Actions) > 0 {
+		return g.Actions[0].Line
+	}
+	return 1
+}
+
+// ourSteps writes gnubg's steps with "bar" and "off" for 25 and 0.
+func ourSteps(play string) string {
+	parts := strings.Fields(play)
+	for i, p := range parts {
+		m := stepRe.FindStringSubmatch(p)
+		from, to := m[1], m[2]
+		if from == "25" {
+			from = "bar"
+		}
+		if to == "0" {
+			to = "off"
+		}
+		parts[i] = from + "/" + to + m[3]
+	}
+	return strings.Join(parts, " ")
+}
+
+// Write replays moves (this module's notation) from start, which must be a
+// new game (PhaseOpening) of a match or a money game with the cube, and
+// writes them as a match in the format, players' names as given (empty:
+// "White", "Black"). The moves must be legal; a resignation accepted is
+// written as gnubg writes it, as the "Wins" line only (so one declined, and
+// a beaver, cannot be written and are refused).
+func Write(start backgammon.State, moves []string, players [2]string) ([]byte, error) {
+	if start.Phase() != backgammon.PhaseOpening {
+		return nil, fmt.Errorf("mat: the start must be a new game (opening roll), not phase %s", start.Phase())
+	}
+	for i, def := range [2]string{"White", "Black"} {
+		if strings.TrimSpace(players[i]) == "" || strings.ContainsAny(players[i], ":\n") {
+			players[i] = def
+		}
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, " %d point match\n", start.MatchLength())
+	s := start
+	gameNo := 0
+	var cells [2]string // the current line's left and right cells
+	lineNo := 0
+	flush := func() {
+		if cells[0] == "" && cells[1] == "" {
+			return
+		}
+		lineNo++
+		fmt.Fprintf(&b, "%3d) %-28s%s\n", lineNo, cells[0], cells[1])
+		cells = [2]string{}
+	}
+	put := func(player int, cell string) {
+		if player == 0 && (cells[0] != "" || cells[1] != "") || player == 1 && cells[1] != "" {
+			flush()
+		}
+		cells[player] = cell
+	}
+	header := func() {
+		gameNo++
+		lineNo = 0
+		w, bl := s.Score()
+		fmt.Fprintf(&b, "\n Game %d\n %s : %-*d%s : %d\n", gameNo, players[0], 30-len(players[0])-4, w, players[1], bl)
+	}
+	header()
+	var pendingRoll string
+	pendingPlayer := 0
+	for i, text := range moves {
+		if backgammon.IsRollRequest(text) {
+			return nil, fmt.Errorf("mat: move %d: a drawn roll; replay first and write the dice drawn", i)
+		}
+		before := s
+		next, m, err := s.ApplyText(text)
+		if err != nil {
+			return nil, fmt.Errorf("mat: move %d: %w", i, err)
+		}
+		actor := before.Turn()
+		switch m.Kind() {
+		case backgammon.KindOpeningRoll, backgammon.KindRoll:
+			a, d := m.Dice()
+			if m.Kind() == backgammon.KindOpeningRoll {
+				actor = next.Turn()
+				a, d = max(a, d), min(a, d)
+			}
+			pendingRoll, pendingPlayer = fmt.Sprintf("%d%d: ", a, d), actor
+		case backgammon.KindPlay, backgammon.KindPass:
+			cell := pendingRoll
+			for _, st := range m.Steps() {
+				cell += fmt.Sprintf("%d/%d", st.From, st.To)
+				if st.Hit {
+					cell += "*"
+				}
+				cell += " "
+			}
+			put(pendingPlayer, cell)
+			pendingRoll = ""
+		case backgammon.KindDouble:
+			put(actor, fmt.Sprintf(" Doubles => %d", 2*before.CubeValue()))
+		case backgammon.KindTake:
+			put(actor, " Takes")
+		case backgammon.KindDrop:
+			put(actor, " Drops")
+		case backgammon.KindResign, backgammon.KindAccept:
+			// Not written: the "Wins" line says it (as gnubg writes it).
+		case backgammon.KindNextGame:
+			flush()
+			s = next
+			header()
+			continue
+		default:
+			return nil, fmt.Errorf("mat: move %d: %s cannot be written in the format yet", i, m)
+		}
+		s = next
+		if s.Phase() == backgammon.PhaseOver {
+			out := s.Outcome()
+			pts := out.Points[out.Winner]
+			unit := "points"
+			if pts == 1 {
+				unit = "point"
+			}
+			cell := fmt.Sprintf(" Wins %d %s", pts, unit)
+			if out.Winner == 1 && cells[0] != "" && cells[1] == "" {
+				cells[1] = cell // beside the loser's last action, as gnubg writes it
+				flush()
+			} else {
+				flush()
+				if out.Winner == 0 {
+					fmt.Fprintf(&b, "     %s\n", cell)
+				} else {
+					fmt.Fprintf(&b, "     %-28s%s\n", "", cell)
+				}
+			}
+		}
+	}
+	flush()
+	return b.Bytes(), nil
+}

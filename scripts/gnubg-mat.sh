@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Regenerates the gnubg oracle records in testdata/backgammon/mat (needs
+# Debian's gnubg, /usr/games/gnubg; CI does not run this):
+# - seed<S>-match<N>.mat: an N-point match gnubg plays against itself
+#   (0-ply, seed S), exported by gnubg ("export match mat");
+# - seed<S>-match<N>.ids: the gnubg ID (Position ID:Match ID) of every board
+#   gnubg showed while playing it (after every action);
+# - gnubg-reimport/ours-*.mat: what rules/backgammon/mat writes for each of
+#   those, imported into gnubg ("import mat") and exported by gnubg again;
+# - gnubg-reimport/gnubg-final.txt: the gnubg ID (Position ID:Match ID)
+#   gnubg shows after importing each of our files.
+set -euo pipefail
+top="$(cd "$(dirname "$0")/.." && pwd)"
+dir="$top/testdata/backgammon/mat"
+gnubg=${GNUBG:-/usr/games/gnubg}
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+for spec in "11 3" "12 5" "13 1" "14 7" "42 3"; do
+  set -- $spec
+  {
+    echo "set seed $1"
+    for p in 0 1; do
+      echo "set player $p gnubg"
+      echo "set player $p chequerplay evaluation plies 0"
+      echo "set player $p cubedecision evaluation plies 0"
+    done
+    echo "new match $2"
+    echo "play"
+    echo "export match mat $dir/seed$1-match$2.mat"
+  } | "$gnubg" -t -q 2>&1 | awk '/Position ID:/{p=$NF} /Match ID   :/{print p":"$NF}' >"$dir/seed$1-match$2.ids"
+done
+(cd "$top" && GAMERULES_MAT_DUMP="$tmp" go test ./rules/backgammon/mat -run TestGnubgMatches -count=1 >/dev/null)
+mkdir -p "$dir/gnubg-reimport"
+: >"$dir/gnubg-reimport/gnubg-final.txt"
+for f in "$tmp"/ours-*.mat; do
+  b=$(basename "$f")
+  printf 'import mat %s\nexport match mat %s\n' "$f" "$dir/gnubg-reimport/$b" | "$gnubg" -t -q >/dev/null 2>&1
+  id=$(printf 'import mat %s\nshow gnubgid\n' "$f" | "$gnubg" -t -q 2>&1 | awk '/Position ID:/{p=$NF} /Match ID   :/{m=$NF} END{print p":"m}')
+  echo "$b $id" >>"$dir/gnubg-reimport/gnubg-final.txt"
+done
+echo "regenerated $dir"

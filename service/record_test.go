@@ -1,0 +1,228 @@
+package service
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/rules/abalone/apgn"
+)
+
+// TestRecordRoundTrip: games of three kinds exported as JSON records import
+// to the same final state, export again to the same bytes, and a tampered
+// record is refused at the tampered move with its index.
+func TestRecordRoundTrip(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	bgMoves, bgStates := bgPlayed(t, srv, 5000, 7)
+	arch := abArchive(t)[3]
+	replays := []*gamerulesv1.ReplayGameRequest{
+		{Game: bgGame, Moves: bgMoves},
+		abReplayRequest(arch.tags["Variant"], arch.moves),
+	}
+	for _, r := range replays {
+		want, err := srv.ReplayGame(ctx, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex, err := srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: r.GetGame(), Replay: r, Tags: map[string]string{"event": "round trip"}})
+		if err != nil {
+			t.Fatalf("%s: ExportRecord = %v", r.GetGame(), err)
+		}
+		im, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: r.GetGame(), Text: ex.GetText()})
+		if err != nil {
+			t.Fatalf("%s: ImportRecord(%s) = %v", r.GetGame(), ex.GetText(), err)
+		}
+		if !proto.Equal(im.GetResult().GetState(), want.GetState()) || im.GetResult().GetFinished() != want.GetFinished() || im.GetTags()["event"] != "round trip" {
+			t.Errorf("%s: imported to %s; replay %s", r.GetGame(), im.GetResult().GetState().GetText(), want.GetState().GetText())
+		}
+		again, err := srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: r.GetGame(), Replay: im.GetReplay(), Tags: im.GetTags()})
+		if err != nil || again.GetText() != ex.GetText() {
+			t.Errorf("%s: export of the import:\n%s\nwant\n%s (%v)", r.GetGame(), again.GetText(), ex.GetText(), err)
+		}
+	}
+
+	// Tamper with the backgammon record's 20th play.
+	ex, err := srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: bgGame, Replay: replays[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := 41
+	if strings.HasPrefix(bgMoves[k], "roll") {
+		k++
+	}
+	tampered := strings.Replace(ex.GetText(), `"`+bgMoves[k]+`"`, `"bar/20"`, 1)
+	if strings.Count(ex.GetText(), `"`+bgMoves[k]+`"`) != 1 {
+		t.Skipf("move %q is not unique in the record", bgMoves[k])
+	}
+	_, err = srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: bgGame, Text: tampered})
+	info, field := replayError(t, err)
+	if info.GetReason() != ReasonIllegalMove || field != "moves["+strconv.Itoa(k)+"]" || info.GetMetadata()["stateBefore"] != bgStates[k-1].GetText() {
+		t.Errorf("tampered record: %v %s", info, field)
+	}
+
+	// A record that cannot be read: line and column.
+	_, err = srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: bgGame, Text: "{\n  \"format\": \"gamerules-record/1\",\n  \"game\": \"backgammon\",\n  \"moves\": [\"roll 3-1\",]\n}"})
+	info, field = replayError(t, err)
+	if info.GetReason() != ReasonInvalidRequest || field != "text" || info.GetMetadata()["line"] != "4" || info.GetMetadata()["column"] != "24" {
+		t.Errorf("bad record: %v %s", info, field)
+	}
+	// Another game's record, and an unknown format.
+	_, err = srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: abGame, Text: ex.GetText()})
+	if info, _ := replayError(t, err); info.GetReason() != ReasonInvalidRequest {
+		t.Errorf("record of another game: %v", info)
+	}
+	_, err = srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: bgGame, Format: "sgf", Text: ex.GetText()})
+	if info, field := replayError(t, err); info.GetReason() != ReasonInvalidRequest || field != "format" {
+		t.Errorf("unknown format: %v %s", info, field)
+	}
+}
+
+// TestRecordOptionsAndSeed: a record made by hand from options and a seed
+// (a Labyrinth set-up) imports to NewGame's state for them.
+func TestRecordOptionsAndSeed(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	seed := uint64(9)
+	ng, err := srv.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: "labyrinth", Seed: &seed,
+		Options: &gamerulesv1.NewGameRequest_Labyrinth{Labyrinth: &gamerulesv1.LabyrinthOptions{Players: 3}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := `{"format": "gamerules-record/1", "game": "labyrinth", "options": {"players": 3}, "seed": "9", "moves": []}`
+	im, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: "labyrinth", Text: text})
+	if err != nil || !proto.Equal(im.GetResult().GetStart(), ng.GetState()) {
+		t.Fatalf("ImportRecord = %v, %v; want start %s", im.GetResult().GetStart().GetText(), err, ng.GetState().GetText())
+	}
+	ex, err := srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: "labyrinth", Replay: im.GetReplay()})
+	if err != nil || !strings.Contains(ex.GetText(), `"start": `+strconv.Quote(ng.GetState().GetText())) {
+		t.Errorf("ExportRecord = %s, %v", ex.GetText(), err)
+	}
+}
+
+// TestRecordMat: every gnubg-made .mat imports (format mat) to a finished
+// match whose winner is the record's; exported as .mat and imported again
+// it ends in the same state; a tampered play is ILLEGAL_MOVE with its index,
+// the state before it and its line and column in the file.
+func TestRecordMat(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	files, _ := filepath.Glob("../testdata/backgammon/mat/*.mat")
+	if len(files) < 5 {
+		t.Fatalf("%d .mat files", len(files))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		im, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: bgGame, Format: "mat", Text: string(data)})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if !im.GetResult().GetFinished() || !im.GetResult().GetBackgammon().GetMatchOver() || im.GetTags()["white"] != "gnubg" {
+			t.Errorf("%s: ends %v", f, im.GetResult().GetState().GetText())
+		}
+		ex, err := srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: bgGame, Format: "mat", Replay: im.GetReplay(), Tags: im.GetTags()})
+		if err != nil {
+			t.Fatalf("%s: ExportRecord: %v", f, err)
+		}
+		again, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: bgGame, Format: "mat", Text: ex.GetText()})
+		if err != nil || again.GetResult().GetState().GetText() != im.GetResult().GetState().GetText() {
+			t.Errorf("%s: export re-imported: %v, %v", f, again.GetResult().GetState().GetText(), err)
+		}
+	}
+	data, _ := os.ReadFile("../testdata/backgammon/mat/seed12-match5.mat")
+	tampered := strings.Replace(string(data), "13/9 13/8 ", "13/9 13/7 ", 1)
+	_, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: bgGame, Format: "mat", Text: tampered})
+	info, field := replayError(t, err)
+	if md := info.GetMetadata(); info.GetReason() != ReasonIllegalMove || field != "moves[7]" || md["line"] != "9" || md["column"] != "6" || md["stateBefore"] == "" {
+		t.Errorf("tampered .mat: %v %s", info, field)
+	}
+}
+
+// TestRecordAPGN: every game of the Abalone archive, as its own APGN
+// record, imports (format apgn) with the result its Result tag says; every
+// 20th exported as APGN and imported again ends in the same state, and
+// exports the same bytes.
+func TestRecordAPGN(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	data, err := io.ReadAll(abOpen(t, "migs-games.apgn.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, err := apgn.Read(data)
+	if err != nil || len(games) != 1941 {
+		t.Fatalf("%d games, %v", len(games), err)
+	}
+	for i, g := range games {
+		im, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: abGame, Format: "apgn", Text: string(apgn.Write(g))})
+		if err != nil {
+			t.Fatalf("%s: %v", g.Tag("Event"), err)
+		}
+		want := "*"
+		if r := im.GetResult(); r.GetFinished() {
+			want = []string{"1-0", "0-1"}[r.GetWinner()]
+		}
+		if want != g.Result || im.GetTags()["Event"] != g.Tag("Event") {
+			t.Errorf("%s: result %s; the record says %s", g.Tag("Event"), want, g.Result)
+		}
+		if i%20 != 0 {
+			continue
+		}
+		ex, err := srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: abGame, Format: "apgn", Replay: im.GetReplay(), Tags: im.GetTags()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: abGame, Format: "apgn", Text: ex.GetText()})
+		if err != nil || !proto.Equal(again.GetResult().GetState(), im.GetResult().GetState()) {
+			t.Fatalf("%s: exported and imported: %v, %v\n%s", g.Tag("Event"), again.GetResult().GetState().GetText(), err, ex.GetText())
+		}
+		ex2, err := srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: abGame, Format: "apgn", Replay: again.GetReplay(), Tags: again.GetTags()})
+		if err != nil || ex2.GetText() != ex.GetText() {
+			t.Fatalf("%s: export not stable:\n%s\n%s", g.Tag("Event"), ex.GetText(), ex2.GetText())
+		}
+	}
+	// A tampered move: ILLEGAL_MOVE at its index.
+	g := games[0]
+	g.Moves = append([]string{}, g.Moves...)
+	g.Moves[10] = "a1a2"
+	_, err = srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: abGame, Format: "apgn", Text: string(apgn.Write(g))})
+	if info, field := replayError(t, err); info.GetReason() != ReasonIllegalMove || field != "moves[10]" {
+		t.Errorf("tampered APGN: %v %s", info, field)
+	}
+}
+
+// TestRecordCustomBoard: a Gravity Trap game on a custom board is written
+// with its options (the text form does not carry the board) and imports to
+// the same states; started from a state instead, it cannot be written.
+func TestRecordCustomBoard(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	replay := &gamerulesv1.ReplayGameRequest{Game: gtGame, Moves: []string{"place 0", "place 1"},
+		Options: &gamerulesv1.ReplayGameRequest_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapOptions{CustomBoard: gtHex()}}}
+	want, err := srv.ReplayGame(ctx, replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: gtGame, Replay: replay})
+	if err != nil || strings.Contains(ex.GetText(), `"start"`) || !strings.Contains(ex.GetText(), `"customBoard"`) {
+		t.Fatalf("ExportRecord = %s, %v", ex.GetText(), err)
+	}
+	im, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: gtGame, Text: ex.GetText()})
+	if err != nil || !proto.Equal(im.GetResult().GetState(), want.GetState()) {
+		t.Fatalf("ImportRecord = %v, %v; want %v", im.GetResult().GetState(), err, want.GetState())
+	}
+	_, err = srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: gtGame, Replay: &gamerulesv1.ReplayGameRequest{State: want.GetStart()}})
+	if info, field := replayError(t, err); info.GetReason() != ReasonInvalidRequest || field != "replay.state" {
+		t.Errorf("custom board from a state: %v %s", info, field)
+	}
+}
