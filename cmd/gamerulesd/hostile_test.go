@@ -279,6 +279,23 @@ func hostileCatalogue(bgOver, labOver string) []hostileCase {
 		)
 	}
 
+	// --- Whole games and records.
+	nMoves := func(n int, m string) string { return `"moves":[` + repeatJSON(jsonString(m), n) + `]` }
+	add(
+		hc("replay: the second move is bad", "/v1/games/backgammon:replay", obj(st(bg31), nMoves(1, "8/5 6/5")[:len(nMoves(1, "8/5 6/5"))-1]+`,"roll 9-9"]`), bad, ill, "moves[1]"),
+		hc("replay: a move after the end", "/v1/games/gravity_trap:replay", obj(st(gtFinished), nMoves(1, "0")), bad, over, "moves[0]"),
+		hc("replay: 9,001 moves", "/v1/games/gravity_trap:replay", obj(st(gtMove), nMoves(9001, "8")), bad, req, "at most 9000 per call"),
+		hc("replay: 1,001 moves with every state", "/v1/games/gravity_trap:replay", obj(st(gtMove), nMoves(1001, "8"), `"includeStates":true`), bad, req, "1000"),
+		hc("replay: a garbage start state", "/v1/games/abalone:replay", obj(st("zzz"), nMoves(1, "a1b2")), bad, inv, "cannot parse"),
+		hc("replay: options of another game", "/v1/games/abalone:replay", obj(`"options":{"labyrinth":{}}`), bad, "", "unknown field", true),
+		hc("importRecord: unknown format", "/v1/games/abalone:importRecord", obj(`"format":"zzz"`, `"text":"x"`), bad, req, "record format"),
+		hc("importRecord: .mat garbage", "/v1/games/backgammon:importRecord", obj(`"format":"mat"`, `"text":"garbage\nmore"`), bad, req, "line 1, column 1"),
+		hc("importRecord: JSON record not JSON", "/v1/games/labyrinth:importRecord", obj(`"format":"json"`, `"text":"{oops"`), bad, req, "line 1"),
+		hc("importRecord: 600 KB text", "/v1/games/backgammon:importRecord", obj(`"format":"mat"`, `"text":`+jsonString(strings.Repeat("x", 600_000))), 413, "", "larger than the server's limit", true),
+		hc("exportRecord: no replay", "/v1/games/backgammon:exportRecord", obj(`"format":"mat"`), bad, req, "replay is required"),
+		hc("exportRecord: apgn for backgammon", "/v1/games/backgammon:exportRecord", obj(`"format":"apgn"`, `"replay":{"game":"backgammon"}`), bad, req, "apgn"),
+	)
+
 	// --- Transports and routing (the game in the path decides).
 	add(
 		hc("unknown game", "/v1/games/chess:legalMoves", obj(st("x")), bad, unk, "chess"),
@@ -315,12 +332,15 @@ var grpcCall = map[string]struct {
 	method    string
 	req, resp func() proto.Message
 }{
-	"new":        {"NewGame", func() proto.Message { return &gamerulesv1.NewGameRequest{} }, func() proto.Message { return &gamerulesv1.NewGameResponse{} }},
-	"legalMoves": {"LegalMoves", func() proto.Message { return &gamerulesv1.LegalMovesRequest{} }, func() proto.Message { return &gamerulesv1.LegalMovesResponse{} }},
-	"applyMove":  {"ApplyMove", func() proto.Message { return &gamerulesv1.ApplyMoveRequest{} }, func() proto.Message { return &gamerulesv1.ApplyMoveResponse{} }},
-	"score":      {"Score", func() proto.Message { return &gamerulesv1.ScoreRequest{} }, func() proto.Message { return &gamerulesv1.ScoreResponse{} }},
-	"observe":    {"ObserveState", func() proto.Message { return &gamerulesv1.ObserveStateRequest{} }, func() proto.Message { return &gamerulesv1.ObserveStateResponse{} }},
-	"render":     {"RenderState", func() proto.Message { return &gamerulesv1.RenderStateRequest{} }, func() proto.Message { return &httpbody.HttpBody{} }},
+	"new":          {"NewGame", func() proto.Message { return &gamerulesv1.NewGameRequest{} }, func() proto.Message { return &gamerulesv1.NewGameResponse{} }},
+	"legalMoves":   {"LegalMoves", func() proto.Message { return &gamerulesv1.LegalMovesRequest{} }, func() proto.Message { return &gamerulesv1.LegalMovesResponse{} }},
+	"applyMove":    {"ApplyMove", func() proto.Message { return &gamerulesv1.ApplyMoveRequest{} }, func() proto.Message { return &gamerulesv1.ApplyMoveResponse{} }},
+	"score":        {"Score", func() proto.Message { return &gamerulesv1.ScoreRequest{} }, func() proto.Message { return &gamerulesv1.ScoreResponse{} }},
+	"observe":      {"ObserveState", func() proto.Message { return &gamerulesv1.ObserveStateRequest{} }, func() proto.Message { return &gamerulesv1.ObserveStateResponse{} }},
+	"replay":       {"ReplayGame", func() proto.Message { return &gamerulesv1.ReplayGameRequest{} }, func() proto.Message { return &gamerulesv1.ReplayGameResponse{} }},
+	"importRecord": {"ImportRecord", func() proto.Message { return &gamerulesv1.ImportRecordRequest{} }, func() proto.Message { return &gamerulesv1.ImportRecordResponse{} }},
+	"exportRecord": {"ExportRecord", func() proto.Message { return &gamerulesv1.ExportRecordRequest{} }, func() proto.Message { return &gamerulesv1.ExportRecordResponse{} }},
+	"render":       {"RenderState", func() proto.Message { return &gamerulesv1.RenderStateRequest{} }, func() proto.Message { return &httpbody.HttpBody{} }},
 }
 
 var restPath = regexp.MustCompile(`^/v1/games/([^/:]*):(\w+)$`)
