@@ -100,7 +100,7 @@ func TestLimitUnary(t *testing.T) {
 // next at once, exempts other services, and frees a place when a stream's
 // context ends.
 func TestAdmission(t *testing.T) {
-	a := &admission{cap: 2, refused: prometheus.NewCounter(prometheus.CounterOpts{Name: "test_refused_total"})}
+	a := &admission{cap: 2, readTimeout: time.Minute, requestTimeout: time.Minute, refused: prometheus.NewCounter(prometheus.CounterOpts{Name: "test_refused_total"})}
 	api := &tap.Info{FullMethodName: "/gamerules.v1.GameRules/Score"}
 	ctx1, end1 := context.WithCancel(context.Background())
 	ctx2, end2 := context.WithCancel(context.Background())
