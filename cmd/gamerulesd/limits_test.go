@@ -558,7 +558,7 @@ func holdStreams(t *testing.T, addr string, n int) []grpc.ClientStream {
 // message take places in the admission gate only until --grpc-read-timeout,
 // then the server ends them and normal calls are admitted again.
 func TestHeaderOnlyStreamsCannotHoldTheGate(t *testing.T) {
-	a := startServerWith(t, func(c *Config) { c.MaxInFlight, c.MaxWaiting, c.GRPCReadTimeout = 2, 2, 300*time.Millisecond })
+	a := startServerWith(t, func(c *Config) { c.MaxInFlight, c.MaxWaiting, c.GRPCReadTimeout = 2, 2, 2*time.Second })
 	held := holdStreams(t, a.GRPC, 4)
 	client := gamerulesv1.NewGameRulesClient(dial(t, a.GRPC))
 	time.Sleep(100 * time.Millisecond)
