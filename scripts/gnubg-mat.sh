@@ -29,6 +29,27 @@ for spec in "11 3" "12 5" "13 1" "14 7" "42 3"; do
     echo "export match mat $dir/seed$1-match$2.mat"
   } | "$gnubg" -t -q 2>&1 | awk '/Position ID:/{p=$NF} /Match ID   :/{print p":"$NF}' >"$dir/seed$1-match$2.ids"
 done
+# money-seed<S>-jacoby-<on|off>.mat/.ids: a money session of two games
+# (cube on, Jacoby on or off), exported with "export match mat" (gnubg
+# 1.07 has no "export session mat": "Unknown keyword `mat'.").
+for spec in "7 on" "8 off"; do
+  set -- $spec
+  {
+    echo "set seed $1"
+    echo "set automatic game off"
+    for p in 0 1; do
+      echo "set player $p gnubg"
+      echo "set player $p chequerplay evaluation plies 0"
+      echo "set player $p cubedecision evaluation plies 0"
+    done
+    echo "set jacoby $2"
+    echo "new session"
+    echo "play"
+    echo "new game"
+    echo "play"
+    echo "export match mat $dir/money-seed$1-jacoby-$2.mat"
+  } | "$gnubg" -t -q 2>&1 | awk '/Position ID:/{p=$NF} /Match ID   :/{print p":"$NF}' >"$dir/money-seed$1-jacoby-$2.ids"
+done
 (cd "$top" && GAMERULES_MAT_DUMP="$tmp" go test ./rules/backgammon/mat -run TestGnubgMatches -count=1 >/dev/null)
 mkdir -p "$dir/gnubg-reimport"
 : >"$dir/gnubg-reimport/gnubg-final.txt"

@@ -20,8 +20,10 @@
 // notation (docs/rules/backgammon.md), "next game" between games, for a
 // replay; Write replays moves from a state and writes them in the format.
 // Write's output reads back to the same moves: Write(Read(Write(x))) is
-// Write(x), byte for byte. Not read or written yet: beavers, declined
-// resignations, money sessions of several games.
+// Write(x), byte for byte. A money session of several games ("0 point
+// match", as gnubg exports one) reads, and replays game by game (Game).
+// Not read or written yet: beavers, declined resignations, the Jacoby rule
+// (the format does not record it).
 package mat
 
 import (
@@ -252,7 +254,7 @@ func readActions(g *Game, rest string, start, ln int) error {
 // Options are the backgammon options of the match's first game.
 func (m Match) Options() backgammon.Options {
 	o := backgammon.Options{MatchLength: m.Length, Cube: true}
-	if len(m.Games) > 0 {
+	if len(m.Games) > 0 && m.Length > 0 {
 		o.Score = m.Games[0].Score
 	}
 	return o
@@ -292,6 +294,9 @@ type Move struct {
 // It plays the moves to know that; a move that is not legal is a
 // *MoveError.
 func (m Match) Replay() ([]Move, error) {
+	if m.Length == 0 && len(m.Games) > 1 {
+		return nil, fail(m.Games[1].lineOf(), 1, "a money session of %d games: the engine plays one money game per state (no next game); replay it game by game", len(m.Games))
+	}
 	s, err := backgammon.New(m.Options())
 	if err != nil {
 		return nil, fail(1, 1, "match header: %v", err)
@@ -357,6 +362,18 @@ func (m Match) Replay() ([]Move, error) {
 		}
 	}
 	return out, nil
+}
+
+// Game returns game i (from 0) of the match as a match of its own: for a
+// money session (gnubg writes one as a "0 point match" of several games,
+// with the running totals in the game headers) the game alone, from the
+// opening, its running score dropped (a money game has no score); for a
+// match, the game with its starting score. The format does not say whether
+// the Jacoby rule was in force; Options leaves it off.
+func (m Match) Game(i int) Match {
+	g := m
+	g.Games = m.Games[i : i+1 : i+1]
+	return g
 }
 
 func (g Game) lineOf() int {

@@ -2,6 +2,7 @@ package mat
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"os"
 	"path/filepath"
@@ -17,7 +18,16 @@ import (
 // applied (canonical) and the final state.
 func replay(t *testing.T, name string, m Match) ([]string, backgammon.State) {
 	t.Helper()
-	s, err := backgammon.New(m.Options())
+	return replayWith(t, name, m, false)
+}
+
+// replayWith is replay, with the Jacoby rule off in a money game when
+// noJacoby (the .mat format does not record it).
+func replayWith(t *testing.T, name string, m Match, noJacoby bool) ([]string, backgammon.State) {
+	t.Helper()
+	o := m.Options()
+	o.NoJacoby = noJacoby
+	s, err := backgammon.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +65,7 @@ func replay(t *testing.T, name string, m Match) ([]string, backgammon.State) {
 // the player and points the record says, every game starting at the
 // record's score; written again and read back, they replay the same.
 func TestGnubgMatches(t *testing.T) {
-	files, _ := filepath.Glob("../../../testdata/backgammon/mat/*.mat")
+	files, _ := filepath.Glob("../../../testdata/backgammon/mat/seed*.mat")
 	if len(files) < 4 {
 		t.Fatalf("%d .mat files", len(files))
 	}
@@ -172,7 +182,7 @@ func TestGnubgReadsOurExports(t *testing.T) {
 // scripts/gnubg-mat.sh into <record>.ids) all appear, in order, among the
 // states the record's replay passes through.
 func TestGnubgPositionsEveryMove(t *testing.T) {
-	files, _ := filepath.Glob("../../../testdata/backgammon/mat/*.ids")
+	files, _ := filepath.Glob("../../../testdata/backgammon/mat/seed*.ids")
 	if len(files) < 5 {
 		t.Fatalf("%d .ids files", len(files))
 	}
@@ -214,4 +224,115 @@ func TestGnubgPositionsEveryMove(t *testing.T) {
 		}
 		t.Logf("%s: %d gnubg positions matched in order among %d states", filepath.Base(f), len(want), len(seen))
 	}
+}
+
+// TestGnubgMoneySessions: money sessions of two games gnubg 1.07 played
+// against itself with the cube, Jacoby on and off (money-*.mat, exported by
+// gnubg as a "0 point match" with running totals in the game headers, made
+// by scripts/gnubg-mat.sh; gnubg has no "export session mat"), replay game
+// by game (Match.Game) with every game won by the player and points gnubg
+// wrote; every gnubg ID gnubg showed while playing them appears, in order,
+// among the states of the games' replays; each game written by Write
+// (" 0 point match") reads back to the same moves and end. Replaying the
+// whole session at once is refused with the line of its second game.
+func TestGnubgMoneySessions(t *testing.T) {
+	files, _ := filepath.Glob("../../../testdata/backgammon/mat/money-*.mat")
+	if len(files) < 2 {
+		t.Fatalf("%d money .mat files", len(files))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Read(data)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if m.Length != 0 || len(m.Games) != 2 {
+			t.Fatalf("%s: length %d, %d games", f, m.Length, len(m.Games))
+		}
+		var re *record.Error
+		if _, err := m.Replay(); !errors.As(err, &re) || re.Line != m.Games[1].lineOf() {
+			t.Errorf("%s: replaying the whole session: %v", f, err)
+		}
+		raw, err := os.ReadFile(strings.TrimSuffix(f, ".mat") + ".ids")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, id := range strings.Fields(string(raw)) {
+			want = append(want, withoutScore(t, id))
+		}
+		// The format does not record the Jacoby rule; gnubg played with it
+		// as the file name says (the Match ID's bit 66 agrees).
+		noJacoby := strings.Contains(f, "jacoby-off")
+		var seen []string
+		for i := range m.Games {
+			g := m.Game(i)
+			if g.Options() != (backgammon.Options{Cube: true}) {
+				t.Errorf("%s game %d: options %+v", f, i+1, g.Options())
+			}
+			moves, final := replayWith(t, f, g, noJacoby)
+			w := m.Games[i]
+			if out := final.Outcome(); final.Phase() != backgammon.PhaseOver || int(out.Winner) != w.Winner || out.Points[out.Winner] != w.Points {
+				t.Errorf("%s game %d: ends %s %v; gnubg says player %d wins %d", f, i+1, final, out, w.Winner, w.Points)
+			}
+			o := g.Options()
+			o.NoJacoby = noJacoby
+			start, _ := backgammon.New(o)
+			s := start
+			// The text form of a money state adds " cube"; gnubg shows
+			// the gnubg ID alone.
+			seen = append(seen, s.PositionID()+":"+s.MatchID())
+			for _, mv := range moves {
+				s, _, err = s.ApplyText(mv)
+				if err != nil {
+					t.Fatal(err)
+				}
+				seen = append(seen, s.PositionID()+":"+s.MatchID())
+			}
+			out, err := Write(start, moves, m.Players)
+			if err != nil {
+				t.Fatalf("%s game %d: Write: %v", f, i+1, err)
+			}
+			if !bytes.Contains(out, []byte(" 0 point match\n")) {
+				t.Errorf("%s game %d: Write wrote\n%s", f, i+1, out)
+			}
+			m2, err := Read(out)
+			if err != nil {
+				t.Fatalf("%s game %d: reading what Write wrote: %v\n%s", f, i+1, err, out)
+			}
+			moves2, final2 := replayWith(t, f+" (rewritten)", m2, noJacoby)
+			if final2 != final || !slices.Equal(moves2, moves) {
+				t.Errorf("%s game %d: rewritten, ends %s; want %s", f, i+1, final2, final)
+			}
+		}
+		j := 0
+		for _, id := range want {
+			k := slices.Index(seen[j:], id)
+			if k < 0 {
+				t.Errorf("%s: gnubg's %s (after %d of its %d positions matched) is not among the replay's states from %d on", filepath.Base(f), id, j, len(want), j)
+				break
+			}
+			j += k
+		}
+		t.Logf("%s: %d gnubg positions matched in order among %d states", filepath.Base(f), len(want), len(seen))
+	}
+}
+
+// withoutScore returns a gnubg ID with the Match ID's score (bits 36-65)
+// cleared: in a money session gnubg keeps the session's running totals
+// there, while the engine plays each money game on its own at 0-0.
+func withoutScore(t *testing.T, id string) string {
+	t.Helper()
+	pos, mid, _ := strings.Cut(id, ":")
+	k, err := base64.StdEncoding.DecodeString(mid)
+	if err != nil || len(k) != 9 {
+		t.Fatalf("Match ID %q: %v", mid, err)
+	}
+	for b := 36; b < 66; b++ {
+		k[b>>3] &^= 1 << (b & 7)
+	}
+	return pos + ":" + base64.StdEncoding.EncodeToString(k)
 }
