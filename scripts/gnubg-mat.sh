@@ -50,6 +50,26 @@ for spec in "7 on" "8 off"; do
     echo "export match mat $dir/money-seed$1-jacoby-$2.mat"
   } | "$gnubg" -t -q 2>&1 | awk '/Position ID:/{p=$NF} /Match ID   :/{print p":"$NF}' >"$dir/money-seed$1-jacoby-$2.ids"
 done
+# gnubg-inplay-resigned.txt: the gnubg ID gnubg shows while playing, right
+# after a resignation is accepted (the first board after the last "accepts
+# and wins", shown by "play" at the match's end or by "show board"), for
+# records whose last game ends so.
+: >"$dir/gnubg-inplay-resigned.txt"
+for spec in "seed11-match3.mat|set seed 11|new match 3|play" \
+  "money-seed7-jacoby-on.mat|set seed 7|set automatic game off|set jacoby on|new session|play|new game|play"; do
+  name=${spec%%|*}
+  rest=${spec#*|}
+  {
+    echo "${rest%%|*}" # the seed first, as above
+    for p in 0 1; do
+      echo "set player $p gnubg"
+      echo "set player $p chequerplay evaluation plies 0"
+      echo "set player $p cubedecision evaluation plies 0"
+    done
+    echo "${rest#*|}" | tr '|' '\n'
+    echo "show board"
+  } | "$gnubg" -t -q 2>&1 | awk -v n="$name" '/accepts and wins/{a=1} a&&/Position ID:/{p=$NF} a&&/Match ID   :/{print n" "p":"$NF; a=0}' | tail -1 >>"$dir/gnubg-inplay-resigned.txt"
+done
 (cd "$top" && GAMERULES_MAT_DUMP="$tmp" go test ./rules/backgammon/mat -run TestGnubgMatches -count=1 >/dev/null)
 mkdir -p "$dir/gnubg-reimport"
 : >"$dir/gnubg-reimport/gnubg-final.txt"

@@ -131,8 +131,11 @@ func TestReadErrors(t *testing.T) {
 // into gnubg and exported by it again (testdata/backgammon/mat/
 // gnubg-reimport, by scripts/gnubg-mat.sh), replays to the same moves as
 // ours, and ends in the gnubg ID gnubg showed after importing our file.
-// One known difference: after a resignation is accepted, gnubg's Match ID
-// says the loser is to act and ours the winner (the position agrees).
+// One known difference: after a resignation is accepted, the Match ID
+// gnubg shows after "import mat" says the loser is to act and ours the
+// winner (the position agrees). It is gnubg's import that differs: while
+// playing, gnubg's own Match ID right after the accept says the winner,
+// exactly as ours (TestGnubgInPlayResignation).
 func TestGnubgReadsOurExports(t *testing.T) {
 	raw, err := os.ReadFile("../../../testdata/backgammon/mat/gnubg-reimport/gnubg-final.txt")
 	if err != nil {
@@ -335,4 +338,52 @@ func withoutScore(t *testing.T, id string) string {
 		k[b>>3] &^= 1 << (b & 7)
 	}
 	return pos + ":" + base64.StdEncoding.EncodeToString(k)
+}
+
+// TestGnubgInPlayResignation: the gnubg ID gnubg 1.07 shows while playing,
+// right after a resignation is accepted (testdata/backgammon/mat/
+// gnubg-inplay-resigned.txt, by scripts/gnubg-mat.sh), is the one our
+// replay of the record ends in: game state 3 (resigned), the resignation
+// level kept and the turn bit on the winner — what gnubg's "import mat"
+// shows instead (turn bit on the loser, TestGnubgReadsOurExports) is its
+// import's, not its play's. In a money session gnubg's score bits hold the
+// session's running totals and ours the game's points, so they are not
+// compared there.
+func TestGnubgInPlayResignation(t *testing.T) {
+	raw, err := os.ReadFile("../../../testdata/backgammon/mat/gnubg-inplay-resigned.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		name, want, _ := strings.Cut(line, " ")
+		data, err := os.ReadFile("../../../testdata/backgammon/mat/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Read(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var final backgammon.State
+		if m.Length == 0 {
+			_, final = replayWith(t, name, m.Game(len(m.Games)-1), strings.Contains(name, "jacoby-off"))
+		} else {
+			_, final = replay(t, name, m)
+		}
+		got := final.PositionID() + ":" + final.MatchID()
+		if m.Length == 0 {
+			got, want = withoutScore(t, got), withoutScore(t, want)
+		}
+		if got != want {
+			t.Errorf("%s: ends %s; gnubg showed %s after the accept", name, got, want)
+		}
+		if final.Turn() != m.Games[len(m.Games)-1].Winner {
+			t.Errorf("%s: %d to act after the accept; the winner is %d", name, final.Turn(), m.Games[len(m.Games)-1].Winner)
+		}
+		n++
+	}
+	if n < 2 {
+		t.Errorf("%d records checked", n)
+	}
 }
