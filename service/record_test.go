@@ -13,6 +13,7 @@ import (
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	"github.com/gamerules/gamerules/rules/abalone/apgn"
+	"github.com/gamerules/gamerules/rules/backgammon/mat"
 )
 
 // TestRecordRoundTrip: games of three kinds exported as JSON records import
@@ -114,7 +115,7 @@ func TestRecordOptionsAndSeed(t *testing.T) {
 func TestRecordMat(t *testing.T) {
 	srv := New()
 	ctx := context.Background()
-	files, _ := filepath.Glob("../testdata/backgammon/mat/*.mat")
+	files, _ := filepath.Glob("../testdata/backgammon/mat/seed*.mat")
 	if len(files) < 5 {
 		t.Fatalf("%d .mat files", len(files))
 	}
@@ -224,5 +225,53 @@ func TestRecordCustomBoard(t *testing.T) {
 	_, err = srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: gtGame, Replay: &gamerulesv1.ReplayGameRequest{State: want.GetStart()}})
 	if info, field := replayError(t, err); info.GetReason() != ReasonInvalidRequest || field != "replay.state" {
 		t.Errorf("custom board from a state: %v %s", info, field)
+	}
+}
+
+// TestRecordMatMoney: a money session gnubg exported as a "0 point match"
+// of two games (testdata/backgammon/mat/money-*.mat) is refused whole
+// (INVALID_REQUEST at the second game's header: a state holds one money
+// game), and each game cut out of the file with the file's header imports
+// as a money game with the cube, won by the player and points gnubg wrote
+// ("Wins N points"; the running totals in the second game's header are
+// not a money game's score and are ignored).
+func TestRecordMatMoney(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	files, _ := filepath.Glob("../testdata/backgammon/mat/money-*.mat")
+	if len(files) < 2 {
+		t.Fatalf("%d money .mat files", len(files))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(data)
+		_, err = srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: bgGame, Format: "mat", Text: text})
+		if info, field := replayError(t, err); info.GetReason() != ReasonInvalidRequest || field != "text" || info.GetMetadata()["line"] == "" {
+			t.Errorf("%s whole: %v %s", f, info, field)
+		}
+		head, games, _ := strings.Cut(text, " Game 1\n")
+		parts := strings.Split(games, " Game 2\n")
+		if len(parts) != 2 {
+			t.Fatalf("%s: %d games", f, len(parts))
+		}
+		for i, g := range parts {
+			one := head + " Game 1\n" + g
+			im, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: bgGame, Format: "mat", Text: one})
+			if err != nil {
+				t.Fatalf("%s game %d: %v", f, i+1, err)
+			}
+			m, err := mat.Read(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := m.Games[i]
+			r := im.GetResult()
+			if !r.GetFinished() || int(r.GetWinner()) != w.Winner || int(r.GetPoints()[w.Winner]) != w.Points || !im.GetReplay().GetBackgammon().GetCube() || im.GetReplay().GetBackgammon().GetMatchLength() != 0 {
+				t.Errorf("%s game %d: ends %s winner %d points %v; gnubg says %d wins %d", f, i+1, r.GetState().GetText(), r.GetWinner(), r.GetPoints(), w.Winner, w.Points)
+			}
+		}
 	}
 }
