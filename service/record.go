@@ -83,19 +83,10 @@ func (s *Server) ImportRecord(ctx context.Context, req *gamerulesv1.ImportRecord
 	if err != nil {
 		return nil, err
 	}
-	if format == "mat" {
-		replay, tags, err := importMat(req.GetText(), req.GetIncludeStates())
-		if err != nil {
-			return nil, err
-		}
-		result, err := s.ReplayGame(ctx, replay)
-		if err != nil {
-			return nil, err
-		}
-		return &gamerulesv1.ImportRecordResponse{Replay: replay, Result: result, Tags: tags}, nil
-	}
-	if format == "apgn" {
-		replay, tags, err := importAPGN(req.GetText(), req.GetIncludeStates())
+	if importer, ok := map[string]func(string, bool) (*gamerulesv1.ReplayGameRequest, map[string]string, error){
+		"mat": importMat, "apgn": importAPGN,
+	}[format]; ok {
+		replay, tags, err := importer(req.GetText(), req.GetIncludeStates())
 		if err != nil {
 			return nil, err
 		}

@@ -245,13 +245,7 @@ func (p *page) screenshot(name string) {
 // $GAMERULES_SCREENSHOTS (else a temporary directory). Without Chromium it
 // is skipped; CI installs Debian's chromium.
 func TestPlaygroundInBrowser(t *testing.T) {
-	bin := findChromium()
-	if bin == "" {
-		if os.Getenv("GAMERULES_REQUIRE_BROWSER") != "" {
-			t.Fatal("GAMERULES_REQUIRE_BROWSER is set but no Chromium was found")
-		}
-		t.Skip("no Chromium found (looked for $GAMERULES_CHROMIUM, chromium, chromium-browser, google-chrome): skipping the browser test; install Debian's chromium package to run it")
-	}
+	bin := requireChromium(t, "the browser test")
 	a := startServer(t)
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(bin),
@@ -481,4 +475,19 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// requireChromium returns the Chromium to run, or skips the test (what
+// names it) when there is none; with GAMERULES_REQUIRE_BROWSER set (CI) a
+// missing browser fails instead.
+func requireChromium(t *testing.T, what string) string {
+	t.Helper()
+	bin := findChromium()
+	if bin == "" {
+		if os.Getenv("GAMERULES_REQUIRE_BROWSER") != "" {
+			t.Fatal("GAMERULES_REQUIRE_BROWSER is set but no Chromium was found")
+		}
+		t.Skip("no Chromium found (looked for $GAMERULES_CHROMIUM, chromium, chromium-browser, google-chrome): skipping " + what + "; install Debian's chromium package to run it")
+	}
+	return bin
 }

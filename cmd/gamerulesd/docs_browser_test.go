@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -16,13 +15,7 @@ import (
 // appear in its shadow DOM, and every resource the page loaded came from
 // the server itself.
 func TestDocsInBrowser(t *testing.T) {
-	bin := findChromium()
-	if bin == "" {
-		if os.Getenv("GAMERULES_REQUIRE_BROWSER") != "" {
-			t.Fatal("GAMERULES_REQUIRE_BROWSER is set but no Chromium was found")
-		}
-		t.Skip("no Chromium found: skipping the /docs browser test")
-	}
+	bin := requireChromium(t, "the /docs browser test")
 	a := startServer(t)
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
