@@ -133,7 +133,18 @@ const gatewayMetadata = "x-gamerules-gateway"
 
 // fromGateway reports whether metadata md carries the gateway token.
 func (a *admission) fromGateway(md metadata.MD) bool {
-	v := md.Get(gatewayMetadata)
+	return a.isToken(md.Get(gatewayMetadata))
+}
+
+// callFromGateway reports whether the incoming metadata of a call's ctx
+// carries the gateway token (without copying the metadata, as
+// metadata.FromIncomingContext would).
+func (a *admission) callFromGateway(ctx context.Context) bool {
+	return a.isToken(metadata.ValueFromIncomingContext(ctx, gatewayMetadata))
+}
+
+// isToken reports whether v, a metadata key's values, is the gateway token.
+func (a *admission) isToken(v []string) bool {
 	return a.gatewayToken != "" && len(v) == 1 && subtle.ConstantTimeCompare([]byte(v[0]), []byte(a.gatewayToken)) == 1
 }
 
@@ -194,7 +205,7 @@ func (a *admission) publicSize(limit int, tooLarge prometheus.Counter) grpc.Unar
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		if m, ok := req.(proto.Message); ok {
 			if n := proto.Size(m); n > limit {
-				if md, _ := metadata.FromIncomingContext(ctx); !a.fromGateway(md) {
+				if !a.callFromGateway(ctx) {
 					tooLarge.Inc()
 					return nil, status.Errorf(codes.ResourceExhausted, "request of %d bytes is larger than the server's limit of %d bytes (--max-recv-bytes)", n, limit)
 				}
@@ -213,7 +224,7 @@ func limitUnary(l *limiter, a *admission) grpc.UnaryServerInterceptor {
 		if !strings.HasPrefix(info.FullMethod, gameRulesPrefix) {
 			return handler(ctx, req)
 		}
-		if md, _ := metadata.FromIncomingContext(ctx); a != nil && a.fromGateway(md) {
+		if a != nil && a.callFromGateway(ctx) {
 			return handler(ctx, req) // already counted on the REST port
 		}
 		release, err := l.acquire(ctx)

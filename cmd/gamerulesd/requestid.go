@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"net/http"
 
-	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 )
@@ -78,15 +77,12 @@ func requestIDMetadata(ctx context.Context, _ *http.Request) metadata.MD {
 // and added to the call's log line. It runs before the logging interceptor.
 func requestIDUnary(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 	id := ""
-	if md, ok := metadata.FromIncomingContext(ctx); ok {
-		if v := md.Get(requestIDKey); len(v) > 0 {
-			id = v[0]
-		}
+	if v := metadata.ValueFromIncomingContext(ctx, requestIDKey); len(v) > 0 {
+		id = v[0]
 	}
 	if !validRequestID(id) {
 		id = newRequestID()
 	}
 	_ = grpc.SetHeader(ctx, metadata.Pairs(requestIDKey, id))
-	ctx = logging.InjectFields(ctx, logging.Fields{"request_id", id})
 	return handler(context.WithValue(ctx, requestIDCtxKey{}, id), req)
 }

@@ -340,8 +340,8 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 // message is decoded), streams per connection, keepalive enforcement, and
 // idle and age limits on connections. Interceptor order (the first is the
 // outermost): logging, metrics, recovery, the element budget's verdict
-// (costGate), the deadline, the in-flight limit, then the game-field
-// tagger. Recovery sits inside logging and
+// (costGate), the public size limit, the deadline, then the in-flight
+// limit. Recovery sits inside logging and
 // metrics so that a panic, turned into INTERNAL, is still logged and
 // counted; so is a request refused by the in-flight limit. What fails
 // before any interceptor runs (a message that does not parse or is too
@@ -382,14 +382,13 @@ func newGRPCServer(cfg Config, logger *zap.Logger, metrics *grpcprom.ServerMetri
 		}),
 		grpc.ChainUnaryInterceptor(
 			adm.started,
-			logging.UnaryServerInterceptor(zapLogger(logger.Named("rpc")), logging.WithLogOnEvents(logging.FinishCall)),
+			logUnary(logger.Named("rpc")),
 			metrics.UnaryServerInterceptor(),
 			recovery.UnaryServerInterceptor(recovery.WithRecoveryHandlerContext(recoverPanic)),
 			costGate,
 			adm.publicSize(cfg.MaxRecvBytes, refused.WithLabelValues("grpc", "too_large")),
 			deadlineUnary(cfg.RequestTimeout),
 			limitUnary(newLimiter(cfg.MaxInFlight, cfg.QueueWait), adm),
-			gameField,
 		),
 		grpc.ChainStreamInterceptor(
 			logging.StreamServerInterceptor(zapLogger(logger.Named("rpc")), logging.WithLogOnEvents(logging.FinishCall)),
@@ -399,14 +398,6 @@ func newGRPCServer(cfg Config, logger *zap.Logger, metrics *grpcprom.ServerMetri
 	)...)
 	gamerulesv1.RegisterGameRulesServer(s, srv)
 	return s
-}
-
-// gameField adds the request's game id to the RPC's log line.
-func gameField(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-	if g, ok := req.(interface{ GetGame() string }); ok {
-		logging.AddFields(ctx, logging.Fields{"game", g.GetGame()})
-	}
-	return handler(ctx, req)
 }
 
 // newHTTPHandler routes the HTTP port: probes, metrics, the OpenAPI document,

@@ -22,13 +22,13 @@ import (
 
 // startServer runs the real server on free loopback ports and stops it when
 // the test ends.
-func startServer(t *testing.T) Addrs {
+func startServer(t testing.TB) Addrs {
 	t.Helper()
 	return startServerWith(t, func(c *Config) { c.MaxRecvBytes = 1 << 20 })
 }
 
 // startServerWith is startServer with the defaults changed by set.
-func startServerWith(t *testing.T, set func(*Config)) Addrs {
+func startServerWith(t testing.TB, set func(*Config)) Addrs {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.GRPCAddr = "127.0.0.1:0"
