@@ -11,7 +11,8 @@ export PATH="$GOBIN:$PATH"
   google.golang.org/protobuf/cmd/protoc-gen-go \
   google.golang.org/grpc/cmd/protoc-gen-go-grpc \
   github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-grpc-gateway \
-  github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2)
+  github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2 \
+  github.com/planetscale/vtprotobuf/cmd/protoc-gen-go-vtproto)
 (cd tools/buf && go install github.com/bufbuild/buf/cmd/buf)
 buf lint
 rm -rf gen/go

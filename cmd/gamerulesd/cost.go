@@ -29,7 +29,11 @@ const MaxElements = 10_000
 
 // costCodec is the gRPC server's codec: grpc-go's proto codec, preceded by
 // a scan of the wire bytes (no allocation) that counts the request's
-// elements. A request over MaxElements is not decoded; instead the codec
+// elements; answers are written by the vtprotobuf marshalers generated in
+// gen/ (the same bytes, 3 to 7 times faster than the reflection-driven
+// proto.Marshal: BenchmarkMarshal). Requests are still decoded by
+// proto.Unmarshal, whose checks (UTF-8 strings, a known field with another
+// wire type kept as unknown) vtprotobuf's UnmarshalVT does not make. A request over MaxElements is not decoded; instead the codec
 // leaves only a marker in the message's unknown fields, which costGate turns
 // into INVALID_ARGUMENT (a codec error would reach the client as INTERNAL).
 type costCodec struct{ base encoding.CodecV2 }
@@ -38,7 +42,34 @@ func newCostCodec() costCodec { return costCodec{base: encoding.GetCodecV2("prot
 
 func (c costCodec) Name() string { return c.base.Name() }
 
-func (c costCodec) Marshal(v any) (mem.BufferSlice, error) { return c.base.Marshal(v) }
+// vtMarshaler is what protoc-gen-go-vtproto's marshal and size features
+// generate for every message of gen/.
+type vtMarshaler interface {
+	SizeVT() int
+	MarshalToSizedBufferVT(b []byte) (int, error)
+}
+
+func (c costCodec) Marshal(v any) (mem.BufferSlice, error) {
+	m, ok := v.(vtMarshaler)
+	if !ok {
+		return c.base.Marshal(v) // grpc-go's own messages: health, reflection
+	}
+	size := m.SizeVT()
+	if mem.IsBelowBufferPoolingThreshold(size) {
+		b := make([]byte, size)
+		if _, err := m.MarshalToSizedBufferVT(b); err != nil {
+			return nil, err
+		}
+		return mem.BufferSlice{mem.SliceBuffer(b)}, nil
+	}
+	pool := mem.DefaultBufferPool()
+	buf := pool.Get(size)
+	if _, err := m.MarshalToSizedBufferVT((*buf)[:size]); err != nil {
+		pool.Put(buf)
+		return nil, err
+	}
+	return mem.BufferSlice{mem.NewBuffer(buf, pool)}, nil
+}
 
 func (c costCodec) Unmarshal(data mem.BufferSlice, v any) error {
 	m, ok := v.(proto.Message)
