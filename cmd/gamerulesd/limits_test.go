@@ -342,7 +342,13 @@ func TestIdleConnectionsClosed(t *testing.T) {
 // plus a second.
 func TestShutdownWithWatch(t *testing.T) {
 	const drain = 500 * time.Millisecond
-	a, cancel, done := runUntilCancelled(t, func(c *Config) { c.DrainDelay = drain })
+	a, cancel, done := runUntilCancelled(t, func(c *Config) {
+		c.DrainDelay = drain
+		// 80 callers share 8 slots per port: on a loaded machine a call may
+		// wait longer than the default 250 ms for one, which is not what
+		// this test is about.
+		c.QueueWait = 5 * time.Second
+	})
 	conn := dial(t, a.GRPC)
 	w, err := healthpb.NewHealthClient(conn).Watch(context.Background(), &healthpb.HealthCheckRequest{})
 	if err != nil {
