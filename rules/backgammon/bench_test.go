@@ -133,3 +133,108 @@ func BenchmarkGame(b *testing.B) {
 	}
 	b.ReportMetric(float64(plies)/float64(b.N), "plies/op")
 }
+
+// notationStates returns the positions of the notation benchmarks: the
+// chance outcomes of PhaseRoll (the 21 rolls), white's opening 3-1 (16 plays),
+// a mid-game non-double with 25 plays and a mid-game double with 53, both
+// found by seeded random play (so the same on every run).
+func notationStates(tb testing.TB) []struct {
+	name string
+	s    State
+} {
+	tb.Helper()
+	type named = struct {
+		name string
+		s    State
+	}
+	start, _ := New(Options{})
+	opening, err := start.Apply(OpeningRollMove(3, 1))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := []named{{"opening", opening}}
+	var mid, double State
+	r := rand.New(rand.NewPCG(10, 10))
+	for mid.Phase() != PhaseMove || double.Phase() != PhaseMove {
+		s := start
+		for s.Phase() != PhaseOver {
+			var m Move
+			if s.Phase() == PhaseMove {
+				ms := s.LegalMoves()
+				d1, d2 := s.Dice()
+				if d1 != d2 && len(ms) == 25 && mid.Phase() != PhaseMove {
+					mid = s
+				}
+				if d1 == d2 && len(ms) == 53 && double.Phase() != PhaseMove {
+					double = s
+				}
+				m = ms[r.IntN(len(ms))]
+			} else {
+				m, _ = RollDice(s, r)
+			}
+			s, _ = s.Apply(m)
+			if s.Phase() == PhaseRoll && mid.Phase() == PhaseMove && out[0].name == "opening" {
+				out = append([]named{{"rolls", s}}, out...)
+			}
+		}
+	}
+	return append(out, named{"mid25", mid}, named{"double53", double})
+}
+
+// BenchmarkNotation measures, per position of notationStates, move
+// generation alone ("gen") and generation plus the notation of every listed
+// move ("gen+notation", what the service writes in each Move.notation).
+// allocs/move is the notation's own allocations (gen+notation minus gen)
+// per listed move; moves/op the number of listed moves. "results" is
+// LegalMovesWithResults, "results+text" adds each result state's text (the
+// service's include_results); allocs/state is the text's own allocations
+// per result state.
+func BenchmarkNotation(b *testing.B) {
+	for _, ns := range notationStates(b) {
+		s := ns.s
+		n := len(s.LegalMoves())
+		gen := func() { _ = s.LegalMoves() }
+		withNotation := func() {
+			for _, m := range s.LegalMoves() {
+				_ = m.String()
+			}
+		}
+		perMove := (testing.AllocsPerRun(100, withNotation) - testing.AllocsPerRun(100, gen)) / float64(n)
+		b.Run(ns.name+"/gen", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				gen()
+			}
+			b.ReportMetric(float64(n), "moves/op")
+		})
+		b.Run(ns.name+"/gen+notation", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				withNotation()
+			}
+			b.ReportMetric(float64(n), "moves/op")
+			b.ReportMetric(perMove, "allocs/move")
+		})
+		results := func() { _, _ = s.LegalMovesWithResults() }
+		withText := func() {
+			_, next := s.LegalMovesWithResults()
+			for _, t := range next {
+				_ = t.String()
+			}
+		}
+		perState := (testing.AllocsPerRun(100, withText) - testing.AllocsPerRun(100, results)) / float64(n)
+		b.Run(ns.name+"/results", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				results()
+			}
+		})
+		b.Run(ns.name+"/results+text", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				withText()
+			}
+			b.ReportMetric(perState, "allocs/state")
+		})
+	}
+}

@@ -98,3 +98,80 @@ func BenchmarkSolveDefault(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNotation measures, at the set-up of the default board (22
+// placements "place N"), in the oracle position with the most moves on each
+// built-in board, move generation alone ("gen"), generation plus the
+// notation of every listed move ("gen+notation", what the service writes in
+// each Move.notation), the result state of every move ("results", Apply) and
+// those plus each result's text ("results+text", the service's
+// include_results). allocs/move and allocs/state are the text's own
+// allocations per listed move or result.
+func BenchmarkNotation(b *testing.B) {
+	setup, _ := New(Options{})
+	type named struct {
+		name string
+		s    State
+	}
+	cases := []named{{"setup", setup}}
+	best := map[string]State{}
+	for _, s := range benchStates(b) {
+		name := s.Board().Name()
+		if t, ok := best[name]; !ok || len(s.LegalMoves()) > len(t.LegalMoves()) {
+			best[name] = s
+		}
+	}
+	cases = append(cases, named{"default", best[DefaultBoardName]}, named{"rings", best[RingsBoardName]})
+	for _, ns := range cases {
+		s := ns.s
+		moves := s.LegalMoves()
+		n := len(moves)
+		gen := func() { _ = s.LegalMoves() }
+		withNotation := func() {
+			for _, m := range s.LegalMoves() {
+				_ = m.String()
+			}
+		}
+		results := func() {
+			for _, m := range moves {
+				_, _ = s.Apply(m)
+			}
+		}
+		withText := func() {
+			for _, m := range moves {
+				t, _ := s.Apply(m)
+				_ = t.String()
+			}
+		}
+		perMove := (testing.AllocsPerRun(100, withNotation) - testing.AllocsPerRun(100, gen)) / float64(n)
+		perState := (testing.AllocsPerRun(100, withText) - testing.AllocsPerRun(100, results)) / float64(n)
+		b.Run(ns.name+"/gen", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				gen()
+			}
+			b.ReportMetric(float64(n), "moves/op")
+		})
+		b.Run(ns.name+"/gen+notation", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				withNotation()
+			}
+			b.ReportMetric(float64(n), "moves/op")
+			b.ReportMetric(perMove, "allocs/move")
+		})
+		b.Run(ns.name+"/results", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				results()
+			}
+		})
+		b.Run(ns.name+"/results+text", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				withText()
+			}
+			b.ReportMetric(perState, "allocs/state")
+		})
+	}
+}
