@@ -181,9 +181,13 @@ func notationStates(tb testing.TB) []struct {
 	return append(out, named{"mid25", mid}, named{"double53", double})
 }
 
+var sinkTexts []string
+
 // BenchmarkNotation measures, per position of notationStates, move
-// generation alone ("gen") and generation plus the notation of every listed
-// move ("gen+notation", what the service writes in each Move.notation).
+// generation alone ("gen"), generation plus the notation of every listed
+// move in one buffer ("gen+notation": Notations; before issue 10 it was
+// String per move, what the service wrote in each Move.notation) and with
+// String per move ("gen+string").
 // allocs/move is the notation's own allocations (gen+notation minus gen)
 // per listed move; moves/op the number of listed moves. "results" is
 // LegalMovesWithResults, "results+text" adds each result state's text (the
@@ -194,9 +198,10 @@ func BenchmarkNotation(b *testing.B) {
 		s := ns.s
 		n := len(s.LegalMoves())
 		gen := func() { _ = s.LegalMoves() }
-		withNotation := func() {
+		withNotation := func() { sinkTexts = Notations(s.LegalMoves()) }
+		withString := func() {
 			for _, m := range s.LegalMoves() {
-				_ = m.String()
+				textSink = m.String()
 			}
 		}
 		perMove := (testing.AllocsPerRun(100, withNotation) - testing.AllocsPerRun(100, gen)) / float64(n)
@@ -215,11 +220,20 @@ func BenchmarkNotation(b *testing.B) {
 			b.ReportMetric(float64(n), "moves/op")
 			b.ReportMetric(perMove, "allocs/move")
 		})
+		perString := (testing.AllocsPerRun(100, withString) - testing.AllocsPerRun(100, gen)) / float64(n)
+		b.Run(ns.name+"/gen+string", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				withString()
+			}
+			b.ReportMetric(float64(n), "moves/op")
+			b.ReportMetric(perString, "allocs/move")
+		})
 		results := func() { _, _ = s.LegalMovesWithResults() }
 		withText := func() {
 			_, next := s.LegalMovesWithResults()
 			for _, t := range next {
-				_ = t.String()
+				textSink = t.String()
 			}
 		}
 		perState := (testing.AllocsPerRun(100, withText) - testing.AllocsPerRun(100, results)) / float64(n)
