@@ -126,11 +126,17 @@ func BenchmarkRandomGame(b *testing.B) {
 	b.ReportMetric(float64(plies)/float64(b.N), "plies/op")
 }
 
+var (
+	sinkText  string
+	sinkTexts []string
+)
+
 // BenchmarkNotation measures, in benchState's shift phase (44 shifts) and
 // in the move phase after the shift that gives the mover the most squares,
-// move generation alone ("gen"),
-// generation plus the notation of every listed move ("gen+notation", what
-// the service writes in each Move.notation), the result state of every move
+// move generation alone ("gen"), generation plus the notation of every
+// listed move in one buffer ("gen+notation": Notations; before issue 10 it
+// was String per move, what the service wrote in each Move.notation), with
+// String per move ("gen+string"), the result state of every move
 // ("results", Apply) and those plus each result's text ("results+text", the
 // service's include_results). allocs/move and allocs/state are the text's
 // own allocations per listed move or result.
@@ -150,9 +156,10 @@ func BenchmarkNotation(b *testing.B) {
 		moves := s.LegalMoves()
 		n := len(moves)
 		gen := func() { _ = s.LegalMoves() }
-		withNotation := func() {
+		withNotation := func() { sinkTexts = lab.Notations(s.LegalMoves()) }
+		withString := func() {
 			for _, m := range s.LegalMoves() {
-				_ = m.String()
+				sinkText = m.String()
 			}
 		}
 		results := func() {
@@ -163,7 +170,7 @@ func BenchmarkNotation(b *testing.B) {
 		withText := func() {
 			for _, m := range moves {
 				t, _ := s.Apply(m)
-				_ = t.String()
+				sinkText = t.String()
 			}
 		}
 		perMove := (testing.AllocsPerRun(100, withNotation) - testing.AllocsPerRun(100, gen)) / float64(n)
@@ -182,6 +189,15 @@ func BenchmarkNotation(b *testing.B) {
 			}
 			b.ReportMetric(float64(n), "moves/op")
 			b.ReportMetric(perMove, "allocs/move")
+		})
+		perString := (testing.AllocsPerRun(100, withString) - testing.AllocsPerRun(100, gen)) / float64(n)
+		b.Run(ns.name+"/gen+string", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				withString()
+			}
+			b.ReportMetric(float64(n), "moves/op")
+			b.ReportMetric(perString, "allocs/move")
 		})
 		b.Run(ns.name+"/results", func(b *testing.B) {
 			b.ReportAllocs()
