@@ -2,7 +2,7 @@ package gravitytrap
 
 import "testing"
 
-func benchStates(b *testing.B) []State {
+func benchStates(b testing.TB) []State {
 	var out []State
 	for _, name := range []string{DefaultBoardName, RingsBoardName} {
 		for _, r := range readPositions(b, name) {
@@ -99,13 +99,19 @@ func BenchmarkSolveDefault(b *testing.B) {
 	}
 }
 
+var (
+	sinkText  string
+	sinkTexts []string
+)
+
 // BenchmarkNotation measures, at the set-up of the default board (22
 // placements "place N"), in the oracle position with the most moves on each
 // built-in board, move generation alone ("gen"), generation plus the
-// notation of every listed move ("gen+notation", what the service writes in
-// each Move.notation), the result state of every move ("results", Apply) and
-// those plus each result's text ("results+text", the service's
-// include_results). allocs/move and allocs/state are the text's own
+// notation of every listed move in one buffer ("gen+notation": Notations;
+// before issue 10 it was String per move, what the service wrote in each
+// Move.notation), with String per move ("gen+string"), the result state of
+// every move ("results", Apply) and those plus each result's text
+// ("results+text", the service's include_results). allocs/move and allocs/state are the text's own
 // allocations per listed move or result.
 func BenchmarkNotation(b *testing.B) {
 	setup, _ := New(Options{})
@@ -127,9 +133,10 @@ func BenchmarkNotation(b *testing.B) {
 		moves := s.LegalMoves()
 		n := len(moves)
 		gen := func() { _ = s.LegalMoves() }
-		withNotation := func() {
+		withNotation := func() { sinkTexts = Notations(s.LegalMoves()) }
+		withString := func() {
 			for _, m := range s.LegalMoves() {
-				_ = m.String()
+				sinkText = m.String()
 			}
 		}
 		results := func() {
@@ -140,7 +147,7 @@ func BenchmarkNotation(b *testing.B) {
 		withText := func() {
 			for _, m := range moves {
 				t, _ := s.Apply(m)
-				_ = t.String()
+				sinkText = t.String()
 			}
 		}
 		perMove := (testing.AllocsPerRun(100, withNotation) - testing.AllocsPerRun(100, gen)) / float64(n)
@@ -159,6 +166,15 @@ func BenchmarkNotation(b *testing.B) {
 			}
 			b.ReportMetric(float64(n), "moves/op")
 			b.ReportMetric(perMove, "allocs/move")
+		})
+		perString := (testing.AllocsPerRun(100, withString) - testing.AllocsPerRun(100, gen)) / float64(n)
+		b.Run(ns.name+"/gen+string", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				withString()
+			}
+			b.ReportMetric(float64(n), "moves/op")
+			b.ReportMetric(perString, "allocs/move")
 		})
 		b.Run(ns.name+"/results", func(b *testing.B) {
 			b.ReportAllocs()
