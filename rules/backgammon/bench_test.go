@@ -191,7 +191,8 @@ var sinkTexts []string
 // allocs/move is the notation's own allocations (gen+notation minus gen)
 // per listed move; moves/op the number of listed moves. "results" is
 // LegalMovesWithResults, "results+text" adds each result state's text (the
-// service's include_results); allocs/state is the text's own allocations
+// service's include_results; "results+texts" with AppendStateTexts, one
+// string for all); allocs/state is the text's own allocations
 // per result state.
 func BenchmarkNotation(b *testing.B) {
 	for _, ns := range notationStates(b) {
@@ -236,6 +237,10 @@ func BenchmarkNotation(b *testing.B) {
 				textSink = t.String()
 			}
 		}
+		withTexts := func() {
+			_, next := s.LegalMovesWithResults()
+			sinkTexts = AppendStateTexts(sinkTexts[:0], next)
+		}
 		perState := (testing.AllocsPerRun(100, withText) - testing.AllocsPerRun(100, results)) / float64(n)
 		b.Run(ns.name+"/results", func(b *testing.B) {
 			b.ReportAllocs()
@@ -249,6 +254,12 @@ func BenchmarkNotation(b *testing.B) {
 				withText()
 			}
 			b.ReportMetric(perState, "allocs/state")
+		})
+		b.Run(ns.name+"/results+texts", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				withTexts()
+			}
 		})
 	}
 }

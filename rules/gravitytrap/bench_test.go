@@ -111,7 +111,8 @@ var (
 // before issue 10 it was String per move, what the service wrote in each
 // Move.notation), with String per move ("gen+string"), the result state of
 // every move ("results", Apply) and those plus each result's text
-// ("results+text", the service's include_results). allocs/move and allocs/state are the text's own
+// ("results+text", the service's include_results; "results+texts" with
+// AppendStateTexts, one string for all). allocs/move and allocs/state are the text's own
 // allocations per listed move or result.
 func BenchmarkNotation(b *testing.B) {
 	setup, _ := New(Options{})
@@ -151,6 +152,15 @@ func BenchmarkNotation(b *testing.B) {
 			}
 		}
 		perMove := (testing.AllocsPerRun(100, withNotation) - testing.AllocsPerRun(100, gen)) / float64(n)
+		var next []State
+		withTexts := func() {
+			next = next[:0]
+			for _, m := range moves {
+				t, _ := s.Apply(m)
+				next = append(next, t)
+			}
+			sinkTexts = AppendStateTexts(sinkTexts[:0], next)
+		}
 		perState := (testing.AllocsPerRun(100, withText) - testing.AllocsPerRun(100, results)) / float64(n)
 		b.Run(ns.name+"/gen", func(b *testing.B) {
 			b.ReportAllocs()
@@ -188,6 +198,12 @@ func BenchmarkNotation(b *testing.B) {
 				withText()
 			}
 			b.ReportMetric(perState, "allocs/state")
+		})
+		b.Run(ns.name+"/results+texts", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				withTexts()
+			}
 		})
 	}
 }

@@ -71,8 +71,10 @@ func TestNotationMatchesLegacy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var visited []State
 		for ply := 0; ply < 200; ply++ {
 			want := legacyStateString(s)
+			visited = append(visited, s)
 			if got := s.String(); got != want {
 				t.Fatalf("State.String() = %q, legacy %q", got, want)
 			}
@@ -98,6 +100,7 @@ func TestNotationMatchesLegacy(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		checkStateTexts(t, visited)
 	}
 	for _, st := range []int{-1000, -1, 0, 9, 10, 63, 64, 99, 100, 12345} {
 		for _, m := range []Move{{Station: st}, {Place: true, Station: st}} {
@@ -144,5 +147,28 @@ func TestNotationAllocs(t *testing.T) {
 		if str != 0 || app != 0 || list != 1 || state != 1 {
 			t.Errorf("%s: Move.String %v allocs (want 0), AppendText %v (want 0), AppendNotations %v per list (want 1), State.String %v (want 1)", s, str, app, list, state)
 		}
+	}
+}
+
+// checkStateTexts checks AppendStateTexts against the legacy text of each
+// state, and that a list of 64 costs at most two allocations.
+func checkStateTexts(t *testing.T, states []State) {
+	t.Helper()
+	texts := AppendStateTexts([]string{"keep"}, states)
+	if len(texts) != len(states)+1 || texts[0] != "keep" {
+		t.Fatalf("AppendStateTexts gave %d texts for %d states (or lost dst)", len(texts), len(states))
+	}
+	for i, s := range states {
+		if want := legacyStateString(s); texts[i+1] != want {
+			t.Fatalf("AppendStateTexts[%d] = %q, legacy %q", i, texts[i+1], want)
+		}
+	}
+	if raceEnabled || len(states) == 0 {
+		return
+	}
+	states = states[:min(len(states), 64)]
+	dst := make([]string, 0, len(states))
+	if n := testing.AllocsPerRun(5, func() { dst = AppendStateTexts(dst[:0], states) }); n > 2 {
+		t.Errorf("AppendStateTexts of %d states: %v allocations, want at most 2", len(states), n)
 	}
 }
