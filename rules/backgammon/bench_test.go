@@ -263,3 +263,44 @@ func BenchmarkNotation(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNotationRatio measures issue 10's target "LegalMoves + notation
+// for a double ≤ 2× the generation alone" side by side: each op times a
+// burst of 20 LegalMoves, then a burst of 20 LegalMoves + Notations (and of
+// 20 LegalMoves + String per move, the pre-issue-10 way), back to back, so
+// that the machine's load drifts as little as possible between the two;
+// the reported ratios are the medians over the ops (run with a -benchtime
+// of a few hundred x).
+func BenchmarkNotationRatio(b *testing.B) {
+	for _, ns := range notationStates(b) {
+		s := ns.s
+		b.Run(ns.name, func(b *testing.B) {
+			const burst = 20
+			var shared, perMove []float64
+			for b.Loop() {
+				t0 := time.Now()
+				for k := 0; k < burst; k++ {
+					_ = s.LegalMoves()
+				}
+				t1 := time.Now()
+				for k := 0; k < burst; k++ {
+					sinkTexts = Notations(s.LegalMoves())
+				}
+				t2 := time.Now()
+				for k := 0; k < burst; k++ {
+					for _, m := range s.LegalMoves() {
+						textSink = m.String()
+					}
+				}
+				t3 := time.Now()
+				gen := float64(t1.Sub(t0))
+				shared = append(shared, float64(t2.Sub(t1))/gen)
+				perMove = append(perMove, float64(t3.Sub(t2))/gen)
+			}
+			sort.Float64s(shared)
+			sort.Float64s(perMove)
+			b.ReportMetric(shared[len(shared)/2], "notations/gen")
+			b.ReportMetric(perMove[len(perMove)/2], "strings/gen")
+		})
+	}
+}

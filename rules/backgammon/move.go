@@ -307,36 +307,54 @@ func (m Move) AppendText(b []byte) ([]byte, error) {
 
 // AppendNotations appends the notation of each of moves to dst, in order
 // (dst[len(dst)+i] == moves[i].String(), byte for byte), and returns the
-// extended slice. The texts are substrings of one string built for the
-// whole list, so the cost is one allocation for all the text (plus dst's
-// growth when it lacks capacity), not one or more per move. This is the
-// call for listing moves (e.g. LegalMoves' notation).
+// extended slice. The plays' texts are substrings of one string built for
+// the whole list, the other moves' texts constants, so the cost is at most
+// one allocation for all the text (plus dst's growth when it lacks
+// capacity), not one or more per move. This is the call for listing moves
+// (e.g. LegalMoves' notation).
 func AppendNotations(dst []string, moves []Move) []string {
+	dst = slices.Grow(dst, len(moves))
+	for i, m := range moves {
+		if m.kind == KindPlay {
+			return appendPlayNotations(dst, moves[i:])
+		}
+		dst = append(dst, m.String()) // a constant for every listed kind
+	}
+	return dst
+}
+
+// appendPlayNotations is AppendNotations from the first play on (dst has
+// room for the moves).
+func appendPlayNotations(dst []string, moves []Move) []string {
 	var stack [2048]byte
 	var endStack [256]int32
 	buf, ends := stack[:0], endStack[:0]
+	base := len(dst)
 	for _, m := range moves {
-		buf, _ = m.AppendText(buf)
+		if m.kind != KindPlay {
+			dst = append(dst, m.String())
+			ends = append(ends, -1)
+			continue
+		}
+		buf = m.appendPlay(buf)
 		ends = append(ends, int32(len(buf)))
+		dst = append(dst, "")
 	}
-	return appendSplit(dst, string(buf), ends)
+	text := string(buf)
+	start := int32(0)
+	for i, e := range ends {
+		if e >= 0 {
+			dst[base+i] = text[start:e]
+			start = e
+		}
+	}
+	return dst
 }
 
 // Notations returns the notation of each of moves: AppendNotations into a
-// new slice (two allocations for the whole list).
+// new slice (at most two allocations for the whole list).
 func Notations(moves []Move) []string {
 	return AppendNotations(make([]string, 0, len(moves)), moves)
-}
-
-// appendSplit appends text[ends[i-1]:ends[i]] for each i to dst.
-func appendSplit(dst []string, text string, ends []int32) []string {
-	dst = slices.Grow(dst, len(ends))
-	start := int32(0)
-	for _, e := range ends {
-		dst = append(dst, text[start:e])
-		start = e
-	}
-	return dst
 }
 
 // appendPlay renders a play as gnubg does: steps are chained into checker
@@ -347,10 +365,9 @@ func appendSplit(dst []string, text string, ends []int32) []string {
 func (m Move) appendPlay(b []byte) []byte {
 	type path struct {
 		pts [5]uint8 // the points shown: the start, the hit waypoints, the end
-		n   int      // len of pts in use
+		n   uint8    // len of pts in use
 		hit uint8    // bit k: pts[k] is hit ("*")
-		hn  int      // hits shown
-		end bool     // false while the last of pts is a hidden waypoint
+		hn  uint8    // hits shown
 	}
 	var paths [4]path
 	np := 0
@@ -389,7 +406,7 @@ func (m Move) appendPlay(b []byte) []byte {
 		}
 	}
 	// Write into b's spare room: a play is at most 32 bytes (maxPlayText),
-	// and putPoint may write 3 bytes past the text.
+	// and a point's name is written as 3 bytes, its length counted.
 	b = slices.Grow(b, maxPlayText+3)
 	t := b[:cap(b)]
 	i := len(b)
@@ -415,7 +432,7 @@ func (m Move) appendPlay(b []byte) []byte {
 			t[i] = ' '
 			i++
 		}
-		for k := 0; k < shown.n; k++ {
+		for k := 0; k < int(shown.n); k++ {
 			if k > 0 {
 				t[i] = '/'
 				i++

@@ -52,30 +52,20 @@ func (m Move) AppendText(b []byte) ([]byte, error) {
 
 // AppendNotations appends the notation of each of moves to dst, in order
 // (dst[len(dst)+i] == moves[i].String(), byte for byte), and returns the
-// extended slice. The texts are substrings of one string built for the
-// whole list, so the cost is one allocation for all the text (plus dst's
-// growth when it lacks capacity) however many moves there are. This is
-// the call for listing moves (e.g. LegalMoves' notation).
+// extended slice. Every move of a board's stations has a constant text, so
+// this costs no allocation beyond dst's growth when it lacks capacity. It
+// is here so that every game offers the same call for listing moves (e.g.
+// LegalMoves' notation).
 func AppendNotations(dst []string, moves []Move) []string {
-	var stack [512]byte
-	var endStack [MaxStations]int32
-	buf, ends := stack[:0], endStack[:0]
+	dst = slices.Grow(dst, len(moves))
 	for _, m := range moves {
-		buf, _ = m.AppendText(buf)
-		ends = append(ends, int32(len(buf)))
-	}
-	text := string(buf)
-	dst = slices.Grow(dst, len(ends))
-	start := int32(0)
-	for _, e := range ends {
-		dst = append(dst, text[start:e])
-		start = e
+		dst = append(dst, m.String())
 	}
 	return dst
 }
 
 // Notations returns the notation of each of moves: AppendNotations into a
-// new slice (two allocations for the whole list).
+// new slice (one allocation for the whole list).
 func Notations(moves []Move) []string {
 	return AppendNotations(make([]string, 0, len(moves)), moves)
 }
