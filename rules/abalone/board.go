@@ -3,6 +3,7 @@ package abalone
 import (
 	"fmt"
 	"math/bits"
+	"strconv"
 
 	"github.com/gamerules/gamerules/rules/game"
 )
@@ -89,6 +90,9 @@ func init() {
 		}
 	}
 	rowStart[9] = i
+	for c := Cell(1); c <= NumCells; c++ {
+		cellNames[c] = string(c.appendText(nil))
+	}
 	for d := 0; d < 6; d++ {
 		nb[off][d] = off
 	}
@@ -143,15 +147,27 @@ func (c Cell) Row() byte { return 'A' + byte(idxRow[c-1]) }
 func (c Cell) Num() int { return int(idxNum[c-1]) }
 
 // String returns the cell in lower case as in Aba-Pro output, e.g. "e5";
-// "-" for NoCell and "?N" for a value out of range.
+// "-" for NoCell and "?N" for a value out of range. A valid cell's name
+// comes from a table: no allocation.
 func (c Cell) String() string {
-	if c == NoCell {
-		return "-"
+	if c.Valid() {
+		return cellNames[c]
 	}
-	if !c.Valid() {
-		return fmt.Sprintf("?%d", uint8(c))
+	return string(c.appendText(nil))
+}
+
+// cellNames[c] is the name of valid cell c ("a1".."i9"), filled by init.
+var cellNames [NumCells + 1]string
+
+// appendText appends c.String() to b.
+func (c Cell) appendText(b []byte) []byte {
+	switch {
+	case c.Valid():
+		return append(b, c.Row()+'a'-'A', '0'+byte(c.Num()))
+	case c == NoCell:
+		return append(b, '-')
 	}
-	return string([]byte{c.Row() + 'a' - 'A', '0' + byte(c.Num())})
+	return strconv.AppendUint(append(b, '?'), uint64(uint8(c)), 10)
 }
 
 // Neighbor returns the cell next to c in direction d, or NoCell at the edge

@@ -2,6 +2,7 @@ package abalone
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gamerules/gamerules/rules/game"
@@ -32,12 +33,55 @@ func (m Move) Broadside() bool { return m.End != NoCell }
 
 // String returns the Aba-Pro notation in lower case: "a1b2" for an in-line
 // move, "c3c5d3" (lower end, other end, where the lower end goes) for a
-// broadside.
+// broadside. One allocation; AppendText writes the same bytes into a
+// caller's buffer, and AppendNotations the notation of a whole list into
+// one string.
 func (m Move) String() string {
-	if m.End == NoCell {
-		return m.From.String() + m.To.String()
+	var buf [16]byte
+	b, _ := m.AppendText(buf[:0])
+	return string(b)
+}
+
+// AppendText appends m's notation (exactly the bytes of m.String(), 4 or 6
+// for a valid move) to b and returns the extended buffer; it does not
+// allocate when b has room, and the error is always nil (Move implements
+// encoding.TextAppender).
+func (m Move) AppendText(b []byte) ([]byte, error) {
+	b = m.From.appendText(b)
+	if m.End != NoCell {
+		b = m.End.appendText(b)
 	}
-	return m.From.String() + m.End.String() + m.To.String()
+	return m.To.appendText(b), nil
+}
+
+// AppendNotations appends the notation of each of moves to dst, in order
+// (dst[len(dst)+i] == moves[i].String(), byte for byte), and returns the
+// extended slice. The texts are substrings of one string built for the
+// whole list, so the cost is one allocation for all the text (plus dst's
+// growth when it lacks capacity), not one per move. This is the call for
+// listing moves (e.g. LegalMoves' notation).
+func AppendNotations(dst []string, moves []Move) []string {
+	var stack [1024]byte
+	var endStack [256]int32
+	buf, ends := stack[:0], endStack[:0]
+	for _, m := range moves {
+		buf, _ = m.AppendText(buf)
+		ends = append(ends, int32(len(buf)))
+	}
+	text := string(buf)
+	dst = slices.Grow(dst, len(ends))
+	start := int32(0)
+	for _, e := range ends {
+		dst = append(dst, text[start:e])
+		start = e
+	}
+	return dst
+}
+
+// Notations returns the notation of each of moves: AppendNotations into a
+// new slice (two allocations for the whole list).
+func Notations(moves []Move) []string {
+	return AppendNotations(make([]string, 0, len(moves)), moves)
 }
 
 // lineOf returns the direction from a to b and their distance (1 or 2) when

@@ -329,9 +329,19 @@ func rowLen(r int) int { return rowHi[r] - rowLo[r] + 1 }
 // 'w' white, a digit for a run of empty cells; a space and the side to move
 // 'b' or 'w'; with a ply limit, a space and "<played>/<limit>". The classic
 // start is "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b".
+//
+// One allocation; AppendText writes the same bytes into a caller's buffer.
 func (s State) String() string {
-	var b strings.Builder
-	b.Grow(80)
+	var buf [96]byte
+	b, _ := s.AppendText(buf[:0])
+	return string(b)
+}
+
+// AppendText appends s's text (exactly the bytes of s.String(): at most 61
+// cells, 8 '/', the side to move and the ply counter) to b and returns the
+// extended buffer; it does not allocate when b has room, and the error is
+// always nil (State implements encoding.TextAppender).
+func (s State) AppendText(b []byte) ([]byte, error) {
 	for r := 8; r >= 0; r-- {
 		empty := 0
 		for i := rowStart[r]; i < rowStart[r+1]; i++ {
@@ -346,27 +356,26 @@ func (s State) String() string {
 				continue
 			}
 			if empty > 0 {
-				b.WriteByte('0' + byte(empty))
+				b = append(b, '0'+byte(empty))
 				empty = 0
 			}
-			b.WriteByte(ch)
+			b = append(b, ch)
 		}
 		if empty > 0 {
-			b.WriteByte('0' + byte(empty))
+			b = append(b, '0'+byte(empty))
 		}
 		if r > 0 {
-			b.WriteByte('/')
+			b = append(b, '/')
 		}
 	}
-	b.WriteByte(' ')
-	b.WriteByte("bw?"[min(s.toMove, 2)])
+	b = append(b, ' ', "bw?"[min(s.toMove, 2)])
 	if s.maxPlies > 0 {
-		b.WriteByte(' ')
-		b.WriteString(strconv.FormatUint(uint64(s.plies), 10))
-		b.WriteByte('/')
-		b.WriteString(strconv.FormatUint(uint64(s.maxPlies), 10))
+		b = append(b, ' ')
+		b = strconv.AppendUint(b, uint64(s.plies), 10)
+		b = append(b, '/')
+		b = strconv.AppendUint(b, uint64(s.maxPlies), 10)
 	}
-	return b.String()
+	return b, nil
 }
 
 // ParseState parses the text form written by State.String and validates the

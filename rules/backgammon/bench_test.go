@@ -133,3 +133,174 @@ func BenchmarkGame(b *testing.B) {
 	}
 	b.ReportMetric(float64(plies)/float64(b.N), "plies/op")
 }
+
+// notationStates returns the positions of the notation benchmarks: the
+// chance outcomes of PhaseRoll (the 21 rolls), white's opening 3-1 (16 plays),
+// a mid-game non-double with 25 plays and a mid-game double with 53, both
+// found by seeded random play (so the same on every run).
+func notationStates(tb testing.TB) []struct {
+	name string
+	s    State
+} {
+	tb.Helper()
+	type named = struct {
+		name string
+		s    State
+	}
+	start, _ := New(Options{})
+	opening, err := start.Apply(OpeningRollMove(3, 1))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := []named{{"opening", opening}}
+	var mid, double State
+	r := rand.New(rand.NewPCG(10, 10))
+	for mid.Phase() != PhaseMove || double.Phase() != PhaseMove {
+		s := start
+		for s.Phase() != PhaseOver {
+			var m Move
+			if s.Phase() == PhaseMove {
+				ms := s.LegalMoves()
+				d1, d2 := s.Dice()
+				if d1 != d2 && len(ms) == 25 && mid.Phase() != PhaseMove {
+					mid = s
+				}
+				if d1 == d2 && len(ms) == 53 && double.Phase() != PhaseMove {
+					double = s
+				}
+				m = ms[r.IntN(len(ms))]
+			} else {
+				m, _ = RollDice(s, r)
+			}
+			s, _ = s.Apply(m)
+			if s.Phase() == PhaseRoll && mid.Phase() == PhaseMove && out[0].name == "opening" {
+				out = append([]named{{"rolls", s}}, out...)
+			}
+		}
+	}
+	return append(out, named{"mid25", mid}, named{"double53", double})
+}
+
+var sinkTexts []string
+
+// BenchmarkNotation measures, per position of notationStates, move
+// generation alone ("gen"), generation plus the notation of every listed
+// move in one buffer ("gen+notation": Notations; before issue 10 it was
+// String per move, what the service wrote in each Move.notation) and with
+// String per move ("gen+string").
+// allocs/move is the notation's own allocations (gen+notation minus gen)
+// per listed move; moves/op the number of listed moves. "results" is
+// LegalMovesWithResults, "results+text" adds each result state's text (the
+// service's include_results; "results+texts" with AppendStateTexts, one
+// string for all); allocs/state is the text's own allocations
+// per result state.
+func BenchmarkNotation(b *testing.B) {
+	for _, ns := range notationStates(b) {
+		s := ns.s
+		n := len(s.LegalMoves())
+		gen := func() { _ = s.LegalMoves() }
+		withNotation := func() { sinkTexts = Notations(s.LegalMoves()) }
+		withString := func() {
+			for _, m := range s.LegalMoves() {
+				textSink = m.String()
+			}
+		}
+		perMove := (testing.AllocsPerRun(100, withNotation) - testing.AllocsPerRun(100, gen)) / float64(n)
+		b.Run(ns.name+"/gen", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				gen()
+			}
+			b.ReportMetric(float64(n), "moves/op")
+		})
+		b.Run(ns.name+"/gen+notation", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				withNotation()
+			}
+			b.ReportMetric(float64(n), "moves/op")
+			b.ReportMetric(perMove, "allocs/move")
+		})
+		perString := (testing.AllocsPerRun(100, withString) - testing.AllocsPerRun(100, gen)) / float64(n)
+		b.Run(ns.name+"/gen+string", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				withString()
+			}
+			b.ReportMetric(float64(n), "moves/op")
+			b.ReportMetric(perString, "allocs/move")
+		})
+		results := func() { _, _ = s.LegalMovesWithResults() }
+		withText := func() {
+			_, next := s.LegalMovesWithResults()
+			for _, t := range next {
+				textSink = t.String()
+			}
+		}
+		withTexts := func() {
+			_, next := s.LegalMovesWithResults()
+			sinkTexts = AppendStateTexts(sinkTexts[:0], next)
+		}
+		perState := (testing.AllocsPerRun(100, withText) - testing.AllocsPerRun(100, results)) / float64(n)
+		b.Run(ns.name+"/results", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				results()
+			}
+		})
+		b.Run(ns.name+"/results+text", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				withText()
+			}
+			b.ReportMetric(perState, "allocs/state")
+		})
+		b.Run(ns.name+"/results+texts", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				withTexts()
+			}
+		})
+	}
+}
+
+// BenchmarkNotationRatio measures issue 10's target "LegalMoves + notation
+// for a double ≤ 2× the generation alone" side by side: each op times a
+// burst of 20 LegalMoves, then a burst of 20 LegalMoves + Notations (and of
+// 20 LegalMoves + String per move, the pre-issue-10 way), back to back, so
+// that the machine's load drifts as little as possible between the two;
+// the reported ratios are the medians over the ops (run with a -benchtime
+// of a few hundred x).
+func BenchmarkNotationRatio(b *testing.B) {
+	for _, ns := range notationStates(b) {
+		s := ns.s
+		b.Run(ns.name, func(b *testing.B) {
+			const burst = 20
+			var shared, perMove []float64
+			for b.Loop() {
+				t0 := time.Now()
+				for k := 0; k < burst; k++ {
+					_ = s.LegalMoves()
+				}
+				t1 := time.Now()
+				for k := 0; k < burst; k++ {
+					sinkTexts = Notations(s.LegalMoves())
+				}
+				t2 := time.Now()
+				for k := 0; k < burst; k++ {
+					for _, m := range s.LegalMoves() {
+						textSink = m.String()
+					}
+				}
+				t3 := time.Now()
+				gen := float64(t1.Sub(t0))
+				shared = append(shared, float64(t2.Sub(t1))/gen)
+				perMove = append(perMove, float64(t3.Sub(t2))/gen)
+			}
+			sort.Float64s(shared)
+			sort.Float64s(perMove)
+			b.ReportMetric(shared[len(shared)/2], "notations/gen")
+			b.ReportMetric(perMove[len(perMove)/2], "strings/gen")
+		})
+	}
+}

@@ -27,7 +27,11 @@ var b64val = func() (t [256]int8) {
 // padding: 6 bits per character, most significant bit of each byte first,
 // exactly as the standard encoding does.
 func encode64(data []byte) string {
-	out := make([]byte, 0, (len(data)*8+5)/6)
+	return string(appendEncode64(make([]byte, 0, (len(data)*8+5)/6), data))
+}
+
+// appendEncode64 is encode64 appending to out.
+func appendEncode64(out []byte, data []byte) []byte {
 	var acc uint32
 	nacc := 0
 	for _, b := range data {
@@ -41,7 +45,7 @@ func encode64(data []byte) string {
 	if nacc > 0 {
 		out = append(out, b64[(acc<<(6-nacc))&63])
 	}
-	return string(out)
+	return out
 }
 
 // decode64 decodes exactly len(dst) bytes from s (standard alphabet, no
@@ -77,7 +81,12 @@ func decode64(s string, dst []byte) int {
 // the side of the player whose turn it is: the other player's 25 slots first,
 // then the player on turn's (testdata/README.md).
 func (s State) PositionID() string {
-	var key [10]byte
+	key := s.positionKey()
+	return encode64(key[:])
+}
+
+// positionKey returns the 80 bits the Position ID encodes.
+func (s State) positionKey() (key [10]byte) {
 	bit := 0
 	for _, p := range [2]uint8{1 - s.turn, s.turn} {
 		for _, c := range s.board[p] {
@@ -88,7 +97,7 @@ func (s State) PositionID() string {
 			bit++ // the 0 separator
 		}
 	}
-	return encode64(key[:])
+	return key
 }
 
 // decodePositionID reads a Position ID into two rows: rows[0] is the player
@@ -179,7 +188,12 @@ func (k *matchKey) get(off, width int) uint32 {
 // bit 66 set unless the Jacoby rule is on. A game without the cube is a
 // money game with the cube at 1 and centred, bit 66 set.
 func (s State) MatchID() string {
-	var k matchKey
+	k := s.matchKey()
+	return encode64(k[:])
+}
+
+// matchKey returns the 66 bits the Match ID encodes.
+func (s State) matchKey() (k matchKey) {
 	k.put(midCube, 4, uint32(s.cubeLog))
 	k.put(midCubeOwner, 2, uint32(s.owner))
 	k.put(midDiceOwner, 1, uint32(s.turn))
@@ -207,7 +221,7 @@ func (s State) MatchID() string {
 	if !s.jacoby {
 		k.put(midNoJacoby, 1, 1)
 	}
-	return encode64(k[:])
+	return k
 }
 
 // String returns the canonical text form of s, gnubg's ID
@@ -215,16 +229,29 @@ func (s State) MatchID() string {
 // "4HPwATDgc/ABMA:MIEFAAAAAAAE" for the start position with white to play
 // 3-1; in a money game with the cube in use followed by " cube", and by
 // " beavers" when beavers are allowed (spec "Text form with the cube").
-// ParseState(s.String()) == s for every valid s.
+// ParseState(s.String()) == s for every valid s. One allocation (the
+// string); AppendText writes the same bytes into a caller's buffer.
 func (s State) String() string {
-	t := s.PositionID() + ":" + s.MatchID()
+	var buf [48]byte
+	b, _ := s.AppendText(buf[:0])
+	return string(b)
+}
+
+// AppendText appends s's text (exactly the bytes of s.String(), at most 40)
+// to b and returns the extended buffer; it does not allocate when b has
+// room, and the error is always nil (State implements encoding.TextAppender).
+func (s State) AppendText(b []byte) ([]byte, error) {
+	pk, mk := s.positionKey(), s.matchKey()
+	b = appendEncode64(b, pk[:])
+	b = append(b, ':')
+	b = appendEncode64(b, mk[:])
 	if s.cubeUse && s.matchLen == 0 {
-		t += " cube"
+		b = append(b, " cube"...)
 	}
 	if s.beavers {
-		t += " beavers"
+		b = append(b, " beavers"...)
 	}
-	return t
+	return b, nil
 }
 
 // ParseState reads a state from gnubg's ID "<PositionID>:<MatchID>" (as

@@ -2,9 +2,8 @@ package backgammon
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/gamerules/gamerules/rules/game"
 )
@@ -242,38 +241,138 @@ func pointName(p int) string {
 // or a play such as "24/18 13/11", "bar/22", "6/off", "13/9(4)", "24/23*/20":
 // each checker's path from its start to its end, naming a point passed on
 // the way only where it hits, identical paths grouped with "(n)". The zero
-// Move is "none".
+// Move is "none". A play costs one allocation (the string); the other kinds
+// none. AppendText writes the same bytes into a caller's buffer, and
+// AppendNotations the notation of a whole list into one string.
 func (m Move) String() string {
+	switch m.kind {
+	case KindPlay:
+		var buf [64]byte
+		return string(m.appendPlay(buf[:0]))
+	case KindRoll, KindOpeningRoll:
+		if m.dice[0] >= 1 && m.dice[0] <= 6 && m.dice[1] >= 1 && m.dice[1] <= 6 {
+			return rollNames[m.dice[0]-1][m.dice[1]-1]
+		}
+		var buf [16]byte
+		b, _ := m.AppendText(buf[:0])
+		return string(b)
+	case KindResign:
+		return resignMoveNames[m.dice[0]]
+	}
+	return m.kindText()
+}
+
+// rollNames[a-1][b-1] is "roll a-b"; resignMoveNames[level] is "resign <level name>".
+var rollNames, resignMoveNames = func() (r [6][6]string, rs [4]string) {
+	for a := range r {
+		for b := range r[a] {
+			r[a][b] = "roll " + strconv.Itoa(a+1) + "-" + strconv.Itoa(b+1)
+		}
+	}
+	for l, name := range resignNames {
+		rs[l] = "resign " + name
+	}
+	return r, rs
+}()
+
+// kindText is the notation of the moves that are their kind's name alone.
+func (m Move) kindText() string {
 	switch m.kind {
 	case KindPass:
 		return "pass"
-	case KindRoll, KindOpeningRoll:
-		return fmt.Sprintf("roll %d-%d", m.dice[0], m.dice[1])
-	case KindPlay:
-		return m.playString()
-	case KindResign:
-		return "resign " + resignNames[m.dice[0]]
 	case KindDouble, KindTake, KindDrop, KindBeaver, KindAccept, KindDecline, KindNextGame:
 		return m.kind.String()
 	}
 	return "none"
 }
 
-// playString renders a play as gnubg does: steps are chained into checker
+// AppendText appends m's notation (exactly the bytes of m.String()) to b
+// and returns the extended buffer. It never allocates when b has room (a
+// play is at most 32 bytes, any other move at most 18), and the error is
+// always nil: Move implements encoding.TextAppender.
+func (m Move) AppendText(b []byte) ([]byte, error) {
+	switch m.kind {
+	case KindPlay:
+		return m.appendPlay(b), nil
+	case KindRoll, KindOpeningRoll:
+		b = append(b, "roll "...)
+		b = strconv.AppendUint(b, uint64(m.dice[0]), 10)
+		b = append(b, '-')
+		return strconv.AppendUint(b, uint64(m.dice[1]), 10), nil
+	case KindResign:
+		return append(append(b, "resign "...), resignNames[m.dice[0]]...), nil
+	}
+	return append(b, m.kindText()...), nil
+}
+
+// AppendNotations appends the notation of each of moves to dst, in order
+// (dst[len(dst)+i] == moves[i].String(), byte for byte), and returns the
+// extended slice. The plays' texts are substrings of one string built for
+// the whole list, the other moves' texts constants, so the cost is at most
+// one allocation for all the text (plus dst's growth when it lacks
+// capacity), not one or more per move. This is the call for listing moves
+// (e.g. LegalMoves' notation).
+func AppendNotations(dst []string, moves []Move) []string {
+	dst = slices.Grow(dst, len(moves))
+	for i, m := range moves {
+		if m.kind == KindPlay {
+			return appendPlayNotations(dst, moves[i:])
+		}
+		dst = append(dst, m.String()) // a constant for every listed kind
+	}
+	return dst
+}
+
+// appendPlayNotations is AppendNotations from the first play on (dst has
+// room for the moves).
+func appendPlayNotations(dst []string, moves []Move) []string {
+	var stack [2048]byte
+	var endStack [256]int32
+	buf, ends := stack[:0], endStack[:0]
+	base := len(dst)
+	for _, m := range moves {
+		if m.kind != KindPlay {
+			dst = append(dst, m.String())
+			ends = append(ends, -1)
+			continue
+		}
+		buf = m.appendPlay(buf)
+		ends = append(ends, int32(len(buf)))
+		dst = append(dst, "")
+	}
+	text := string(buf)
+	start := int32(0)
+	for i, e := range ends {
+		if e >= 0 {
+			dst[base+i] = text[start:e]
+			start = e
+		}
+	}
+	return dst
+}
+
+// Notations returns the notation of each of moves: AppendNotations into a
+// new slice (at most two allocations for the whole list).
+func Notations(moves []Move) []string {
+	return AppendNotations(make([]string, 0, len(moves)), moves)
+}
+
+// appendPlay renders a play as gnubg does: steps are chained into checker
 // paths (a step from the point where a path ends continues that path);
-// waypoints are shown only when hit; equal paths are counted.
-func (m Move) playString() string {
+// waypoints are shown only when hit; paths that print alike apart from hit
+// marks are counted, "13/7*(2)", and written as the one with the most hits.
+// Everything but b lives on the stack.
+func (m Move) appendPlay(b []byte) []byte {
 	type path struct {
-		pts  [5]uint8
-		hit  [5]bool
-		n    int
-		text string
+		pts [5]uint8 // the points shown: the start, the hit waypoints, the end
+		n   uint8    // len of pts in use
+		hit uint8    // bit k: pts[k] is hit ("*")
+		hn  uint8    // hits shown
 	}
 	var paths [4]path
 	np := 0
 	for i := 0; i < int(m.n); i++ {
 		from, to := m.steps[i][0], m.steps[i][1]
-		hit := m.hits&(1<<i) != 0
 		j := 0
 		for ; j < np; j++ {
 			p := &paths[j]
@@ -281,68 +380,97 @@ func (m Move) playString() string {
 				break
 			}
 		}
-		if j == np {
-			paths[np].pts[0] = from
-			paths[np].n = 1
-			np++
-		}
 		p := &paths[j]
-		p.pts[p.n], p.hit[p.n] = to, hit
+		if j == np {
+			p.pts[0], p.n = from, 1
+			np++
+		} else if p.hit&(1<<(p.n-1)) == 0 && p.n > 1 {
+			p.n-- // the path goes on: its unhit end becomes a hidden waypoint
+		}
+		p.pts[p.n] = to
+		if m.hits&(1<<i) != 0 {
+			p.hit |= 1 << p.n
+			p.hn++
+		}
 		p.n++
 	}
-	for j := 0; j < np; j++ {
-		p := &paths[j]
-		var b strings.Builder
-		b.WriteString(pointName(int(p.pts[0])))
-		for k := 1; k < p.n; k++ {
-			if k < p.n-1 && !p.hit[k] {
-				continue // a waypoint without a hit is implied
+	// Order the paths by descending start, then end (a stable insertion sort).
+	order := [4]uint8{0, 1, 2, 3}
+	for i := 1; i < np; i++ {
+		for j := i; j > 0; j-- {
+			pa, pb := &paths[order[j]], &paths[order[j-1]]
+			if pa.pts[0] < pb.pts[0] || (pa.pts[0] == pb.pts[0] && pa.pts[pa.n-1] <= pb.pts[pb.n-1]) {
+				break
 			}
-			b.WriteByte('/')
-			b.WriteString(pointName(int(p.pts[k])))
-			if p.hit[k] {
-				b.WriteByte('*')
-			}
+			order[j], order[j-1] = order[j-1], order[j]
 		}
-		p.text = b.String()
 	}
-	ps := paths[:np]
-	sort.SliceStable(ps, func(a, b int) bool {
-		pa, pb := &ps[a], &ps[b]
-		if pa.pts[0] != pb.pts[0] {
-			return pa.pts[0] > pb.pts[0]
-		}
-		return pa.pts[pa.n-1] > pb.pts[pb.n-1]
-	})
-	var b strings.Builder
+	// Write into b's spare room: a play is at most 32 bytes (maxPlayText),
+	// and a point's name is written as 3 bytes, its length counted.
+	b = slices.Grow(b, maxPlayText+3)
+	t := b[:cap(b)]
+	i := len(b)
+	var done [4]bool
 	for j := 0; j < np; j++ {
-		if ps[j].text == "" {
+		if done[order[j]] {
 			continue
 		}
+		pj := &paths[order[j]]
+		shown := pj
 		count := 1
 		for k := j + 1; k < np; k++ {
-			if ps[k].text != "" && sameWay(ps[k].text, ps[j].text) {
+			pk := &paths[order[k]]
+			if !done[order[k]] && pk.n == pj.n && pk.pts == pj.pts {
 				count++
-				if strings.Count(ps[k].text, "*") > strings.Count(ps[j].text, "*") {
-					ps[j].text = ps[k].text
+				if pk.hn > shown.hn {
+					shown = pk
 				}
-				ps[k].text = ""
+				done[order[k]] = true
 			}
 		}
-		if b.Len() > 0 {
-			b.WriteByte(' ')
+		if j > 0 {
+			t[i] = ' '
+			i++
 		}
-		b.WriteString(ps[j].text)
+		for k := 0; k < int(shown.n); k++ {
+			if k > 0 {
+				t[i] = '/'
+				i++
+			}
+			c := &pointCodes[shown.pts[k]]
+			t[i], t[i+1], t[i+2] = c[0], c[1], c[2]
+			i += int(c[3])
+			if shown.hit&(1<<k) != 0 {
+				t[i] = '*'
+				i++
+			}
+		}
 		if count > 1 {
-			fmt.Fprintf(&b, "(%d)", count)
+			t[i], t[i+1], t[i+2] = '(', byte('0'+count), ')'
+			i += 3
 		}
 	}
-	return b.String()
+	return t[:i]
 }
 
-// sameWay reports whether two paths print alike apart from hit marks, so they
-// may be grouped as "(n)": gnubg writes two checkers 13/7 of which the first
-// hits as "13/7*(2)".
-func sameWay(ta, tb string) bool {
-	return strings.ReplaceAll(ta, "*", "") == strings.ReplaceAll(tb, "*", "")
-}
+// maxPlayText is the longest play notation: four distinct paths of a
+// double, each hitting ("24/20* 23/19* 22/18* 21/17*" is 27 bytes), or one
+// path with four hits ("bar/22*/19*/16*/13*", 19), comes under it.
+const maxPlayText = 32
+
+// pointCodes[p] is point p's name in a play ("off", "1".."24", "bar"),
+// zero-padded to 3 bytes, then its length.
+var pointCodes = func() (t [Bar + 1][4]byte) {
+	for p := range t {
+		name := strconv.Itoa(p)
+		switch p {
+		case Off:
+			name = "off"
+		case Bar:
+			name = "bar"
+		}
+		copy(t[p][:3], name)
+		t[p][3] = byte(len(name))
+	}
+	return t
+}()

@@ -2,7 +2,7 @@ package gravitytrap
 
 import "testing"
 
-func benchStates(b *testing.B) []State {
+func benchStates(b testing.TB) []State {
 	var out []State
 	for _, name := range []string{DefaultBoardName, RingsBoardName} {
 		for _, r := range readPositions(b, name) {
@@ -96,5 +96,114 @@ func BenchmarkSolveDefault(b *testing.B) {
 				sv.toMoveWins(&s)
 			}
 		}
+	}
+}
+
+var (
+	sinkText  string
+	sinkTexts []string
+)
+
+// BenchmarkNotation measures, at the set-up of the default board (22
+// placements "place N"), in the oracle position with the most moves on each
+// built-in board, move generation alone ("gen"), generation plus the
+// notation of every listed move in one buffer ("gen+notation": Notations;
+// before issue 10 it was String per move, what the service wrote in each
+// Move.notation), with String per move ("gen+string"), the result state of
+// every move ("results", Apply) and those plus each result's text
+// ("results+text", the service's include_results; "results+texts" with
+// AppendStateTexts, one string for all). allocs/move and allocs/state are the text's own
+// allocations per listed move or result.
+func BenchmarkNotation(b *testing.B) {
+	setup, _ := New(Options{})
+	type named struct {
+		name string
+		s    State
+	}
+	cases := []named{{"setup", setup}}
+	best := map[string]State{}
+	for _, s := range benchStates(b) {
+		name := s.Board().Name()
+		if t, ok := best[name]; !ok || len(s.LegalMoves()) > len(t.LegalMoves()) {
+			best[name] = s
+		}
+	}
+	cases = append(cases, named{"default", best[DefaultBoardName]}, named{"rings", best[RingsBoardName]})
+	for _, ns := range cases {
+		s := ns.s
+		moves := s.LegalMoves()
+		n := len(moves)
+		gen := func() { _ = s.LegalMoves() }
+		withNotation := func() { sinkTexts = Notations(s.LegalMoves()) }
+		withString := func() {
+			for _, m := range s.LegalMoves() {
+				sinkText = m.String()
+			}
+		}
+		results := func() {
+			for _, m := range moves {
+				_, _ = s.Apply(m)
+			}
+		}
+		withText := func() {
+			for _, m := range moves {
+				t, _ := s.Apply(m)
+				sinkText = t.String()
+			}
+		}
+		perMove := (testing.AllocsPerRun(100, withNotation) - testing.AllocsPerRun(100, gen)) / float64(n)
+		var next []State
+		withTexts := func() {
+			next = next[:0]
+			for _, m := range moves {
+				t, _ := s.Apply(m)
+				next = append(next, t)
+			}
+			sinkTexts = AppendStateTexts(sinkTexts[:0], next)
+		}
+		perState := (testing.AllocsPerRun(100, withText) - testing.AllocsPerRun(100, results)) / float64(n)
+		b.Run(ns.name+"/gen", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				gen()
+			}
+			b.ReportMetric(float64(n), "moves/op")
+		})
+		b.Run(ns.name+"/gen+notation", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				withNotation()
+			}
+			b.ReportMetric(float64(n), "moves/op")
+			b.ReportMetric(perMove, "allocs/move")
+		})
+		perString := (testing.AllocsPerRun(100, withString) - testing.AllocsPerRun(100, gen)) / float64(n)
+		b.Run(ns.name+"/gen+string", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				withString()
+			}
+			b.ReportMetric(float64(n), "moves/op")
+			b.ReportMetric(perString, "allocs/move")
+		})
+		b.Run(ns.name+"/results", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				results()
+			}
+		})
+		b.Run(ns.name+"/results+text", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				withText()
+			}
+			b.ReportMetric(perState, "allocs/state")
+		})
+		b.Run(ns.name+"/results+texts", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				withTexts()
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package gravitytrap
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,12 +19,55 @@ type Move struct {
 }
 
 // String returns the move's notation: the destination id ("7") for a
-// flight, "place 7" for a placement.
+// flight, "place 7" for a placement. No allocation for a station of a board
+// (0..MaxStations-1); AppendText writes the same bytes into a caller's
+// buffer, and AppendNotations the notation of a whole list into one string.
 func (m Move) String() string {
 	if m.Place {
+		if m.Station >= 0 && m.Station < MaxStations {
+			return placeNames[m.Station]
+		}
 		return "place " + strconv.Itoa(m.Station)
 	}
-	return strconv.Itoa(m.Station)
+	return strconv.Itoa(m.Station) // small numbers come from strconv's table
+}
+
+// placeNames[i] is "place i".
+var placeNames = func() (t [MaxStations]string) {
+	for i := range t {
+		t[i] = "place " + strconv.Itoa(i)
+	}
+	return t
+}()
+
+// AppendText appends m's notation (exactly the bytes of m.String()) to b
+// and returns the extended buffer; it does not allocate when b has room,
+// and the error is always nil (Move implements encoding.TextAppender).
+func (m Move) AppendText(b []byte) ([]byte, error) {
+	if m.Place {
+		b = append(b, "place "...)
+	}
+	return strconv.AppendInt(b, int64(m.Station), 10), nil
+}
+
+// AppendNotations appends the notation of each of moves to dst, in order
+// (dst[len(dst)+i] == moves[i].String(), byte for byte), and returns the
+// extended slice. Every move of a board's stations has a constant text, so
+// this costs no allocation beyond dst's growth when it lacks capacity. It
+// is here so that every game offers the same call for listing moves (e.g.
+// LegalMoves' notation).
+func AppendNotations(dst []string, moves []Move) []string {
+	dst = slices.Grow(dst, len(moves))
+	for _, m := range moves {
+		dst = append(dst, m.String())
+	}
+	return dst
+}
+
+// Notations returns the notation of each of moves: AppendNotations into a
+// new slice (one allocation for the whole list).
+func Notations(moves []Move) []string {
+	return AppendNotations(make([]string, 0, len(moves)), moves)
 }
 
 // ParseMove reads a move in s's notation: "place N" (a placement) or "N",

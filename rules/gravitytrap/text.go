@@ -1,6 +1,7 @@
 package gravitytrap
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gamerules/gamerules/rules/game"
@@ -14,38 +15,52 @@ import (
 // then " m" when AllowMirrorPlacement is on. The flag is written in every
 // phase, so the text keeps everything the State holds except a caller's
 // board. Example: "RoooBooooooooooooooooo r". The zero State gives "".
+//
+// One allocation; AppendText writes the same bytes into a caller's buffer.
 func (s State) String() string {
-	b := s.board
-	if b == nil {
+	if s.board == nil {
 		return ""
 	}
-	var sb strings.Builder
-	sb.Grow(b.n + 12)
-	for i := 0; i < b.n; i++ {
+	var buf [96]byte
+	b, _ := s.AppendText(buf[:0])
+	return string(b)
+}
+
+// AppendText appends s's text (exactly the bytes of s.String(): one byte
+// per station and at most 10 more on a built-in board) to b and returns the
+// extended buffer; it does not allocate when b has room, and the error is
+// always nil (State implements encoding.TextAppender). The zero State
+// appends nothing.
+func (s State) AppendText(b []byte) ([]byte, error) {
+	bd := s.board
+	if bd == nil {
+		return b, nil
+	}
+	b = slices.Grow(b, bd.n+12+len(bd.name))
+	for i := 0; i < bd.n; i++ {
 		switch {
 		case int(s.ship[Red]) == i:
-			sb.WriteByte('R')
+			b = append(b, 'R')
 		case int(s.ship[Blue]) == i:
-			sb.WriteByte('B')
+			b = append(b, 'B')
 		case s.marbles&(1<<i) != 0:
-			sb.WriteByte('o')
+			b = append(b, 'o')
 		default:
-			sb.WriteByte('.')
+			b = append(b, '.')
 		}
 	}
-	sb.WriteByte(' ')
 	turn := "rb"
 	if s.placing {
 		turn = "RB"
 	}
-	sb.WriteByte(turn[s.toAct])
-	if b.name != "" && b.name != DefaultBoardName {
-		sb.WriteString(" " + b.name)
+	b = append(b, ' ', turn[s.toAct])
+	if bd.name != "" && bd.name != DefaultBoardName {
+		b = append(append(b, ' '), bd.name...)
 	}
 	if s.allowMirror {
-		sb.WriteString(" m")
+		b = append(b, " m"...)
 	}
-	return sb.String()
+	return b, nil
 }
 
 // ParseState reads the canonical text form (see State.String) on a built-in

@@ -135,13 +135,21 @@ func (q Square) Col() int { return int(q)%7 + 1 }
 func (q Square) Valid() bool { return q < NumSquares }
 
 // String writes the square as in the spec, "r3c5"; "-" for NoSquare or any
-// value off the board.
+// value off the board. No allocation (a table).
 func (q Square) String() string {
 	if !q.Valid() {
 		return "-"
 	}
-	return string(q.appendText(nil))
+	return squareNames[q]
 }
+
+// squareNames[q] is "r<row>c<col>" for each square.
+var squareNames = func() (t [NumSquares]string) {
+	for q := range t {
+		t[q] = string(Square(q).appendText(nil))
+	}
+	return t
+}()
 
 func (q Square) appendText(b []byte) []byte {
 	return append(b, 'r', byte('0'+q.Row()), 'c', byte('0'+q.Col()))
@@ -193,11 +201,28 @@ func (p Point) Opposite() Point {
 }
 
 // String writes the point as in the spec ("N2", "W6"), "-" for NoPoint.
+// No allocation (a table).
 func (p Point) String() string {
 	if !p.Valid() {
 		return "-"
 	}
-	return string([]byte{"NESW"[p.side()], byte('0' + p.line() + 1)})
+	return pointNames[p]
+}
+
+// pointNames[p] is the name of point p, "N2".."W6".
+var pointNames = func() (t [W6 + 1]string) {
+	for p := N2; p <= W6; p++ {
+		t[p] = string(p.appendText(nil))
+	}
+	return t
+}()
+
+// appendText appends p.String() to b.
+func (p Point) appendText(b []byte) []byte {
+	if !p.Valid() {
+		return append(b, '-')
+	}
+	return append(b, "NESW"[p.side()], byte('0'+p.line()+1))
 }
 
 // parsePoint reads "N2".."W6".

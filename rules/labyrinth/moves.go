@@ -3,6 +3,7 @@ package labyrinth
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/gamerules/gamerules/rules/game"
 )
@@ -37,25 +38,63 @@ func VaderMove(q Square) Move { return Move{Vader: true, To: q} }
 func (m Move) IsShift() bool { return m.Point != NoPoint }
 
 // String returns m's notation: "N2" or "N2:1" for a shift (rotation 0 is
-// not written), "r3c5" for a ship move, "V:r3c5" for a Vader move.
+// not written), "r3c5" for a ship move, "V:r3c5" for a Vader move. One
+// allocation; AppendText writes the same bytes into a caller's buffer, and
+// AppendNotations the notation of a whole list into one string.
 func (m Move) String() string {
-	var b []byte
+	var buf [8]byte
+	b, _ := m.AppendText(buf[:0])
+	return string(b)
+}
+
+// AppendText appends m's notation (exactly the bytes of m.String(), at most
+// 6) to b and returns the extended buffer; it does not allocate when b has
+// room, and the error is always nil (Move implements encoding.TextAppender).
+func (m Move) AppendText(b []byte) ([]byte, error) {
 	switch {
 	case m.IsShift():
-		b = append(b, m.Point.String()...)
+		b = m.Point.appendText(b)
 		if m.Rotation != 0 {
 			b = append(b, ':', '0'+m.Rotation%10)
 		}
 	case m.Vader:
-		b = append(b, 'V', ':')
-		b = m.To.appendText(b)
+		b = m.To.appendText(append(b, 'V', ':'))
+	case !m.To.Valid():
+		b = append(b, '-')
 	default:
-		if !m.To.Valid() {
-			return "-"
-		}
 		b = m.To.appendText(b)
 	}
-	return string(b)
+	return b, nil
+}
+
+// AppendNotations appends the notation of each of moves to dst, in order
+// (dst[len(dst)+i] == moves[i].String(), byte for byte), and returns the
+// extended slice. The texts are substrings of one string built for the
+// whole list, so the cost is one allocation for all the text (plus dst's
+// growth when it lacks capacity), not one per move. This is the call for
+// listing moves (e.g. LegalMoves' notation).
+func AppendNotations(dst []string, moves []Move) []string {
+	var stack [512]byte
+	var endStack [128]int32
+	buf, ends := stack[:0], endStack[:0]
+	for _, m := range moves {
+		buf, _ = m.AppendText(buf)
+		ends = append(ends, int32(len(buf)))
+	}
+	text := string(buf)
+	dst = slices.Grow(dst, len(ends))
+	start := int32(0)
+	for _, e := range ends {
+		dst = append(dst, text[start:e])
+		start = e
+	}
+	return dst
+}
+
+// Notations returns the notation of each of moves: AppendNotations into a
+// new slice (two allocations for the whole list).
+func Notations(moves []Move) []string {
+	return AppendNotations(make([]string, 0, len(moves)), moves)
 }
 
 // push inserts t at p: the line moves one square, figures on the pushed-out

@@ -78,9 +78,18 @@ func parseFigureSquare(t string) (Square, bool) {
 // would not tell the winner (Darth Vader found the last card of a player
 // whose ship waits on its start square, and another player won first) it
 // writes the winner's colour letter before the "-", e.g. "Y-" (our choice:
-// the spec does not say how to tell the winner from the text).
+// the spec does not say how to tell the winner from the text). One
+// allocation; AppendText writes the same bytes into a caller's buffer.
 func (s State) String() string {
-	b := make([]byte, 0, 160)
+	var buf [192]byte
+	b, _ := s.AppendText(buf[:0])
+	return string(b)
+}
+
+// AppendText appends s's text (exactly the bytes of s.String(), under 160)
+// to b and returns the extended buffer; it does not allocate when b has
+// room, and the error is always nil (State implements encoding.TextAppender).
+func (s State) AppendText(b []byte) ([]byte, error) {
 	for q := Square(0); q < NumSquares; q++ {
 		if q > 0 && q%7 == 0 {
 			b = append(b, '/')
@@ -103,7 +112,7 @@ func (s State) String() string {
 		b = appendFigure(b, 'V', s.vader)
 	}
 	b = append(b, ' ')
-	b = append(b, s.last.String()...)
+	b = s.last.appendText(b)
 	b = append(b, ' ')
 	switch s.phase {
 	case PhaseShift:
@@ -145,7 +154,7 @@ func (s State) String() string {
 	if len(b) == n {
 		b = append(b, '-')
 	}
-	return string(b)
+	return b, nil
 }
 
 func appendFigure(b []byte, letter byte, q Square) []byte {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package abalone
+
+const raceEnabled = false

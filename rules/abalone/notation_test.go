@@ -1,0 +1,188 @@
+package abalone
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The text forms as they were written before AppendText (issue 10), kept as
+// the reference the append path must equal byte for byte.
+
+func legacyCellString(c Cell) string {
+	if c == NoCell {
+		return "-"
+	}
+	if !c.Valid() {
+		return fmt.Sprintf("?%d", uint8(c))
+	}
+	return string([]byte{c.Row() + 'a' - 'A', '0' + byte(c.Num())})
+}
+
+func legacyMoveString(m Move) string {
+	if m.End == NoCell {
+		return legacyCellString(m.From) + legacyCellString(m.To)
+	}
+	return legacyCellString(m.From) + legacyCellString(m.End) + legacyCellString(m.To)
+}
+
+func legacyStateString(s State) string {
+	var b strings.Builder
+	for r := 8; r >= 0; r-- {
+		empty := 0
+		for i := rowStart[r]; i < rowStart[r+1]; i++ {
+			var ch byte
+			switch {
+			case s.board[0]&(1<<i) != 0:
+				ch = 'b'
+			case s.board[1]&(1<<i) != 0:
+				ch = 'w'
+			default:
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b.WriteByte('0' + byte(empty))
+				empty = 0
+			}
+			b.WriteByte(ch)
+		}
+		if empty > 0 {
+			b.WriteByte('0' + byte(empty))
+		}
+		if r > 0 {
+			b.WriteByte('/')
+		}
+	}
+	b.WriteByte(' ')
+	b.WriteByte("bw?"[min(s.toMove, 2)])
+	if s.maxPlies > 0 {
+		b.WriteByte(' ')
+		b.WriteString(strconv.FormatUint(uint64(s.plies), 10))
+		b.WriteByte('/')
+		b.WriteString(strconv.FormatUint(uint64(s.maxPlies), 10))
+	}
+	return b.String()
+}
+
+// TestNotationMatchesLegacy plays seeded random games on the three layouts
+// (with and without a ply limit) and checks every state's text and every
+// listed move's notation (String, AppendText, AppendNotations) against the
+// legacy string code; then every cell, odd values included.
+func TestNotationMatchesLegacy(t *testing.T) {
+	games := 30
+	if testing.Short() {
+		games = 6
+	}
+	r := rand.New(rand.NewPCG(2026, 10))
+	layouts := []Layout{Classic, BelgianDaisy, GermanDaisy}
+	for g := 0; g < games; g++ {
+		o := Options{Layout: layouts[g%3]}
+		if g%2 == 1 {
+			o.MaxPlies = 150
+		}
+		s, err := New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var visited []State
+		for ply := 0; ply < 300; ply++ {
+			want := legacyStateString(s)
+			visited = append(visited, s)
+			if got := s.String(); got != want {
+				t.Fatalf("State.String() = %q, legacy %q", got, want)
+			}
+			if got, _ := s.AppendText([]byte("x")); string(got) != "x"+want {
+				t.Fatalf("State.AppendText = %q, want x%q", got, want)
+			}
+			moves := s.LegalMoves()
+			list := AppendNotations([]string{"keep"}, moves)
+			if len(list) != len(moves)+1 || list[0] != "keep" {
+				t.Fatalf("%s: AppendNotations gave %d texts for %d moves (or lost dst)", s, len(list), len(moves))
+			}
+			for i, m := range moves {
+				want := legacyMoveString(m)
+				got, _ := m.AppendText([]byte("x"))
+				if m.String() != want || string(got) != "x"+want || list[i+1] != want {
+					t.Fatalf("%s: move %q: String %q, AppendText %q, AppendNotations %q", s, want, m.String(), got, list[i+1])
+				}
+			}
+			if len(moves) == 0 {
+				break
+			}
+			s, err = s.Apply(moves[r.IntN(len(moves))])
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		checkStateTexts(t, visited)
+	}
+	for c := 0; c < 256; c++ {
+		if got, want := Cell(c).String(), legacyCellString(Cell(c)); got != want {
+			t.Errorf("Cell(%d).String() = %q, legacy %q", c, got, want)
+		}
+		m := Move{From: Cell(c), To: Cell(255 - c), End: Cell(c * 7 % 256)}
+		if got, want := m.String(), legacyMoveString(m); got != want {
+			t.Errorf("%+v.String() = %q, legacy %q", m, got, want)
+		}
+	}
+}
+
+var textSink string // keeps results alive in the allocation tests
+
+// TestNotationAllocs pins issue 10's allocation counts: Move.String and
+// State.String one, AppendText none with room, AppendNotations one for a
+// whole list into a dst with room, Cell.String none.
+func TestNotationAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	for _, bs := range benchStates() {
+		s := bs.s
+		moves := s.LegalMoves()
+		buf := make([]byte, 0, 64)
+		dst := make([]string, 0, len(moves))
+		str := testing.AllocsPerRun(20, func() {
+			for _, m := range moves {
+				textSink = m.String()
+				textSink = m.From.String()
+			}
+		}) / float64(len(moves))
+		app := testing.AllocsPerRun(20, func() {
+			for _, m := range moves {
+				buf, _ = m.AppendText(buf[:0])
+				buf, _ = s.AppendText(buf[:0])
+			}
+		})
+		list := testing.AllocsPerRun(20, func() { dst = AppendNotations(dst[:0], moves) })
+		state := testing.AllocsPerRun(20, func() { textSink = s.String() })
+		if str != 1 || app != 0 || list != 1 || state != 1 {
+			t.Errorf("%s: Move.String+Cell.String %.2f allocs/move (want 1), AppendText %v (want 0), AppendNotations %v per list (want 1), State.String %v (want 1)", bs.name, str, app, list, state)
+		}
+	}
+}
+
+// checkStateTexts checks AppendStateTexts against the legacy text of each
+// state, and that a list of 64 costs at most two allocations.
+func checkStateTexts(t *testing.T, states []State) {
+	t.Helper()
+	texts := AppendStateTexts([]string{"keep"}, states)
+	if len(texts) != len(states)+1 || texts[0] != "keep" {
+		t.Fatalf("AppendStateTexts gave %d texts for %d states (or lost dst)", len(texts), len(states))
+	}
+	for i, s := range states {
+		if want := legacyStateString(s); texts[i+1] != want {
+			t.Fatalf("AppendStateTexts[%d] = %q, legacy %q", i, texts[i+1], want)
+		}
+	}
+	if raceEnabled || len(states) == 0 {
+		return
+	}
+	states = states[:min(len(states), 64)]
+	dst := make([]string, 0, len(states))
+	if n := testing.AllocsPerRun(5, func() { dst = AppendStateTexts(dst[:0], states) }); n > 2 {
+		t.Errorf("AppendStateTexts of %d states: %v allocations, want at most 2", len(states), n)
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package gravitytrap
+
+const raceEnabled = false

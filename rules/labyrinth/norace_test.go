@@ -1,0 +1,5 @@
+//go:build !race
+
+package labyrinth
+
+const raceEnabled = false
