@@ -127,7 +127,9 @@ func TestReadErrors(t *testing.T) {
 	}
 }
 
-// TestGnubgReadsOurExports: what Write writes for each gnubg match, imported
+// TestGnubgReadsOurExports: what Write writes for each gnubg match and money
+// session (the declined resignations left out, as gnubg leaves them out),
+// imported
 // into gnubg and exported by it again (testdata/backgammon/mat/
 // gnubg-reimport, by scripts/gnubg-mat.sh), replays to the same moves as
 // ours, and ends in the gnubg ID gnubg showed after importing our file.
@@ -142,9 +144,24 @@ func TestGnubgReadsOurExports(t *testing.T) {
 		t.Fatal(err)
 	}
 	resigned := map[string]bool{"ours-seed11-match3.mat": true}
-	n := 0
+	n, gaveUp := 0, 0
 	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
-		name, wantID, _ := strings.Cut(line, " ")
+		f := strings.Fields(line)
+		name, wantID := f[0], f[1]
+		money := strings.HasPrefix(name, "ours-money-")
+		if money {
+			// gnubg imports our export of a session to the same position
+			// as its own export of it; on money-session-s3 its import
+			// gives up on both (a take followed by a resignation, a few
+			// games in: "Take record found but doesn't follow a double").
+			if len(f) != 3 || f[2] != wantID {
+				t.Errorf("%s: gnubg imports ours to %s, its own to %v", name, wantID, f[2:])
+			}
+			if wantID == ":" {
+				gaveUp++
+				continue
+			}
+		}
 		orig, err := os.ReadFile("../../../testdata/backgammon/mat/" + strings.TrimPrefix(name, "ours-"))
 		if err != nil {
 			t.Fatal(err)
@@ -153,7 +170,23 @@ func TestGnubgReadsOurExports(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ourMoves, ourFinal := replay(t, name, om)
+		noJacoby := strings.Contains(name, "jacoby-off")
+		ourMoves, ourFinal := replayWith(t, name, om, noJacoby)
+		ourMoves = withoutDeclined(ourMoves) // not in the format
+		if money {
+			// gnubg's re-export of a session loses games and rolls next
+			// to resignations (its import does the same to its own file),
+			// so only the final state is compared: the gnubg ID gnubg
+			// reaches importing our file and its own, score bits included.
+			// After an accepted resignation only the position (the turn
+			// bit of gnubg's import differs, as in the matches).
+			if pos, _, _ := strings.Cut(wantID, ":"); ourFinal.PositionID() != pos || ourFinal.End() != "resigned" && gnubgID(ourFinal) != wantID {
+				t.Errorf("%s: ends %s; gnubg's import of it and of its own file %s", name, gnubgID(ourFinal), wantID)
+			}
+			t.Logf("%s: ours %s (%s), gnubg's import %s", name, gnubgID(ourFinal), ourFinal.End(), wantID)
+			n++
+			continue
+		}
 		back, err := os.ReadFile("../../../testdata/backgammon/mat/gnubg-reimport/" + name)
 		if err != nil {
 			t.Fatal(err)
@@ -162,11 +195,11 @@ func TestGnubgReadsOurExports(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		moves, final := replay(t, name+" (gnubg)", bm)
+		moves, final := replayWith(t, name+" (gnubg)", bm, noJacoby)
 		if !slices.Equal(moves, ourMoves) || final != ourFinal {
 			t.Errorf("%s: gnubg's re-export replays to %s; ours to %s", name, final, ourFinal)
 		}
-		got := final.String()
+		got := gnubgID(final)
 		if resigned[name] {
 			got, wantID = final.PositionID(), strings.Split(wantID, ":")[0]
 		}
@@ -175,8 +208,8 @@ func TestGnubgReadsOurExports(t *testing.T) {
 		}
 		n++
 	}
-	if n < 5 {
-		t.Errorf("%d records checked", n)
+	if n < 9 || gaveUp > 1 {
+		t.Errorf("%d records checked, %d given up by gnubg", n, gaveUp)
 	}
 }
 
