@@ -452,3 +452,120 @@ func TestGnubgInPlayResignation(t *testing.T) {
 		t.Errorf("%d records checked", n)
 	}
 }
+
+// TestCrawfordAtMatchPoint: a match record that starts with one player at
+// match length - 1 starts with the Crawford game, unless its first game has
+// a double (then it is post-Crawford). The hand-made record
+// (testdata/backgammon/mat/handmade/postcrawford-4-2.mat, a gnubg game
+// with its header score set to 4-2) doubles in its first game: it replays
+// post-Crawford to gnubg's final position; gnubg's "import mat" (its ID in
+// handmade/gnubg-import.txt) takes the game for the Crawford game by the
+// score and keeps the Match ID's Crawford bit (7) set although a double
+// was played — the only bit that differs.
+func TestCrawfordAtMatchPoint(t *testing.T) {
+	data, err := os.ReadFile("../../../testdata/backgammon/mat/handmade/postcrawford-4-2.mat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := handmadeImport(t)["postcrawford-4-2.mat"]
+	m, err := Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := m.Options(); o.Crawford || o.Score != [2]int{4, 2} || o.MatchLength != 5 {
+		t.Errorf("options %+v; want post-Crawford at 4-2", o)
+	}
+	_, final := replay(t, "postcrawford", m)
+	k, _ := base64.StdEncoding.DecodeString(strings.Split(want, ":")[1])
+	k[0] &^= 1 << 7 // gnubg's import: the Crawford flag
+	if got := gnubgID(final); got != strings.Split(want, ":")[0]+":"+base64.StdEncoding.EncodeToString(k) || final.Crawford() {
+		t.Errorf("ends %s; gnubg's import %s (Crawford bit aside)", got, want)
+	}
+	if a, b := final.Score(); a != 4 || b != 3 || final.Outcome().Points[1] != 1 {
+		t.Errorf("ends at %d-%d, %v", a, b, final.Outcome())
+	}
+	// Without a double it is the Crawford game, where a double is illegal.
+	const crawford = " 5 point match\n\n Game 1\n a : 2                          b : 4\n  1) 31: 8/5 6/5                42: 8/4 6/4\n"
+	m, err = Read([]byte(crawford))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := m.Options(); !o.Crawford || o.Score != [2]int{2, 4} {
+		t.Errorf("options %+v; want the Crawford game at 2-4", o)
+	}
+	if _, final := replay(t, "crawford", m); !final.Crawford() || slices.ContainsFunc(final.LegalMoves(), func(mv backgammon.Move) bool { return mv.Kind() == backgammon.KindDouble }) {
+		t.Errorf("%s: not the Crawford game", final)
+	}
+}
+
+// TestMoneySettingsTags: Write writes the money settings the format lacks
+// as gnubg's tags (`; [Jacoby "Off"]`, `; [Beaver "On"]`), Read reads them
+// back (any case), and a record without them plays with the Jacoby rule on
+// and without beavers, as gnubg's import does by default.
+func TestMoneySettingsTags(t *testing.T) {
+	start, _ := backgammon.New(backgammon.Options{Cube: true, NoJacoby: true, Beavers: true, Score: [2]int{3, 5}})
+	out, err := Write(start, []string{"roll 3-1", "8/5 6/5", "roll 6-4", "24/18 13/9", "double", "beaver", "take", "roll 2-1", "13/11 6/5", "resign single", "decline", "double", "drop"}, [2]string{"a", "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "; [Jacoby \"Off\"]\n; [Beaver \"On\"]\n 0 point match\n\n Game 1\n a : 3                        b : 5\n" +
+		"  1) 31: 8/5 6/5                 64: 24/18 13/9 \n  2)  Doubles => 2                Beavers => 4\n" +
+		"  3) 21: 13/11 6/5                Doubles => 8\n  4)  Drops                       Wins 4 points\n"
+	if string(out) != want {
+		t.Errorf("Write:\n%s\nwant\n%s", out, want)
+	}
+	// gnubg 1.07 imports it (set jacoby off, set beavers 3) to our end.
+	if hm, err := os.ReadFile("../../../testdata/backgammon/mat/handmade/money-tags-beaver.mat"); err != nil || string(hm) != want {
+		t.Errorf("handmade/money-tags-beaver.mat is not what Write writes: %v", err)
+	}
+	s := start
+	for _, mv := range []string{"roll 3-1", "8/5 6/5", "roll 6-4", "24/18 13/9", "double", "beaver", "take", "roll 2-1", "13/11 6/5", "double", "drop"} {
+		if s, _, err = s.ApplyText(mv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g := handmadeImport(t)["money-tags-beaver.mat"]; gnubgID(s) != g {
+		t.Errorf("ends %s; gnubg's import %s", gnubgID(s), g)
+	}
+	m, err := Read(out)
+	if err != nil || !m.NoJacoby || !m.Beavers || m.Games[0].Score != [2]int{3, 5} {
+		t.Fatalf("Read: %+v, %v", m, err)
+	}
+	mvs, err := m.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, mv := range mvs {
+		got = append(got, mv.Notation)
+	}
+	// The take after the beaver comes back; the declined resignation does not.
+	if w := "roll 3-1,8/5 6/5,roll 6-4,24/18 13/9,double,beaver,take,roll 2-1,13/11 6/5,double,drop"; strings.Join(got, ",") != w {
+		t.Errorf("replay %v\nwant %s", got, w)
+	}
+	for _, c := range []struct {
+		tag           string
+		noJacoby, bvs bool
+	}{{"", false, false}, {"; [Jacoby \"on\"]\n", false, false}, {"; [Jacoby \"OFF\"]\n; [Beaver \"off\"]\n", true, false}} {
+		m, err := Read([]byte(c.tag + " 0 point match\n"))
+		if err != nil || m.NoJacoby != c.noJacoby || m.Beavers != c.bvs {
+			t.Errorf("Read(%q): NoJacoby %v, Beavers %v, %v", c.tag, m.NoJacoby, m.Beavers, err)
+		}
+	}
+}
+
+// handmadeImport reads testdata/backgammon/mat/handmade/gnubg-import.txt:
+// the gnubg ID gnubg shows after importing each hand-made record.
+func handmadeImport(t *testing.T) map[string]string {
+	t.Helper()
+	raw, err := os.ReadFile("../../../testdata/backgammon/mat/handmade/gnubg-import.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		name, id, _ := strings.Cut(line, " ")
+		out[name] = id
+	}
+	return out
+}
