@@ -299,9 +299,9 @@ func readActions(g *Game, rest string, start, ln int) error {
 // totals, or the match score), in money play NoJacoby and Beavers. A match
 // that starts with exactly one player at match length - 1 starts with the
 // Crawford game, unless its first game has a double (no double is allowed
-// in the Crawford game, so the record is post-Crawford): gnubg's import
-// assumes the same Crawford game (its "Crawford" is the first game a player
-// reaches match point).
+// in the Crawford game, so the record is post-Crawford). gnubg 1.07's
+// import takes such a game for the Crawford game by the score alone, and
+// keeps the Crawford flag although the game has a double.
 func (m Match) Options() backgammon.Options {
 	o := backgammon.Options{MatchLength: m.Length, Cube: true}
 	if len(m.Games) > 0 {
