@@ -8,7 +8,8 @@
 # - gnubg-reimport/ours-*.mat: what rules/backgammon/mat writes for each of
 #   those, imported into gnubg ("import mat") and exported by gnubg again;
 # - gnubg-reimport/gnubg-final.txt: the gnubg ID (Position ID:Match ID)
-#   gnubg shows after importing each of our files.
+#   gnubg shows after importing each of our files (and, for the money
+#   sessions, after importing its own).
 set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
 dir="$top/testdata/backgammon/mat"
@@ -70,13 +71,28 @@ for spec in "seed11-match3.mat|set seed 11|new match 3|play" \
     echo "show board"
   } | "$gnubg" -t -q 2>&1 | awk -v n="$name" '/accepts and wins/{a=1} a&&/Position ID:/{p=$NF} a&&/Match ID   :/{print n" "p":"$NF; a=0}' | tail -1 >>"$dir/gnubg-inplay-resigned.txt"
 done
-(cd "$top" && GAMERULES_MAT_DUMP="$tmp" go test ./rules/backgammon/mat -run TestGnubgMatches -count=1 >/dev/null)
+# money-session-*.mat/.ids: money sessions of 6 to 8 games with beavers,
+# raccoons and declined resignations, played by session.py through gnubg's
+# Python interface.
+(cd "$dir" && "$gnubg" -t -q -p session.py >/dev/null)
+(cd "$top" && GAMERULES_MAT_DUMP="$tmp" go test ./rules/backgammon/mat -run 'TestGnubgMatches|TestGnubgMoneySessions' -count=1 >/dev/null)
 mkdir -p "$dir/gnubg-reimport"
 : >"$dir/gnubg-reimport/gnubg-final.txt"
+# gnubg's import mat plays with its own settings (the format has no Jacoby
+# or beaver setting): set them as the session was played. The last ID is
+# what gnubg shows after importing our file; for money sessions a third,
+# what it shows after importing its own export of the session ("-:" when
+# its import gives up, as it does on its own money-session-s3 file).
 for f in "$tmp"/ours-*.mat; do
   b=$(basename "$f")
-  printf 'import mat %s\nexport match mat %s\n' "$f" "$dir/gnubg-reimport/$b" | "$gnubg" -t -q >/dev/null 2>&1
-  id=$(printf 'import mat %s\nshow gnubgid\n' "$f" | "$gnubg" -t -q 2>&1 | awk '/Position ID:/{p=$NF} /Match ID   :/{m=$NF} END{print p":"m}')
-  echo "$b $id" >>"$dir/gnubg-reimport/gnubg-final.txt"
+  j=on b3=0
+  case $b in *jacoby-off*) j=off ;; esac
+  case $b in *beavers*) b3=3 ;; esac
+  set_=$(printf 'set jacoby %s\nset beavers %s\n' "$j" "$b3")
+  printf '%s\nimport mat %s\nexport match mat %s\n' "$set_" "$f" "$dir/gnubg-reimport/$b" | "$gnubg" -t -q >/dev/null 2>&1
+  final() { printf '%s\nimport mat %s\nshow board\n' "$set_" "$1" | "$gnubg" -t -q 2>&1 | awk '/Position ID:/{p=$NF} /Match ID   :/{m=$NF} END{print p":"m}'; }
+  line="$b $(final "$f")"
+  case $b in ours-money-*) line="$line $(final "$dir/${b#ours-}")" ;; esac
+  echo "$line" >>"$dir/gnubg-reimport/gnubg-final.txt"
 done
 echo "regenerated $dir"

@@ -493,10 +493,9 @@ func backgammonDecision(k backgammon.Kind, level int) backgammon.Move {
 func (p backgammonPos) Outcome() game.Outcome { return p.s.Outcome() }
 
 // Continues reports whether a finished game still has a move: "next game"
-// inside an unfinished match (see continuer).
-func (p backgammonPos) Continues() bool {
-	return p.s.Phase() == backgammon.PhaseOver && p.s.MatchLength() > 0 && !p.s.MatchOver()
-}
+// inside an unfinished match or a money session with the cube (see
+// continuer, backgammon.State.SessionGoesOn).
+func (p backgammonPos) Continues() bool { return p.s.SessionGoesOn() }
 
 // ScoreDetail adds the cube and the match to Score (see scoreDetailer).
 // The default game (no cube) answers exactly as before the cube existed.

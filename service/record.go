@@ -46,9 +46,12 @@ func recordError(err error) error {
 	return toStatusMeta("text", fmt.Errorf("%w: %v", errInvalidRequest, err), meta)
 }
 
-// importMat reads a gnubg .mat match into a replay: the match's options
-// and score, its moves (resignations the format leaves out restored), and
-// the players' names as the tags "white" and "black".
+// importMat reads a gnubg .mat match or money session into a replay: the
+// match's options and first game's score, its moves (what the format
+// leaves out restored, see mat.Match.Replay; a money session's games
+// joined by "next game"), and the players' names as the tags "white" and
+// "black". The Jacoby rule: on, as gnubg's import assumes, unless the
+// record's tag or points say off (the request has no option for it).
 func importMat(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest, map[string]string, error) {
 	m, err := mat.Read([]byte(text))
 	if err != nil {
@@ -63,11 +66,17 @@ func importMat(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest,
 	if err != nil {
 		return nil, nil, recordError(err)
 	}
+	// The options after Replay, which settles what the format leaves out
+	// (the Jacoby rule from the points, beavers, a match-point start's
+	// Crawford game).
 	o := m.Options()
+	bo := &gamerulesv1.BackgammonOptions{Cube: o.MatchLength == 0, MatchLength: uint32(o.MatchLength),
+		WhiteScore: uint32(o.Score[0]), BlackScore: uint32(o.Score[1]), Crawford: o.Crawford, Beavers: o.Beavers}
+	if o.MatchLength == 0 && o.NoJacoby {
+		bo.Jacoby = proto.Bool(false)
+	}
 	replay := &gamerulesv1.ReplayGameRequest{Game: "backgammon", IncludeStates: includeStates,
-		Options: &gamerulesv1.ReplayGameRequest_Backgammon{Backgammon: &gamerulesv1.BackgammonOptions{
-			Cube: o.MatchLength == 0, MatchLength: uint32(o.MatchLength), WhiteScore: uint32(o.Score[0]), BlackScore: uint32(o.Score[1]),
-			Crawford: o.MatchLength > 0 && (o.Score[0] == o.MatchLength-1) != (o.Score[1] == o.MatchLength-1)}}}
+		Options: &gamerulesv1.ReplayGameRequest_Backgammon{Backgammon: bo}}
 	for _, mv := range moves {
 		replay.Moves = append(replay.Moves, mv.Notation)
 	}

@@ -2,9 +2,12 @@ package service
 
 import (
 	"context"
+	"encoding/base64"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -228,50 +231,135 @@ func TestRecordCustomBoard(t *testing.T) {
 	}
 }
 
-// TestRecordMatMoney: a money session gnubg exported as a "0 point match"
-// of two games (testdata/backgammon/mat/money-*.mat) is refused whole
-// (INVALID_REQUEST at the second game's header: a state holds one money
-// game), and each game cut out of the file with the file's header imports
-// as a money game with the cube, won by the player and points gnubg wrote
-// ("Wins N points"; the running totals in the second game's header are
-// not a money game's score and are ignored).
+// TestRecordMatMoney: the gnubg money sessions (testdata/backgammon/mat/
+// money-*.mat: 2 to 8 games, Jacoby on and off, beavers, declined
+// resignations) import as one replay each, "next game" between the games,
+// and the states pass, in order, through every gnubg ID gnubg showed while
+// playing them (score bits included; the offers of declined resignations
+// aside, which gnubg does not write); the session ends with gnubg's last
+// winner and points and the running totals gnubg's headers and last "Wins"
+// line add up to. Exported as .mat and imported again, each ends in the
+// same state. A tampered session is refused at its first bad move (index,
+// line, column), at a game header whose score is not the running score,
+// and at a "Wins" line that is not the game's end.
 func TestRecordMatMoney(t *testing.T) {
 	srv := New()
 	ctx := context.Background()
 	files, _ := filepath.Glob("../testdata/backgammon/mat/money-*.mat")
-	if len(files) < 2 {
+	if len(files) < 5 {
 		t.Fatalf("%d money .mat files", len(files))
 	}
+	matched := 0
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		text := string(data)
-		_, err = srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: bgGame, Format: "mat", Text: text})
-		if info, field := replayError(t, err); info.GetReason() != ReasonInvalidRequest || field != "text" || info.GetMetadata()["line"] == "" {
-			t.Errorf("%s whole: %v %s", f, info, field)
+		im, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: bgGame, Format: "mat", Text: string(data), IncludeStates: true})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
 		}
-		head, games, _ := strings.Cut(text, " Game 1\n")
-		parts := strings.Split(games, " Game 2\n")
-		if len(parts) != 2 {
-			t.Fatalf("%s: %d games", f, len(parts))
+		m, err := mat.Read(data)
+		if err != nil {
+			t.Fatal(err)
 		}
-		for i, g := range parts {
-			one := head + " Game 1\n" + g
-			im, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: bgGame, Format: "mat", Text: one})
-			if err != nil {
-				t.Fatalf("%s game %d: %v", f, i+1, err)
+		r := im.GetResult()
+		last := m.Games[len(m.Games)-1]
+		total := last.Score
+		total[last.Winner] += last.Points
+		bg := r.GetBackgammon()
+		if !r.GetFinished() || int(r.GetWinner()) != last.Winner || int(r.GetPoints()[last.Winner]) != last.Points ||
+			[2]int{int(bg.GetWhiteScore()), int(bg.GetBlackScore())} != total || !im.GetReplay().GetBackgammon().GetCube() {
+			t.Errorf("%s: ends %s winner %d points %v score %v; gnubg: %d wins %d, %v", f, r.GetState().GetText(), r.GetWinner(), r.GetPoints(), bg, last.Winner, last.Points, total)
+		}
+		if n := strings.Count(strings.Join(im.GetReplay().GetMoves(), ","), "next game"); n != len(m.Games)-1 {
+			t.Errorf("%s: %d next games for %d games", f, n, len(m.Games))
+		}
+		if off := strings.Contains(f, "jacoby-off"); im.GetReplay().GetBackgammon().Jacoby != nil != (off && !strings.Contains(f, "s3-") && !strings.Contains(f, "seed8")) {
+			t.Errorf("%s: jacoby option %v", f, im.GetReplay().GetBackgammon().Jacoby)
+		}
+		// Jacoby off and nothing in the record says it: the import plays
+		// with it on, so only bit 66 of the Match IDs differs; compare
+		// with it set.
+		unsaid := strings.Contains(f, "jacoby-off") && im.GetReplay().GetBackgammon().Jacoby == nil
+		var seen []string
+		for _, st := range append([]*gamerulesv1.GameState{r.GetStart()}, r.GetStates()...) {
+			id, _, _ := strings.Cut(st.GetText(), " ")
+			if unsaid {
+				id = withBit66(t, id)
 			}
-			m, err := mat.Read(data)
-			if err != nil {
-				t.Fatal(err)
+			seen = append(seen, id)
+		}
+		raw, _ := os.ReadFile(strings.TrimSuffix(f, ".mat") + ".ids")
+		gids := strings.Fields(string(raw))
+		j := 0
+		for i, id := range gids {
+			k := slices.Index(seen[j:], id)
+			if k < 0 && i > 0 && i+1 < len(gids) && gids[i+1] == gids[i-1] {
+				continue // a declined resignation offer: not in the record
 			}
-			w := m.Games[i]
-			r := im.GetResult()
-			if !r.GetFinished() || int(r.GetWinner()) != w.Winner || int(r.GetPoints()[w.Winner]) != w.Points || !im.GetReplay().GetBackgammon().GetCube() || im.GetReplay().GetBackgammon().GetMatchLength() != 0 {
-				t.Errorf("%s game %d: ends %s winner %d points %v; gnubg says %d wins %d", f, i+1, r.GetState().GetText(), r.GetWinner(), r.GetPoints(), w.Winner, w.Points)
+			if k < 0 {
+				t.Fatalf("%s: gnubg's %s (its %d of %d) is not among the replay's states from %d on", f, id, i, len(gids), j)
 			}
+			j += k
+			matched++
+		}
+		ex, err := srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: bgGame, Format: "mat", Replay: im.GetReplay(), Tags: im.GetTags()})
+		if err != nil {
+			t.Fatalf("%s: ExportRecord: %v", f, err)
+		}
+		again, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: bgGame, Format: "mat", Text: ex.GetText()})
+		if err != nil || again.GetResult().GetState().GetText() != r.GetState().GetText() {
+			t.Errorf("%s: export re-imported: %v, %v", f, again.GetResult().GetState().GetText(), err)
 		}
 	}
+	if matched < 1000 {
+		t.Errorf("%d gnubg IDs matched", matched)
+	}
+	t.Logf("%d gnubg IDs matched in order", matched)
+	data, _ := os.ReadFile("../testdata/backgammon/mat/money-session-s1-jacoby-on-beavers.mat")
+	im, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: bgGame, Format: "mat", Text: string(data)})
+	if mv := im.GetReplay().GetMoves(); err != nil || mv[109] != "roll 6-1" || mv[110] != "13/7 8/7" {
+		t.Fatalf("the untampered moves 109, 110: %v", err)
+	}
+	for _, c := range []struct {
+		name, from, to    string
+		reason, field     string
+		line, col, moveIx string
+	}{
+		// game 4, gnubg's 6-1: 8/1 is no 1
+		{"illegal play", "61: 13/7 8/7 ", "61: 13/7 8/1 ", ReasonIllegalMove, "moves[%s]", "49", "6", "110"},
+		{"header score", "root : 3\n  1)                             21: 13/11 24/23", "root : 4\n  1)                             21: 13/11 24/23", ReasonInvalidRequest, "text", "46", "1", ""},
+		// game 4 was resigned: 4 points at cube 1 is no resignation
+		{"resigned wins line", "22/16 \n                                  Wins 2 points", "22/16 \n                                  Wins 4 points", ReasonInvalidRequest, "text", "50", "1", ""},
+		// game 6 was borne off, a single at cube 4
+		{"borne-off wins line", "22: 1/0 \n                                  Wins 4 points", "22: 1/0 \n                                  Wins 8 points", ReasonInvalidRequest, "text", "87", "1", ""},
+	} {
+		tampered := strings.Replace(string(data), c.from, c.to, 1)
+		if tampered == string(data) {
+			t.Fatalf("%s: nothing tampered", c.name)
+		}
+		_, err := srv.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: bgGame, Format: "mat", Text: tampered})
+		info, field := replayError(t, err)
+		md := info.GetMetadata()
+		want := c.field
+		if c.moveIx != "" {
+			want = fmt.Sprintf(c.field, c.moveIx)
+		}
+		if info.GetReason() != c.reason || field != want || md["line"] != c.line || md["column"] != c.col || md["moveIndex"] != c.moveIx {
+			t.Errorf("%s: %v %s", c.name, info, field)
+		}
+	}
+}
+
+// withBit66 returns a gnubg ID with the Match ID's bit 66 (no Jacoby) set.
+func withBit66(t *testing.T, id string) string {
+	t.Helper()
+	pos, mid, _ := strings.Cut(id, ":")
+	k, err := base64.StdEncoding.DecodeString(mid)
+	if err != nil || len(k) != 9 {
+		t.Fatalf("Match ID %q: %v", mid, err)
+	}
+	k[66>>3] |= 1 << (66 & 7)
+	return pos + ":" + base64.StdEncoding.EncodeToString(k)
 }

@@ -89,6 +89,15 @@ func (s State) MatchOver() bool {
 	return s.matchLen > 0 && (s.score[0] >= s.matchLen || s.score[1] >= s.matchLen)
 }
 
+// SessionGoesOn reports whether a finished game has a next game ("next
+// game"): in a match that is not over, and in a money session (a money
+// game with the cube in use), whose games carry the running score (Score)
+// as gnubg 1.07 plays a session ("new session", "new game"). A money game
+// without the cube (the leaflet's game) is one game: false.
+func (s State) SessionGoesOn() bool {
+	return s.phase == PhaseOver && s.cubeUse && !s.MatchOver()
+}
+
 // MatchWinner returns the player who won the match, or game.NoWinner.
 func (s State) MatchWinner() int {
 	switch {
@@ -156,7 +165,7 @@ func (s State) decisionMoves(dst []Move) []Move {
 	case PhaseResign:
 		return append(dst, AcceptMove(), DeclineMove())
 	case PhaseOver:
-		if s.matchLen > 0 && !s.MatchOver() {
+		if s.SessionGoesOn() {
 			dst = append(dst, NextGameMove())
 		}
 		return dst
@@ -234,15 +243,20 @@ func (s State) applyDecision(m Move) (State, error) {
 		if ph != PhaseOver {
 			return refuse("the game is not over")
 		}
-		if s.matchLen == 0 {
-			return refuse("a money game ends with its game; start a new one with NewGame")
+		if !s.cubeUse {
+			return State{}, fmt.Errorf("backgammon: %w: a money game without the cube is one game; start a new one with NewGame", game.ErrGameOver)
 		}
 		if s.MatchOver() {
 			return State{}, fmt.Errorf("backgammon: %w: the match is over (%d-%d in a match to %d)", game.ErrGameOver, s.score[0], s.score[1], s.matchLen)
 		}
+		// A match's next game, or a money session's: the score (a money
+		// session's running totals, as gnubg 1.07 keeps them in the Match
+		// ID) and the settings carry on; the cube is back at 1 in the
+		// middle.
 		next = State{
 			board: [2][25]uint8{startRow, startRow}, phase: PhaseOpening, score: s.score,
 			owner: ownerCentre, crawford: s.crawford, matchLen: s.matchLen, cubeUse: true,
+			jacoby: s.jacoby, beavers: s.beavers,
 		}
 	default:
 		return refuse("not a decision")

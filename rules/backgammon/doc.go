@@ -57,8 +57,11 @@
 // winning play, which adds the game's stake (1 single, 2 gammon, 3
 // backgammon; State.Outcome) to the winner's score, exactly as gnubg 1.07
 // writes the finished state's Match ID (a score stays at most 32767, the
-// field's 15 bits). A new game (New) starts at 0-0; to carry a session on,
-// give the next game's State the score with WithScore.
+// field's 15 bits). A new game (New) starts at 0-0, or at Options.Score. A
+// money session goes on as gnubg's does: after a game with the cube in use,
+// "next game" starts the next game with the running score and the settings
+// (Jacoby, beavers) kept, the cube at 1 in the middle (State.SessionGoesOn);
+// WithScore sets a score directly.
 //
 // # Coordinates
 //

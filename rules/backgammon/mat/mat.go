@@ -12,24 +12,43 @@
 //
 // A roll is "<die><die>:" followed by its play as single-die steps
 // ("from/to", 25 the bar, 0 off, "*" a hit; none when no play is
-// possible); decisions are "Doubles => <cube>", "Takes", "Drops"; a game
-// ends with "Wins <n> point(s)". Lines starting with ";" are comments.
+// possible); decisions are "Doubles => <cube>", "Beavers => <cube>",
+// "Takes", "Drops"; a game ends with "Wins <n> point(s)". Lines starting
+// with ";" are comments; before the match header gnubg's tags
+// `; [Jacoby "Off"]` and `; [Beaver "On"]` give the money-play settings
+// (Write writes them; gnubg 1.07's import ignores them and plays with its
+// own "set jacoby" and "set beavers").
 //
 // Read parses the text (errors give the line and column, as *record.Error);
 // Match.Replay turns it into backgammon Options and moves in this module's
 // notation (docs/rules/backgammon.md), "next game" between games, for a
 // replay; Write replays moves from a state and writes them in the format.
 // Write's output reads back to the same moves: Write(Read(Write(x))) is
-// Write(x), byte for byte. A money session of several games ("0 point
-// match", as gnubg exports one) reads, and replays game by game (Game).
-// Not read or written yet: beavers, declined resignations, the Jacoby rule
-// (the format does not record it).
+// Write(x), byte for byte.
+//
+// A money session ("0 point match": gnubg 1.07 writes one so with "export
+// match mat", the session's running totals in the game headers) replays as
+// one session, "next game" between its games carrying the running score
+// (backgammon.State.SessionGoesOn), so every state's gnubg ID is the one
+// gnubg shows, score bits included.
+//
+// What the format leaves out and how reading restores it: the opening
+// roll's order; resignations accepted (from the "Wins" line); the take
+// after a beaver (gnubg writes none: the next roll implies it); the Jacoby
+// rule (on, as gnubg's import assumes by default, unless a Jacoby tag says
+// off or the points prove it: a gammon borne off with the cube in the
+// middle scored in full); beavers allowed (when the text has a beaver or a
+// Beaver tag); the Crawford game at a match-point start (Options).
+// Declined resignations are not in the format (gnubg writes none): Write
+// leaves them out too, so they do not come back.
 package mat
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,6 +67,13 @@ type Match struct {
 	Players [2]string
 	// Games are the games in order.
 	Games []Game
+	// NoJacoby says a money session was played without the Jacoby rule.
+	// Read sets it from a `; [Jacoby "Off"]` tag; Replay sets it when the
+	// record's points prove it (see Replay).
+	NoJacoby bool
+	// Beavers says beavers were allowed in a money session: Read sets it
+	// when the text has a beaver or a `; [Beaver "On"]` tag.
+	Beavers bool
 }
 
 // Game is one game of a match.
@@ -60,6 +86,7 @@ type Game struct {
 	// does not say; Points the points it says were won.
 	Winner, Points int
 	winsLine       int
+	line           int // the game header's line
 }
 
 // Action is one action of a player.
@@ -69,9 +96,10 @@ type Action struct {
 	// Dice are a roll's dice, as written (0, 0 for a decision).
 	Dice [2]int
 	// Play is a roll's play as written ("8/5 6/5"; "" when none), or the
-	// decision: "double", "take" or "drop".
+	// decision: "double", "beaver", "take" or "drop".
 	Play string
-	// Cube is the cube value a double offers ("Doubles => 2").
+	// Cube is the cube value a double or beaver offers ("Doubles => 2",
+	// "Beavers => 4").
 	Cube int
 	// Line and Column locate the action in the text (1-based).
 	Line, Column int
@@ -84,6 +112,7 @@ var (
 	lineRe  = regexp.MustCompile(`^\s*(\d+)\)`)
 	rollRe  = regexp.MustCompile(`^([1-6])([1-6]):$`)
 	stepRe  = regexp.MustCompile(`^(\d{1,2})/(\d{1,2})(\*?)$`)
+	tagRe   = regexp.MustCompile(`^\s*;\s*\[(Jacoby|Beaver) "(?i:(on|off))"\]\s*$`)
 	// rightColumn is the byte column (0-based) from which an action
 	// belongs to the right player, as gnubg lays lines out (the right
 	// column starts at 33).
@@ -112,6 +141,14 @@ func Read(data []byte) (Match, error) {
 		case strings.HasPrefix(trimmed, ";"):
 			if !seenMatch {
 				m.Comments = append(m.Comments, text)
+				if tm := tagRe.FindStringSubmatch(text); tm != nil {
+					on := strings.EqualFold(tm[2], "on")
+					if tm[1] == "Jacoby" {
+						m.NoJacoby = !on
+					} else {
+						m.Beavers = on
+					}
+				}
 			}
 			continue
 		}
@@ -131,7 +168,7 @@ func Read(data []byte) (Match, error) {
 			if n, _ := strconv.Atoi(gm[1]); n != len(m.Games)+1 {
 				return Match{}, fail(ln, col, "game %d: want game %d", n, len(m.Games)+1)
 			}
-			m.Games = append(m.Games, Game{Winner: -1})
+			m.Games = append(m.Games, Game{Winner: -1, line: ln})
 			g = &m.Games[len(m.Games)-1]
 			if i+1 >= len(lines) {
 				return Match{}, fail(ln+1, 1, "the game's score line is missing")
@@ -162,6 +199,9 @@ func Read(data []byte) (Match, error) {
 		}
 		if err := readActions(g, rest, start, ln); err != nil {
 			return Match{}, err
+		}
+		for _, a := range g.Actions {
+			m.Beavers = m.Beavers || a.Play == "beaver"
 		}
 	}
 	if !seenMatch {
@@ -216,15 +256,18 @@ func readActions(g *Game, rest string, start, ln int) error {
 				k++
 			}
 			a.Play = strings.Join(steps, " ")
-		case t.s == "Doubles":
+		case t.s == "Doubles" || t.s == "Beavers":
 			if k+2 >= len(toks) || toks[k+1].s != "=>" {
-				return fail(ln, t.off+1, `expected "Doubles => <cube>"`)
+				return fail(ln, t.off+1, `expected "%s => <cube>"`, t.s)
 			}
 			c, err := strconv.Atoi(toks[k+2].s)
-			if err != nil || c < 2 {
+			if err != nil || c < 2 || c > 2*backgammon.MaxCube {
 				return fail(ln, toks[k+2].off+1, "cube value %q", toks[k+2].s)
 			}
 			a.Play, a.Cube = "double", c
+			if t.s == "Beavers" {
+				a.Play = "beaver"
+			}
 			k += 3
 		case t.s == "Takes":
 			a.Play = "take"
@@ -244,18 +287,32 @@ func readActions(g *Game, rest string, start, ln int) error {
 			k += 3
 			continue
 		default:
-			return fail(ln, t.off+1, "cannot read %q: expected a roll (\"31:\"), a step, Doubles, Takes, Drops or Wins (resignations and beavers are not read yet)", t.s)
+			return fail(ln, t.off+1, "cannot read %q: expected a roll (\"31:\"), a step, Doubles, Takes, Drops or Wins (a resignation is written as its \"Wins\" line only)", t.s)
 		}
 		g.Actions = append(g.Actions, a)
 	}
 	return nil
 }
 
-// Options are the backgammon options of the match's first game.
+// Options are the backgammon options of the match's first game: the
+// length, the cube, the first game's score (a money session's running
+// totals, or the match score), in money play NoJacoby and Beavers. A match
+// that starts with exactly one player at match length - 1 starts with the
+// Crawford game, unless its first game has a double (no double is allowed
+// in the Crawford game, so the record is post-Crawford). gnubg 1.07's
+// import takes such a game for the Crawford game by the score alone, and
+// keeps the Crawford flag although the game has a double.
 func (m Match) Options() backgammon.Options {
 	o := backgammon.Options{MatchLength: m.Length, Cube: true}
-	if len(m.Games) > 0 && m.Length > 0 {
+	if len(m.Games) > 0 {
 		o.Score = m.Games[0].Score
+	}
+	if m.Length == 0 {
+		o.NoJacoby, o.Beavers = m.NoJacoby, m.Beavers
+		return o
+	}
+	if l := m.Length - 1; len(m.Games) > 0 && (o.Score[0] == l) != (o.Score[1] == l) {
+		o.Crawford = !slices.ContainsFunc(m.Games[0].Actions, func(a Action) bool { return a.Play == "double" })
 	}
 	return o
 }
@@ -286,17 +343,50 @@ type Move struct {
 // Replay returns the moves of the match in this module's notation: per
 // game the opening roll (both dice, white's first), then rolls ("roll
 // 6-5"), plays (with bar and off for 25 and 0; "pass" when none is
-// written), "double", "take" and "drop", and "next game" before every game
-// but the first. The format does not write resignations: a game the text
-// says was won ("Wins 2 points") that the moves leave unfinished was
-// resigned by the loser, on roll, and accepted, so Replay adds "resign
-// <single|gammon|backgammon>" (the points over the cube) and "accept".
-// It plays the moves to know that; a move that is not legal is a
-// *MoveError.
-func (m Match) Replay() ([]Move, error) {
-	if m.Length == 0 && len(m.Games) > 1 {
-		return nil, fail(m.Games[1].lineOf(), 1, "a money session of %d games: the engine plays one money game per state (no next game); replay it game by game", len(m.Games))
+// written), "double", "beaver", "take" and "drop", and "next game" before
+// every game but the first (in a match and in a money session alike). It
+// restores what the format leaves out: a game the text says was won
+// ("Wins 2 points") that the moves leave unfinished was resigned by the
+// loser, on roll, and accepted, so Replay adds "resign
+// <single|gammon|backgammon>" (the points over the cube) and "accept"; a
+// beaver followed by a roll was taken ("take", which gnubg does not write).
+//
+// It plays the moves from Options to know that, and checks the text
+// against them: every game header's score must be the score the games
+// before it reached, every "Wins" line the winner and points of the game's
+// end, every "Doubles"/"Beavers" value the cube offered. A money session
+// whose points say the Jacoby rule was off (a gammon or backgammon borne
+// off with the cube in the middle, scored in full) is replayed again with
+// NoJacoby set (Replay sets m.NoJacoby). A move that is not legal is a
+// *MoveError; a text that contradicts the moves a *record.Error.
+func (m *Match) Replay() ([]Move, error) {
+	out, err := m.replay()
+	if errors.Is(err, errJacobyOff) && m.Length == 0 && !m.NoJacoby {
+		m.NoJacoby = true
+		if out, err = m.replay(); err != nil {
+			m.NoJacoby = false
+		}
 	}
+	if err != nil {
+		var je *jacobyError
+		if errors.As(err, &je) {
+			return nil, je.err
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+// errJacobyOff marks a game whose "Wins" line is what the game scores
+// without the Jacoby rule.
+var errJacobyOff = errors.New("played without the Jacoby rule")
+
+type jacobyError struct{ err error }
+
+func (e *jacobyError) Error() string { return e.err.Error() }
+func (e *jacobyError) Unwrap() error { return errJacobyOff }
+
+func (m *Match) replay() ([]Move, error) {
 	s, err := backgammon.New(m.Options())
 	if err != nil {
 		return nil, fail(1, 1, "match header: %v", err)
@@ -317,13 +407,26 @@ func (m Match) Replay() ([]Move, error) {
 				return nil, err
 			}
 		}
+		if w, b := s.Score(); [2]int{w, b} != g.Score {
+			return nil, fail(g.line+1, 1, "game %d starts at %d-%d, the score the games before reach, not %d-%d", gi+1, w, b, g.Score[0], g.Score[1])
+		}
 		opening := true
-		for _, a := range g.Actions {
+		for ai, a := range g.Actions {
 			if a.Dice[0] == 0 {
+				before := s
 				if err := apply(Move{a.Play, a.Line, a.Column}); err != nil {
 					return nil, err
 				}
+				if want := 2 * s.CubeValue(); a.Play == "beaver" && a.Cube != want || a.Play == "double" && a.Cube != 2*before.CubeValue() {
+					return nil, fail(a.Line, a.Column, "the cube offered is %d, not %d", map[bool]int{true: want, false: 2 * before.CubeValue()}[a.Play == "beaver"], a.Cube)
+				}
 				continue
+			}
+			if s.Phase() == backgammon.PhaseDouble && len(out) > 0 && out[len(out)-1].Notation == "beaver" {
+				// gnubg writes no "Takes" after a beaver: the roll says it.
+				if err := apply(Move{"take", a.Line, a.Column}); err != nil {
+					return nil, err
+				}
 			}
 			d := a.Dice
 			if opening {
@@ -342,11 +445,19 @@ func (m Match) Replay() ([]Move, error) {
 			if err := apply(Move{fmt.Sprintf("roll %d-%d", d[0], d[1]), a.Line, a.Column}); err != nil {
 				return nil, err
 			}
+			if a.Play == "" && ai == len(g.Actions)-1 && g.Winner >= 0 && g.Winner != a.Player {
+				// The game's last roll, no play, and the roller lost: he
+				// resigned after rolling (gnubg writes the roll alone).
+				continue
+			}
 			if err := apply(Move{play, a.Line, a.Column}); err != nil {
 				return nil, err
 			}
 		}
-		if s.Phase() != backgammon.PhaseOver && g.Winner >= 0 {
+		if g.Winner < 0 {
+			continue
+		}
+		if s.Phase() != backgammon.PhaseOver {
 			level := g.Points / s.CubeValue()
 			if level < 1 || level > 3 || level*s.CubeValue() != g.Points {
 				return nil, fail(g.winsLine, 1, "the game is not over and %d points at cube %d is no resignation", g.Points, s.CubeValue())
@@ -360,16 +471,34 @@ func (m Match) Replay() ([]Move, error) {
 				}
 			}
 		}
+		res := s.Outcome()
+		if res.Winner == g.Winner && res.Points[res.Winner] == g.Points {
+			continue
+		}
+		err := fail(g.winsLine, 1, "the record says %s wins %d points; the game ends with %s winning %d (%s)", m.side(g.Winner), g.Points, m.side(res.Winner), res.Points[res.Winner], res.Detail)
+		if res.Winner == g.Winner && s.Jacoby() && s.End() == "borne off" && s.CubeOwner() < 0 && res.Detail != "single" &&
+			g.Points == map[string]int{"gammon": 2, "backgammon": 3}[res.Detail]*s.CubeValue() {
+			return nil, &jacobyError{err}
+		}
+		return nil, err
 	}
 	return out, nil
 }
 
-// Game returns game i (from 0) of the match as a match of its own: for a
-// money session (gnubg writes one as a "0 point match" of several games,
-// with the running totals in the game headers) the game alone, from the
-// opening, its running score dropped (a money game has no score); for a
-// match, the game with its starting score. The format does not say whether
-// the Jacoby rule was in force; Options leaves it off.
+// side names player p (0 left/white, 1 right/black) for messages.
+func (m Match) side(p int) string {
+	if p != 0 && p != 1 {
+		return "nobody"
+	}
+	if n := m.Players[p]; n != "" {
+		return n
+	}
+	return [2]string{"white", "black"}[p]
+}
+
+// Game returns game i (from 0) of the match as a match of its own, from
+// its opening at its starting score (in a money session the running
+// totals), with the match's settings.
 func (m Match) Game(i int) Match {
 	g := m
 	g.Games = m.Games[i : i+1 : i+1]
@@ -403,9 +532,14 @@ func ourSteps(play string) string {
 // Write replays moves (this module's notation) from start, which must be a
 // new game (PhaseOpening) of a match or a money game with the cube, and
 // writes them as a match in the format, players' names as given (empty:
-// "White", "Black"). The moves must be legal; a resignation accepted is
-// written as gnubg writes it, as the "Wins" line only (so one declined, and
-// a beaver, cannot be written and are refused).
+// "White", "Black"); a money session's games ("next game") as gnubg writes
+// them, a "0 point match" with the running totals in the game headers. The
+// moves must be legal. As gnubg writes them: a resignation accepted is the
+// "Wins" line only, one declined is not written at all (so it does not read
+// back), a beaver is "Beavers => <cube>" and the take after it is not
+// written. In money play the settings the format lacks are written as
+// gnubg's tags before the header: `; [Jacoby "Off"]` without the Jacoby
+// rule, `; [Beaver "On"]` with beavers.
 func Write(start backgammon.State, moves []string, players [2]string) ([]byte, error) {
 	if start.Phase() != backgammon.PhaseOpening {
 		return nil, fmt.Errorf("mat: the start must be a new game (opening roll), not phase %s", start.Phase())
@@ -416,6 +550,12 @@ func Write(start backgammon.State, moves []string, players [2]string) ([]byte, e
 		}
 	}
 	var b bytes.Buffer
+	if start.MatchLength() == 0 && !start.Jacoby() {
+		b.WriteString("; [Jacoby \"Off\"]\n")
+	}
+	if start.Beavers() {
+		b.WriteString("; [Beaver \"On\"]\n")
+	}
 	fmt.Fprintf(&b, " %d point match\n", start.MatchLength())
 	s := start
 	gameNo := 0
@@ -475,12 +615,20 @@ func Write(start backgammon.State, moves []string, players [2]string) ([]byte, e
 			pendingRoll = ""
 		case backgammon.KindDouble:
 			put(actor, fmt.Sprintf(" Doubles => %d", 2*before.CubeValue()))
+		case backgammon.KindBeaver:
+			put(actor, fmt.Sprintf(" Beavers => %d", 2*next.CubeValue()))
 		case backgammon.KindTake:
-			put(actor, " Takes")
+			// A beaver pending is a double offered with the cube already
+			// on the beaverer's side (the player not on roll); its take
+			// is not written, as gnubg writes it.
+			if before.CubeOwner() != 1-before.OnRoll() {
+				put(actor, " Takes")
+			}
 		case backgammon.KindDrop:
 			put(actor, " Drops")
-		case backgammon.KindResign, backgammon.KindAccept:
-			// Not written: the "Wins" line says it (as gnubg writes it).
+		case backgammon.KindResign, backgammon.KindAccept, backgammon.KindDecline:
+			// Not written, as gnubg writes them: the "Wins" line says an
+			// accepted resignation; a declined one is lost.
 		case backgammon.KindNextGame:
 			flush()
 			s = next
@@ -490,6 +638,12 @@ func Write(start backgammon.State, moves []string, players [2]string) ([]byte, e
 			return nil, fmt.Errorf("mat: move %d: %s cannot be written in the format yet", i, m)
 		}
 		s = next
+		if s.Phase() == backgammon.PhaseOver && pendingRoll != "" {
+			// A resignation accepted after the roll: the roll alone, as
+			// gnubg writes it.
+			put(pendingPlayer, pendingRoll)
+			pendingRoll = ""
+		}
 		if s.Phase() == backgammon.PhaseOver {
 			out := s.Outcome()
 			pts := out.Points[out.Winner]
