@@ -40,10 +40,11 @@ func newGateway() *runtime.ServeMux {
 		// HTTPBodyMarshaler writes a google.api.HttpBody answer
 		// (RenderState's SVG) as the raw bytes with its content type; it
 		// decodes requests with the marshaler it wraps.
-		runtime.WithMarshalerOption(runtime.MIMEWildcard, &runtime.HTTPBodyMarshaler{Marshaler: strictJSON{&runtime.JSONPb{
+		// fastJSON (jsonfast.go) writes the answers protojson would.
+		runtime.WithMarshalerOption(runtime.MIMEWildcard, &runtime.HTTPBodyMarshaler{Marshaler: fastJSON{strictJSON{&runtime.JSONPb{
 			MarshalOptions:   protojson.MarshalOptions{EmitDefaultValues: true},
 			UnmarshalOptions: protojson.UnmarshalOptions{DiscardUnknown: false},
-		}}}),
+		}}}}),
 		runtime.WithOutgoingHeaderMatcher(none),
 		runtime.WithOutgoingTrailerMatcher(none),
 		runtime.WithRoutingErrorHandler(routingError),
@@ -358,8 +359,9 @@ func newHTTPMetrics(reg prometheus.Registerer) httpMetrics {
 
 // instrument counts and times every HTTP request, and logs the ones that
 // fail (status 400 and up) at info level, the rest at debug level, with the
-// client's address (REST calls also get a gRPC log line, whose peer is the
-// gateway itself).
+// client's address (REST calls also get the RPC log line of their call,
+// whose peer is the same client in process, the gateway itself over
+// loopback).
 func instrument(next http.Handler, m httpMetrics, logger *zap.Logger) http.Handler {
 	route := promhttp.WithLabelFromCtx("route", func(ctx context.Context) string { return routeFromCtx(ctx) })
 	h := promhttp.InstrumentHandlerDuration(m.duration, promhttp.InstrumentHandlerCounter(m.requests, next, route), route)

@@ -13,7 +13,8 @@
 //	           [--grpc-keepalive-min-time 10s]
 //	           [--http-read-timeout 10s] [--http-idle-timeout 2m]
 //	           [--shutdown-timeout 15s] [--drain-delay 0s]
-//	           [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--cors-origins ORIGINS] [--version]
+//	           [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--cors-origins ORIGINS]
+//	           [--rest-gateway inprocess|loopback] [--version]
 //
 // Every flag has an environment variable (GAMERULES_GRPC_ADDR, ...); a flag
 // given on the command line wins over the variable. SIGINT or SIGTERM stops
@@ -117,6 +118,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	str(&cfg.TLSCert, "tls-cert", "GAMERULES_TLS_CERT", "PEM certificate (chain) file: serve TLS on both ports (with --tls-key)")
 	str(&cfg.TLSKey, "tls-key", "GAMERULES_TLS_KEY", "PEM private key file of --tls-cert")
 	str(&cfg.TLSClientCA, "tls-client-ca", "GAMERULES_TLS_CLIENT_CA", "PEM CA certificates file: require client certificates signed by them (mutual TLS)")
+	str(&cfg.RESTGateway, "rest-gateway", "GAMERULES_REST_GATEWAY", "how REST reaches the service: inprocess (direct calls) or loopback (a gRPC call to the gRPC port)")
 	fs.Func("cors-origins", "comma-separated browser origins allowed to call the REST API, or * (env GAMERULES_CORS_ORIGINS; default none)", func(v string) error {
 		cfg.CORSOrigins = splitList(v)
 		return nil
@@ -218,6 +220,9 @@ func (c Config) check() error {
 	case "debug", "info", "warn", "error":
 	default:
 		return fmt.Errorf("--log-level (GAMERULES_LOG_LEVEL) %q: want debug, info, warn or error", c.LogLevel)
+	}
+	if c.RESTGateway != gatewayInProcess && c.RESTGateway != gatewayLoopback {
+		return fmt.Errorf("--rest-gateway (GAMERULES_REST_GATEWAY) %q: want inprocess or loopback", c.RESTGateway)
 	}
 	if c.LogFormat != "json" && c.LogFormat != "console" {
 		return fmt.Errorf("--log-format (GAMERULES_LOG_FORMAT) %q: want json or console", c.LogFormat)

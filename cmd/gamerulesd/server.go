@@ -23,13 +23,10 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/reflection"
-	"google.golang.org/grpc/status"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	"github.com/gamerules/gamerules/gen/openapiv2"
@@ -117,6 +114,12 @@ type Config struct {
 	// (e.g. "https://play.example.com"; "*" for any), comma-separated on
 	// the command line. Default: none (no CORS headers; a preflight is 405).
 	CORSOrigins []string
+	// RESTGateway is how the REST gateway reaches the service: "inprocess"
+	// (the default: it calls the service's methods directly, through the
+	// same interceptors as a gRPC call) or "loopback" (it dials the gRPC
+	// port and makes each REST call a gRPC call; slower, kept for
+	// comparison). See gateway.go.
+	RESTGateway string
 
 	// tracerProvider, when set (by tests), replaces the OTLP exporter that
 	// OTEL_EXPORTER_OTLP_ENDPOINT would configure.
@@ -148,6 +151,7 @@ func DefaultConfig() Config {
 		HTTPReadTimeout:           10 * time.Second,
 		HTTPIdleTimeout:           2 * time.Minute,
 		ShutdownTimeout:           15 * time.Second,
+		RESTGateway:               gatewayInProcess,
 	}
 }
 
@@ -219,28 +223,16 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 	healthpb.RegisterHealthServer(grpcServer, healthSrv)
 	reflection.Register(grpcServer)
 
-	// The gateway dials our own gRPC port, so REST calls pass the same
-	// interceptors (logs, metrics, recovery, size and request limits) as
-	// gRPC calls.
-	// Its calls carry the process's gateway token, so the gRPC port's
-	// admission gate and in-flight limit do not count them twice.
-	conn, err := grpc.NewClient(dialTarget(grpcLis.Addr()), append([]grpc.DialOption{
-		gatewayCredentials(tlsSet),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20), grpc.MaxCallSendMsgSize(2*cfg.MaxRecvBytes)),
-		grpc.WithChainUnaryInterceptor(func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
-			return invoker(metadata.AppendToOutgoingContext(ctx, gatewayMetadata, adm.gatewayToken), method, req, reply, cc, opts...)
-		}),
-	}, tr.dialOptions()...)...)
+	// REST calls pass the same interceptors (logs, metrics, recovery,
+	// deadline) as gRPC calls: in process by default, or over the gateway's
+	// loopback hop to the gRPC port (--rest-gateway; gateway.go).
+	gw, closeGW, err := restGateway(ctx, cfg, srv, apiInterceptors(cfg, logger, metrics, adm, refused, tr), adm, tlsSet, tr, grpcLis.Addr())
 	if err != nil {
 		grpcLis.Close()
 		httpLis.Close()
-		return fmt.Errorf("gateway connection: %w", err)
+		return err
 	}
-	defer conn.Close()
-	gw := newGateway()
-	if err := gamerulesv1.RegisterGameRulesHandler(ctx, gw, conn); err != nil {
-		return fmt.Errorf("gateway: %w", err)
-	}
+	defer closeGW()
 	httpLimit := newLimiter(cfg.MaxInFlight, cfg.QueueWait)
 	httpServer := &http.Server{
 		Handler:           tr.handler(newHTTPHandler(cfg, gw, reg, healthSrv.Server, httpLimit, refused.WithLabelValues("http", "overloaded"), logger.Named("http"))),
@@ -338,22 +330,17 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 // Limits: the message size (cfg.MaxRecvBytes), the admission gate (adm,
 // before a message is read), the element budget (costCodec, before a
 // message is decoded), streams per connection, keepalive enforcement, and
-// idle and age limits on connections. Interceptor order (the first is the
-// outermost): logging, metrics, recovery, the element budget's verdict
-// (costGate), the public size limit, the deadline, then the in-flight
-// limit. Recovery sits inside logging and
-// metrics so that a panic, turned into INTERNAL, is still logged and
-// counted; so is a request refused by the in-flight limit. What fails
+// idle and age limits on connections. The unary interceptors are
+// apiInterceptors' gRPC links (chain.go; the first is the outermost):
+// logging, metrics, recovery, the element budget's verdict (costGate), the
+// public size limit, the deadline, then the in-flight limit. What fails
 // before any interceptor runs (a message that does not parse or is too
 // large) is seen by the stats handler ts.
 //
 // extra options come first, so that their interceptors (the request id)
 // run outside all of these.
 func newGRPCServer(cfg Config, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *admission, refused *prometheus.CounterVec, ts *transportStats, srv gamerulesv1.GameRulesServer, extra ...grpc.ServerOption) *grpc.Server {
-	recoverPanic := func(ctx context.Context, p any) error {
-		logger.Error("panic in handler", zap.Any("panic", p), zap.Stack("stack"))
-		return status.Error(codes.Internal, "internal error")
-	}
+	recoverPanic := recoverPanicFunc(logger)
 	s := grpc.NewServer(append(extra,
 		// Twice the public limit, for the gateway's protobuf form of a
 		// JSON body; publicSize holds other clients to the limit itself.
@@ -380,16 +367,7 @@ func newGRPCServer(cfg Config, logger *zap.Logger, metrics *grpcprom.ServerMetri
 			Time:    time.Minute,
 			Timeout: 20 * time.Second,
 		}),
-		grpc.ChainUnaryInterceptor(
-			adm.started,
-			logUnary(logger.Named("rpc")),
-			metrics.UnaryServerInterceptor(),
-			recovery.UnaryServerInterceptor(recovery.WithRecoveryHandlerContext(recoverPanic)),
-			costGate,
-			adm.publicSize(cfg.MaxRecvBytes, refused.WithLabelValues("grpc", "too_large")),
-			deadlineUnary(cfg.RequestTimeout),
-			limitUnary(newLimiter(cfg.MaxInFlight, cfg.QueueWait), adm),
-		),
+		grpc.ChainUnaryInterceptor(grpcInterceptors(apiInterceptors(cfg, logger, metrics, adm, refused, nil))...),
 		grpc.ChainStreamInterceptor(
 			logging.StreamServerInterceptor(zapLogger(logger.Named("rpc")), logging.WithLogOnEvents(logging.FinishCall)),
 			metrics.StreamServerInterceptor(),
