@@ -33,7 +33,12 @@ const MaxElements = 10_000
 // gen/ (the same bytes, 3 to 7 times faster than the reflection-driven
 // proto.Marshal: BenchmarkMarshal). Requests are still decoded by
 // proto.Unmarshal, whose checks (UTF-8 strings, a known field with another
-// wire type kept as unknown) vtprotobuf's UnmarshalVT does not make. A request over MaxElements is not decoded; instead the codec
+// wire type kept as unknown) vtprotobuf's UnmarshalVT does not make.
+// One difference: vtprotobuf writes a double field holding -0 as unset (0),
+// where proto.Marshal writes -0. No answer of ours holds -0 (the built-in
+// boards' coordinates are normalised, TestBuiltinCoordinatesHaveNoNegativeZero);
+// a station coordinate a client sends as -0 in a custom board comes back 0,
+// which compares equal. A request over MaxElements is not decoded; instead the codec
 // leaves only a marker in the message's unknown fields, which costGate turns
 // into INVALID_ARGUMENT (a codec error would reach the client as INTERNAL).
 type costCodec struct{ base encoding.CodecV2 }

@@ -36,6 +36,13 @@ func TestCodecMarshalSameBytes(t *testing.T) {
 	}
 	lg, _ := srv.ListGames(ctx, &gamerulesv1.ListGamesRequest{})
 	check("ListGames", lg)
+	for _, name := range []string{"default", "rings"} {
+		b, err := srv.GetBoard(ctx, &gamerulesv1.GetBoardRequest{Game: "gravity_trap", Name: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("GetBoard "+name, b)
+	}
 	checked := 0
 	for _, id := range srv.Games() {
 		for seed := uint64(1); seed <= 3; seed++ {

@@ -40,11 +40,12 @@ func newGateway() *runtime.ServeMux {
 		// HTTPBodyMarshaler writes a google.api.HttpBody answer
 		// (RenderState's SVG) as the raw bytes with its content type; it
 		// decodes requests with the marshaler it wraps.
-		// fastJSON (jsonfast.go) writes the answers protojson would.
-		runtime.WithMarshalerOption(runtime.MIMEWildcard, &runtime.HTTPBodyMarshaler{Marshaler: fastJSON{strictJSON{&runtime.JSONPb{
+		// strictJSON writes the answers protojson would, with
+		// internal/fastjson.
+		runtime.WithMarshalerOption(runtime.MIMEWildcard, &runtime.HTTPBodyMarshaler{Marshaler: strictJSON{&runtime.JSONPb{
 			MarshalOptions:   protojson.MarshalOptions{EmitDefaultValues: true},
 			UnmarshalOptions: protojson.UnmarshalOptions{DiscardUnknown: false},
-		}}}}),
+		}}}),
 		runtime.WithOutgoingHeaderMatcher(none),
 		runtime.WithOutgoingTrailerMatcher(none),
 		runtime.WithRoutingErrorHandler(routingError),

@@ -152,6 +152,13 @@ func NewBoard(def BoardDef) (*Board, error) {
 	}
 	b := &Board{n: n, all: maskOf(n)}
 	b.stations = append([]Station(nil), def.Stations...)
+	for i := range b.stations {
+		// A coordinate of -0 is 0 (+ 0 turns one into the other): -0
+		// would read "-0" in JSON, and protobuf encoders disagree on
+		// writing it. The built-in boards' files have -0.0000 in places.
+		b.stations[i].X += 0
+		b.stations[i].Y += 0
+	}
 	for i, st := range def.Stations {
 		if st.ID != i {
 			return nil, boardErr("stations[%d] has id %d; station ids must be 0..%d in order", i, st.ID, n-1)

@@ -33,3 +33,16 @@ func TestLayout(t *testing.T) {
 		t.Errorf("Layout()[3] = %+v; want {3 1 2}", got)
 	}
 }
+
+// TestBuiltinCoordinatesHaveNoNegativeZero: no station of a built-in board
+// sits at -0 (it would read "-0" in JSON, and vtprotobuf writes -0 as an
+// unset 0 where proto.Marshal writes it).
+func TestBuiltinCoordinatesHaveNoNegativeZero(t *testing.T) {
+	for _, b := range []*gt.Board{gt.DefaultBoard(), gt.RingsBoard()} {
+		for i, st := range b.Def().Stations {
+			if (st.X == 0 && math.Signbit(st.X)) || (st.Y == 0 && math.Signbit(st.Y)) {
+				t.Errorf("%s station %d at (%v, %v): -0", b.Name(), i, st.X, st.Y)
+			}
+		}
+	}
+}
