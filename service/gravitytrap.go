@@ -215,23 +215,69 @@ func intsToUint32s(xs []int) []uint32 {
 type gravityTrapPos struct{ s gravitytrap.State }
 
 func (p gravityTrapPos) Encode() *gamerulesv1.GameState {
-	s := p.s
-	typed := &gamerulesv1.GravityTrapState{
-		Board:                gravityTrapBoardToProto(s.Board()),
-		AllowMirrorPlacement: s.AllowMirrorPlacement(),
-		ToAct:                gravityTrapPlayer(s.ToAct()),
+	return newGravityTrapEncoder(1).encode(p.s)
+}
+
+// gravityTrapEncoder builds typed states from slabs (see slab), and encodes
+// a board once for all the states of one answer: the result states of a
+// LegalMoves answer are on the same board, and they share one
+// *GravityTrapBoard (protobuf marshals a shared message as it marshals
+// copies, so the answer's bytes do not change; a 64-station, 256-line
+// custom board is some 600 messages and slices to build). One encoder
+// serves one answer.
+type gravityTrapEncoder struct {
+	states  slab[gamerulesv1.GameState]
+	wrapper slab[gamerulesv1.GameState_GravityTrap]
+	typed   slab[gamerulesv1.GravityTrapState]
+	ints    slab[uint32] // marbles and ships
+	board   *gravitytrap.Board
+	boardPB *gamerulesv1.GravityTrapBoard
+}
+
+// newGravityTrapEncoder returns an encoder sized for n states.
+func newGravityTrapEncoder(n int) *gravityTrapEncoder {
+	return &gravityTrapEncoder{
+		states:  makeSlab[gamerulesv1.GameState](n),
+		wrapper: makeSlab[gamerulesv1.GameState_GravityTrap](n),
+		typed:   makeSlab[gamerulesv1.GravityTrapState](n),
 	}
-	pos := s.Position()
-	typed.Marbles = intsToUint32s(pos.Marbles)
-	if r := pos.Ships[gravitytrap.Red]; r != gravitytrap.NoStation {
-		v := uint32(r)
-		typed.RedShip = &v
+}
+
+// encode returns s with both text and the typed case filled.
+func (e *gravityTrapEncoder) encode(s gravitytrap.State) *gamerulesv1.GameState {
+	if b := s.Board(); e.boardPB == nil || b != e.board {
+		e.board, e.boardPB = b, gravityTrapBoardToProto(b)
 	}
-	if b := pos.Ships[gravitytrap.Blue]; b != gravitytrap.NoStation {
-		v := uint32(b)
-		typed.BlueShip = &v
+	typed := e.typed.next()
+	typed.Board = e.boardPB
+	typed.AllowMirrorPlacement = s.AllowMirrorPlacement()
+	typed.ToAct = gravityTrapPlayer(s.ToAct())
+	// Marbles and ships of this state and, at a refill, of the states
+	// still to come (their count is what is left of the states slab).
+	if len(e.ints.buf) < s.Marbles()+2 {
+		e.ints = makeSlab[uint32](max(s.Marbles()+2, cap(e.states.buf)*(s.Marbles()+2)))
 	}
-	return &gamerulesv1.GameState{Text: s.String(), State: &gamerulesv1.GameState_GravityTrap{GravityTrap: typed}}
+	typed.Marbles = e.ints.take(s.Marbles())
+	k := 0
+	for i := 0; k < len(typed.Marbles); i++ {
+		if s.HasMarble(i) {
+			typed.Marbles[k] = uint32(i)
+			k++
+		}
+	}
+	if r := s.Ship(gravitytrap.Red); r != gravitytrap.NoStation {
+		typed.RedShip = e.ints.next()
+		*typed.RedShip = uint32(r)
+	}
+	if b := s.Ship(gravitytrap.Blue); b != gravitytrap.NoStation {
+		typed.BlueShip = e.ints.next()
+		*typed.BlueShip = uint32(b)
+	}
+	w := e.wrapper.next()
+	w.GravityTrap = typed
+	st := e.states.next()
+	st.Text, st.State = s.String(), w
+	return st
 }
 
 func gravityTrapPlayer(p int) gamerulesv1.GravityTrapPlayer {
@@ -242,15 +288,45 @@ func gravityTrapPlayer(p int) gamerulesv1.GravityTrapPlayer {
 }
 
 func gravityTrapMoveToProto(m gravitytrap.Move) *gamerulesv1.Move {
-	return &gamerulesv1.Move{
-		Notation: m.String(),
-		Move:     &gamerulesv1.Move_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapMove{Place: m.Place, Station: uint32(m.Station)}},
+	return newGravityTrapMoveBuilder(1).move(m)
+}
+
+// gravityTrapMoveBuilder builds the typed moves of one answer from slabs.
+type gravityTrapMoveBuilder struct {
+	moves   slab[gamerulesv1.Move]
+	wrapper slab[gamerulesv1.Move_GravityTrap]
+	typed   slab[gamerulesv1.GravityTrapMove]
+}
+
+// newGravityTrapMoveBuilder returns a builder sized for n moves.
+func newGravityTrapMoveBuilder(n int) *gravityTrapMoveBuilder {
+	return &gravityTrapMoveBuilder{
+		moves:   makeSlab[gamerulesv1.Move](n),
+		wrapper: makeSlab[gamerulesv1.Move_GravityTrap](n),
+		typed:   makeSlab[gamerulesv1.GravityTrapMove](n),
 	}
 }
 
+// move returns m with notation and typed form.
+func (b *gravityTrapMoveBuilder) move(m gravitytrap.Move) *gamerulesv1.Move {
+	typed := b.typed.next()
+	typed.Place, typed.Station = m.Place, uint32(m.Station)
+	w := b.wrapper.next()
+	w.GravityTrap = typed
+	out := b.moves.next()
+	out.Notation, out.Move = m.String(), w
+	return out
+}
+
 func (p gravityTrapPos) LegalMoves(includeResults bool) ([]*gamerulesv1.Move, bool, error) {
-	return listMoves("gravitytrap", p.s.LegalMoves(), includeResults, gravityTrapMoveToProto, p.s.Apply,
-		func(s gravitytrap.State) *gamerulesv1.GameState { return gravityTrapPos{s}.Encode() })
+	moves := p.s.LegalMoves()
+	b := newGravityTrapMoveBuilder(len(moves))
+	var enc *gravityTrapEncoder
+	if includeResults {
+		enc = newGravityTrapEncoder(len(moves))
+	}
+	return listMoves("gravitytrap", moves, includeResults, b.move, p.s.Apply,
+		func(s gravitytrap.State) *gamerulesv1.GameState { return enc.encode(s) })
 }
 
 func (p gravityTrapPos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {
