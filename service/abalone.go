@@ -142,40 +142,37 @@ func (p abalonePos) Encode() *gamerulesv1.GameState {
 	return newAbaloneEncoder(1).encode(p.s)
 }
 
-// abaloneCellName holds each cell's name (abalone.Cell.String: "a1".."i9"),
-// so that naming a cell costs no allocation; index by the cell.
-var abaloneCellName = func() (names [abalone.NumCells + 1]string) {
-	for c := abalone.Cell(1); c <= abalone.NumCells; c++ {
-		names[c] = c.String()
-	}
-	return names
-}()
-
-// abaloneCell is c's name, from the table for a valid cell.
-func abaloneCell(c abalone.Cell) string {
-	if c.Valid() {
-		return abaloneCellName[c]
-	}
-	return c.String()
-}
-
 // abaloneEncoder builds typed states from slabs (see slab), so that the
-// result states of a LegalMoves answer cost a few allocations in all plus
-// each state's text. One encoder serves one answer.
+// result states of a LegalMoves answer cost a few allocations in all; the
+// texts of more than one state are written into one buffer (see texts).
+// One encoder serves one answer: encode each state, then finish.
 type abaloneEncoder struct {
 	states  slab[gamerulesv1.GameState]
 	wrapper slab[gamerulesv1.GameState_Abalone]
 	typed   slab[gamerulesv1.AbaloneState]
 	names   slab[string]
+	text    *texts // nil: one state, its text set by encode
 }
 
 // newAbaloneEncoder returns an encoder sized for n states.
 func newAbaloneEncoder(n int) *abaloneEncoder {
-	return &abaloneEncoder{
+	e := &abaloneEncoder{
 		states:  makeSlab[gamerulesv1.GameState](n),
 		wrapper: makeSlab[gamerulesv1.GameState_Abalone](n),
 		typed:   makeSlab[gamerulesv1.AbaloneState](n),
 		names:   makeSlab[string](2 * abalone.MarblesEach * n),
+	}
+	if n > 1 {
+		t := makeTexts(n, 64)
+		e.text = &t
+	}
+	return e
+}
+
+// finish sets the texts of the states encode returned.
+func (e *abaloneEncoder) finish() {
+	if e.text != nil {
+		e.text.finish()
 	}
 }
 
@@ -195,10 +192,10 @@ func (e *abaloneEncoder) encode(s abalone.State) *gamerulesv1.GameState {
 	for c := abalone.Cell(1); c <= abalone.NumCells; c++ {
 		switch s.At(c) {
 		case abalone.Black:
-			typed.Black[nb] = abaloneCellName[c]
+			typed.Black[nb] = c.String()
 			nb++
 		case abalone.White:
-			typed.White[nw] = abaloneCellName[c]
+			typed.White[nw] = c.String()
 			nw++
 		}
 	}
@@ -211,53 +208,64 @@ func (e *abaloneEncoder) encode(s abalone.State) *gamerulesv1.GameState {
 	w := e.wrapper.next()
 	w.Abalone = typed
 	st := e.states.next()
-	st.Text, st.State = s.String(), w
+	st.State = w
+	if e.text == nil {
+		st.Text = s.String()
+	} else {
+		e.text.buf, _ = s.AppendText(e.text.buf)
+		e.text.mark(st)
+	}
 	return st
 }
 
 func abaloneMoveToProto(m abalone.Move) *gamerulesv1.Move {
-	return newAbaloneMoveBuilder(1).move(m)
+	return newAbaloneMoveBuilder([]abalone.Move{m}).move(0, m)
 }
 
-// abaloneMoveBuilder builds the typed moves of one answer from slabs.
+// abaloneMoveBuilder builds the typed moves of one answer from slabs, the
+// notation of all in one string (abalone.Notations).
 type abaloneMoveBuilder struct {
+	notes   []string // by index in the list
 	moves   slab[gamerulesv1.Move]
 	wrapper slab[gamerulesv1.Move_Abalone]
 	typed   slab[gamerulesv1.AbaloneMove]
 }
 
-// newAbaloneMoveBuilder returns a builder sized for n moves.
-func newAbaloneMoveBuilder(n int) *abaloneMoveBuilder {
+// newAbaloneMoveBuilder returns a builder for moves.
+func newAbaloneMoveBuilder(moves []abalone.Move) *abaloneMoveBuilder {
+	n := len(moves)
 	return &abaloneMoveBuilder{
+		notes:   abalone.Notations(moves),
 		moves:   makeSlab[gamerulesv1.Move](n),
 		wrapper: makeSlab[gamerulesv1.Move_Abalone](n),
 		typed:   makeSlab[gamerulesv1.AbaloneMove](n),
 	}
 }
 
-// move returns m with notation and typed form.
-func (b *abaloneMoveBuilder) move(m abalone.Move) *gamerulesv1.Move {
+// move returns m, the i-th move of the builder's list, with notation and
+// typed form.
+func (b *abaloneMoveBuilder) move(i int, m abalone.Move) *gamerulesv1.Move {
 	typed := b.typed.next()
-	typed.From, typed.To = abaloneCell(m.From), abaloneCell(m.To)
+	typed.From, typed.To = m.From.String(), m.To.String()
 	if m.Broadside() {
-		typed.End = abaloneCell(m.End)
+		typed.End = m.End.String()
 	}
 	w := b.wrapper.next()
 	w.Abalone = typed
 	out := b.moves.next()
-	out.Notation, out.Move = m.String(), w
+	out.Notation, out.Move = b.notes[i], w
 	return out
 }
 
 func (p abalonePos) LegalMoves(includeResults bool) ([]*gamerulesv1.Move, bool, error) {
 	moves := p.s.LegalMoves()
-	b := newAbaloneMoveBuilder(len(moves))
+	b := newAbaloneMoveBuilder(moves)
 	var enc *abaloneEncoder
 	if includeResults {
 		enc = newAbaloneEncoder(len(moves))
 	}
 	return listMoves("abalone", moves, includeResults, b.move, p.s.Apply,
-		func(s abalone.State) *gamerulesv1.GameState { return enc.encode(s) })
+		func(s abalone.State) *gamerulesv1.GameState { return enc.encode(s) }, func() { enc.finish() })
 }
 
 func (p abalonePos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {

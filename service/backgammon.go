@@ -248,42 +248,46 @@ var backgammonEnds = map[string]gamerulesv1.BackgammonEnd{
 }
 
 func (p backgammonPos) Encode() *gamerulesv1.GameState {
-	e := newBackgammonEncoder(1)
-	return e.encode(p.s)
+	return newBackgammonEncoder(1).encode(p.s)
 }
 
 // backgammonEncoder builds typed states from slabs, so that the result
-// states of a LegalMoves answer cost a few allocations in all (plus each
-// state's text) rather than about ten each. One encoder serves one answer.
+// states of a LegalMoves answer cost a few allocations in all rather than
+// about ten each; the texts of more than one state are written into one
+// buffer (see texts), the Position and Match IDs being parts of each text.
+// One encoder serves one answer: encode each state, then finish.
 type backgammonEncoder struct {
 	states  slab[gamerulesv1.GameState]
 	wrapper slab[gamerulesv1.GameState_Backgammon]
 	typed   slab[gamerulesv1.BackgammonState]
-	counts  slab[uint32] // the white and black counts, 50 a state, and dice
+	counts  slab[uint32]       // the white and black counts, 50 a state, and dice
+	text    *texts             // nil: one state, its text set by encode
+	src     []backgammon.State // with text: the states, in the order of text.states
 }
 
 // newBackgammonEncoder returns an encoder sized for n states.
 func newBackgammonEncoder(n int) *backgammonEncoder {
-	return &backgammonEncoder{
+	e := &backgammonEncoder{
 		states:  makeSlab[gamerulesv1.GameState](n),
 		wrapper: makeSlab[gamerulesv1.GameState_Backgammon](n),
 		typed:   makeSlab[gamerulesv1.BackgammonState](n),
 		counts:  makeSlab[uint32](52 * n),
 	}
+	if n > 1 {
+		t := makeTexts(n, 40)
+		e.text, e.src = &t, make([]backgammon.State, 0, n)
+	}
+	return e
 }
 
-// encode returns s with both text and the typed case filled. The Position
-// and Match IDs are the two parts of the text ("<Position ID>:<Match ID>",
-// then settings words after a space), not computed again.
+// encode returns s with both text and the typed case filled; with more
+// than one state the texts (and the IDs) are set by finish.
 func (e *backgammonEncoder) encode(s backgammon.State) *gamerulesv1.GameState {
 	b := s.Board()
-	text := s.String()
-	pid, mid := backgammonIDs(s, text)
 	typed := e.typed.next()
 	typed.White, typed.Black = e.counts.take(25), e.counts.take(25)
 	typed.Turn = gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_WHITE
 	typed.Phase = backgammonPhases[s.Phase()]
-	typed.PositionId, typed.MatchId = pid, mid
 	typed.WhitePips, typed.BlackPips = uint32(s.Pips(backgammon.White)), uint32(s.Pips(backgammon.Black))
 	typed.WhiteOff = uint32(s.Checkers(backgammon.White, backgammon.Off))
 	typed.BlackOff = uint32(s.Checkers(backgammon.Black, backgammon.Off))
@@ -316,13 +320,36 @@ func (e *backgammonEncoder) encode(s backgammon.State) *gamerulesv1.GameState {
 	w := e.wrapper.next()
 	w.Backgammon = typed
 	st := e.states.next()
-	st.Text, st.State = text, w
+	st.State = w
+	if e.text == nil {
+		st.Text = s.String()
+		typed.PositionId, typed.MatchId = backgammonIDs(s, st.Text)
+		return st
+	}
+	e.text.buf, _ = s.AppendText(e.text.buf)
+	e.text.mark(st)
+	e.src = append(e.src, s)
 	return st
+}
+
+// finish sets the texts and IDs of the states encode returned.
+func (e *backgammonEncoder) finish() {
+	if e.text == nil {
+		return
+	}
+	states := e.text.states
+	e.text.finish()
+	for i, st := range states {
+		typed := st.GetBackgammon()
+		typed.PositionId, typed.MatchId = backgammonIDs(e.src[i], st.Text)
+	}
+	e.src = e.src[:0]
 }
 
 // backgammonIDs returns the Position and Match IDs of s as parts of its
 // text (backgammon.State.String is "<Position ID>:<Match ID>" and, after a
-// space, settings words), or computed when the text has another shape.
+// space, settings words), or computed from s when the text has another
+// shape (it never has: TestBuildersMatchReference).
 func backgammonIDs(s backgammon.State, text string) (pid, mid string) {
 	if i := strings.IndexByte(text, ':'); i > 0 {
 		rest := text[i+1:]
@@ -338,13 +365,15 @@ func backgammonIDs(s backgammon.State, text string) (pid, mid string) {
 // chance outcome, its probability.
 func backgammonMoveToProto(m backgammon.Move) *gamerulesv1.Move {
 	b := newBackgammonMoveBuilder([]backgammon.Move{m})
-	return b.move(m)
+	return b.move(0, m)
 }
 
 // backgammonMoveBuilder builds the typed moves of one answer from slabs:
 // the moves, their oneof wrappers, typed moves and steps each in one
-// allocation (plus each move's notation).
+// allocation, and the notation of all in one string
+// (backgammon.Notations).
 type backgammonMoveBuilder struct {
+	notes    []string // by index in the list
 	moves    slab[gamerulesv1.Move]
 	wrapper  slab[gamerulesv1.Move_Backgammon]
 	typed    slab[gamerulesv1.BackgammonMove]
@@ -367,6 +396,7 @@ func newBackgammonMoveBuilder(moves []backgammon.Move) *backgammonMoveBuilder {
 	}
 	n := len(moves)
 	return &backgammonMoveBuilder{
+		notes:    backgammon.Notations(moves),
 		moves:    makeSlab[gamerulesv1.Move](n),
 		wrapper:  makeSlab[gamerulesv1.Move_Backgammon](n),
 		typed:    makeSlab[gamerulesv1.BackgammonMove](n),
@@ -377,23 +407,23 @@ func newBackgammonMoveBuilder(moves []backgammon.Move) *backgammonMoveBuilder {
 	}
 }
 
-// move returns m with notation, typed form and, for a chance outcome, its
-// probability.
-func (b *backgammonMoveBuilder) move(m backgammon.Move) *gamerulesv1.Move {
+// move returns m, the i-th move of the builder's list, with notation, typed
+// form and, for a chance outcome, its probability.
+func (b *backgammonMoveBuilder) move(i int, m backgammon.Move) *gamerulesv1.Move {
 	typed := b.typed.next()
 	w := b.wrapper.next()
 	w.Backgammon = typed
 	out := b.moves.next()
-	out.Notation, out.Move = m.String(), w
+	out.Notation, out.Move = b.notes[i], w
 	switch m.Kind() {
 	case backgammon.KindPlay:
 		typed.Kind = gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_PLAY
 		typed.Steps = b.stepPtrs.take(m.Len())
-		for i := range typed.Steps {
-			st := m.Step(i)
+		for k := range typed.Steps {
+			st := m.Step(k)
 			pb := b.steps.next()
 			pb.From, pb.To, pb.Hit = uint32(st.From), uint32(st.To), st.Hit
-			typed.Steps[i] = pb
+			typed.Steps[k] = pb
 		}
 	case backgammon.KindPass:
 		typed.Kind = gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_PASS
@@ -504,10 +534,13 @@ func (p backgammonPos) LegalMoves(includeResults bool) ([]*gamerulesv1.Move, boo
 	b := newBackgammonMoveBuilder(moves)
 	out := make([]*gamerulesv1.Move, len(moves))
 	for i, m := range moves {
-		out[i] = b.move(m)
+		out[i] = b.move(i, m)
 		if includeResults {
 			out[i].Result = enc.encode(results[i])
 		}
+	}
+	if includeResults {
+		enc.finish()
 	}
 	chance := p.s.Phase() == backgammon.PhaseOpening || p.s.Phase() == backgammon.PhaseRoll
 	return out, chance, nil

@@ -223,8 +223,9 @@ func (p gravityTrapPos) Encode() *gamerulesv1.GameState {
 // LegalMoves answer are on the same board, and they share one
 // *GravityTrapBoard (protobuf marshals a shared message as it marshals
 // copies, so the answer's bytes do not change; a 64-station, 256-line
-// custom board is some 600 messages and slices to build). One encoder
-// serves one answer.
+// custom board is some 600 messages and slices to build). The texts of
+// more than one state are written into one buffer (see texts). One encoder
+// serves one answer: encode each state, then finish.
 type gravityTrapEncoder struct {
 	states  slab[gamerulesv1.GameState]
 	wrapper slab[gamerulesv1.GameState_GravityTrap]
@@ -232,14 +233,27 @@ type gravityTrapEncoder struct {
 	ints    slab[uint32] // marbles and ships
 	board   *gravitytrap.Board
 	boardPB *gamerulesv1.GravityTrapBoard
+	text    *texts // nil: one state, its text set by encode
 }
 
 // newGravityTrapEncoder returns an encoder sized for n states.
 func newGravityTrapEncoder(n int) *gravityTrapEncoder {
-	return &gravityTrapEncoder{
+	e := &gravityTrapEncoder{
 		states:  makeSlab[gamerulesv1.GameState](n),
 		wrapper: makeSlab[gamerulesv1.GameState_GravityTrap](n),
 		typed:   makeSlab[gamerulesv1.GravityTrapState](n),
+	}
+	if n > 1 {
+		t := makeTexts(n, 32)
+		e.text = &t
+	}
+	return e
+}
+
+// finish sets the texts of the states encode returned.
+func (e *gravityTrapEncoder) finish() {
+	if e.text != nil {
+		e.text.finish()
 	}
 }
 
@@ -276,7 +290,13 @@ func (e *gravityTrapEncoder) encode(s gravitytrap.State) *gamerulesv1.GameState 
 	w := e.wrapper.next()
 	w.GravityTrap = typed
 	st := e.states.next()
-	st.Text, st.State = s.String(), w
+	st.State = w
+	if e.text == nil {
+		st.Text = s.String()
+	} else {
+		e.text.buf, _ = s.AppendText(e.text.buf)
+		e.text.mark(st)
+	}
 	return st
 }
 
@@ -288,45 +308,50 @@ func gravityTrapPlayer(p int) gamerulesv1.GravityTrapPlayer {
 }
 
 func gravityTrapMoveToProto(m gravitytrap.Move) *gamerulesv1.Move {
-	return newGravityTrapMoveBuilder(1).move(m)
+	return newGravityTrapMoveBuilder([]gravitytrap.Move{m}).move(0, m)
 }
 
-// gravityTrapMoveBuilder builds the typed moves of one answer from slabs.
+// gravityTrapMoveBuilder builds the typed moves of one answer from slabs,
+// the notation of all in one string (gravitytrap.Notations).
 type gravityTrapMoveBuilder struct {
+	notes   []string // by index in the list
 	moves   slab[gamerulesv1.Move]
 	wrapper slab[gamerulesv1.Move_GravityTrap]
 	typed   slab[gamerulesv1.GravityTrapMove]
 }
 
-// newGravityTrapMoveBuilder returns a builder sized for n moves.
-func newGravityTrapMoveBuilder(n int) *gravityTrapMoveBuilder {
+// newGravityTrapMoveBuilder returns a builder for moves.
+func newGravityTrapMoveBuilder(moves []gravitytrap.Move) *gravityTrapMoveBuilder {
+	n := len(moves)
 	return &gravityTrapMoveBuilder{
+		notes:   gravitytrap.Notations(moves),
 		moves:   makeSlab[gamerulesv1.Move](n),
 		wrapper: makeSlab[gamerulesv1.Move_GravityTrap](n),
 		typed:   makeSlab[gamerulesv1.GravityTrapMove](n),
 	}
 }
 
-// move returns m with notation and typed form.
-func (b *gravityTrapMoveBuilder) move(m gravitytrap.Move) *gamerulesv1.Move {
+// move returns m, the i-th move of the builder's list, with notation and
+// typed form.
+func (b *gravityTrapMoveBuilder) move(i int, m gravitytrap.Move) *gamerulesv1.Move {
 	typed := b.typed.next()
 	typed.Place, typed.Station = m.Place, uint32(m.Station)
 	w := b.wrapper.next()
 	w.GravityTrap = typed
 	out := b.moves.next()
-	out.Notation, out.Move = m.String(), w
+	out.Notation, out.Move = b.notes[i], w
 	return out
 }
 
 func (p gravityTrapPos) LegalMoves(includeResults bool) ([]*gamerulesv1.Move, bool, error) {
 	moves := p.s.LegalMoves()
-	b := newGravityTrapMoveBuilder(len(moves))
+	b := newGravityTrapMoveBuilder(moves)
 	var enc *gravityTrapEncoder
 	if includeResults {
 		enc = newGravityTrapEncoder(len(moves))
 	}
 	return listMoves("gravitytrap", moves, includeResults, b.move, p.s.Apply,
-		func(s gravitytrap.State) *gamerulesv1.GameState { return enc.encode(s) })
+		func(s gravitytrap.State) *gamerulesv1.GameState { return enc.encode(s) }, func() { enc.finish() })
 }
 
 func (p gravityTrapPos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {

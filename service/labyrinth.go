@@ -243,8 +243,9 @@ func labyrinthStateToProto(s labyrinth.State) *gamerulesv1.LabyrinthState {
 
 // labyrinthEncoder builds typed states from slabs (see slab): the 50 tiles
 // of a state, its players, squares and cards each come from one backing
-// slice per answer instead of one allocation each. One encoder serves one
-// answer.
+// slice per answer instead of one allocation each, and the texts of more
+// than one state are written into one buffer (see texts). One encoder
+// serves one answer: encode each state, then finish.
 type labyrinthEncoder struct {
 	states   slab[gamerulesv1.GameState]
 	wrapper  slab[gamerulesv1.GameState_Labyrinth]
@@ -255,12 +256,13 @@ type labyrinthEncoder struct {
 	plPtrs   slab[*gamerulesv1.LabyrinthPlayer]
 	squares  slab[gamerulesv1.LabyrinthSquare]
 	cards    slab[uint32]
+	text     *texts // nil: one state, its text set by encode
 }
 
 // newLabyrinthEncoder returns an encoder sized for n states of the given
 // number of players.
 func newLabyrinthEncoder(n, players int) *labyrinthEncoder {
-	return &labyrinthEncoder{
+	e := &labyrinthEncoder{
 		states:   makeSlab[gamerulesv1.GameState](n),
 		wrapper:  makeSlab[gamerulesv1.GameState_Labyrinth](n),
 		typed:    makeSlab[gamerulesv1.LabyrinthState](n),
@@ -271,6 +273,18 @@ func newLabyrinthEncoder(n, players int) *labyrinthEncoder {
 		squares:  makeSlab[gamerulesv1.LabyrinthSquare]((players + 1) * n),
 		cards:    makeSlab[uint32](labyrinth.NumTargets * n),
 	}
+	if n > 1 {
+		t := makeTexts(n, 160)
+		e.text = &t
+	}
+	return e
+}
+
+// finish sets the texts of the states encode returned.
+func (e *labyrinthEncoder) finish() {
+	if e.text != nil {
+		e.text.finish()
+	}
 }
 
 // encode returns s with both text and the typed case filled.
@@ -278,7 +292,13 @@ func (e *labyrinthEncoder) encode(s labyrinth.State) *gamerulesv1.GameState {
 	w := e.wrapper.next()
 	w.Labyrinth = e.typedState(s)
 	st := e.states.next()
-	st.Text, st.State = s.String(), w
+	st.State = w
+	if e.text == nil {
+		st.Text = s.String()
+	} else {
+		e.text.buf, _ = s.AppendText(e.text.buf)
+		e.text.mark(st)
+	}
 	return st
 }
 
@@ -337,11 +357,13 @@ func (e *labyrinthEncoder) uint32s(cards []uint8) []uint32 {
 }
 
 func labyrinthMoveToProto(m labyrinth.Move) *gamerulesv1.Move {
-	return newLabyrinthMoveBuilder(1).move(m)
+	return newLabyrinthMoveBuilder([]labyrinth.Move{m}).move(0, m)
 }
 
-// labyrinthMoveBuilder builds the typed moves of one answer from slabs.
+// labyrinthMoveBuilder builds the typed moves of one answer from slabs, the
+// notation of all in one string (labyrinth.Notations).
 type labyrinthMoveBuilder struct {
+	notes   []string // by index in the list
 	moves   slab[gamerulesv1.Move]
 	wrapper slab[gamerulesv1.Move_Labyrinth]
 	typed   slab[gamerulesv1.LabyrinthMove]
@@ -352,19 +374,22 @@ type labyrinthMoveBuilder struct {
 	squares slab[gamerulesv1.LabyrinthSquare]
 }
 
-// newLabyrinthMoveBuilder returns a builder sized for n moves. A list holds
+// newLabyrinthMoveBuilder returns a builder for moves. A list holds
 // shifts or figure moves, not both, so the slabs of each kind are made at
 // its first move, sized for the moves still to come.
-func newLabyrinthMoveBuilder(n int) *labyrinthMoveBuilder {
+func newLabyrinthMoveBuilder(moves []labyrinth.Move) *labyrinthMoveBuilder {
+	n := len(moves)
 	return &labyrinthMoveBuilder{
+		notes:   labyrinth.Notations(moves),
 		moves:   makeSlab[gamerulesv1.Move](n),
 		wrapper: makeSlab[gamerulesv1.Move_Labyrinth](n),
 		typed:   makeSlab[gamerulesv1.LabyrinthMove](n),
 	}
 }
 
-// move returns m with notation and typed form.
-func (b *labyrinthMoveBuilder) move(m labyrinth.Move) *gamerulesv1.Move {
+// move returns m, the i-th move of the builder's list, with notation and
+// typed form.
+func (b *labyrinthMoveBuilder) move(i int, m labyrinth.Move) *gamerulesv1.Move {
 	typed := b.typed.next()
 	if m.IsShift() {
 		if len(b.shifts.buf) == 0 {
@@ -393,7 +418,7 @@ func (b *labyrinthMoveBuilder) move(m labyrinth.Move) *gamerulesv1.Move {
 	w := b.wrapper.next()
 	w.Labyrinth = typed
 	out := b.moves.next()
-	out.Notation, out.Move = m.String(), w
+	out.Notation, out.Move = b.notes[i], w
 	return out
 }
 
@@ -435,12 +460,13 @@ func labyrinthEncode(s labyrinth.State) *gamerulesv1.GameState {
 
 func (p labyrinthPos) LegalMoves(includeResults bool) ([]*gamerulesv1.Move, bool, error) {
 	moves := p.s.LegalMoves()
-	b := newLabyrinthMoveBuilder(len(moves))
-	encode := labyrinthEncode
+	b := newLabyrinthMoveBuilder(moves)
+	var enc *labyrinthEncoder
 	if includeResults {
-		encode = newLabyrinthEncoder(len(moves), p.s.Players()).encode
+		enc = newLabyrinthEncoder(len(moves), p.s.Players())
 	}
-	return listMoves("labyrinth", moves, includeResults, b.move, p.s.Apply, encode)
+	return listMoves("labyrinth", moves, includeResults, b.move, p.s.Apply,
+		func(s labyrinth.State) *gamerulesv1.GameState { return enc.encode(s) }, func() { enc.finish() })
 }
 
 func (p labyrinthPos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {

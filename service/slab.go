@@ -1,5 +1,7 @@
 package service
 
+import gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
 // slab hands out pointers into, and short slices of, one backing slice, so
 // that the n messages (or values) of one response cost one allocation
 // instead of n: the typed moves of a LegalMoves answer, the tiles of its
@@ -40,4 +42,37 @@ func (s *slab[T]) take(n int) []T {
 	out := s.buf[:n:n]
 	s.buf = s.buf[n:]
 	return out
+}
+
+// texts gathers the texts of the states of one answer in one buffer and
+// turns them into one string at the end (finish), each state's Text a
+// substring of it: one allocation for all the texts instead of one or more
+// each. The encoder appends a state's text to buf (the rules' AppendText,
+// byte for byte its String) and then calls mark with the state.
+type texts struct {
+	buf    []byte
+	ends   []int
+	states []*gamerulesv1.GameState
+}
+
+// makeTexts returns a texts sized for n states of about size bytes each.
+func makeTexts(n, size int) texts {
+	return texts{buf: make([]byte, 0, n*size), ends: make([]int, 0, n), states: make([]*gamerulesv1.GameState, 0, n)}
+}
+
+// mark records that the text appended since the last mark is st's.
+func (t *texts) mark(st *gamerulesv1.GameState) {
+	t.ends = append(t.ends, len(t.buf))
+	t.states = append(t.states, st)
+}
+
+// finish sets the Text of every marked state and empties t.
+func (t *texts) finish() {
+	all := string(t.buf)
+	start := 0
+	for i, st := range t.states {
+		st.Text = all[start:t.ends[i]]
+		start = t.ends[i]
+	}
+	t.buf, t.ends, t.states = t.buf[:0], t.ends[:0], t.states[:0]
 }
