@@ -139,42 +139,133 @@ func abaloneStateFromProto(pb *gamerulesv1.AbaloneState) (abalone.State, error) 
 type abalonePos struct{ s abalone.State }
 
 func (p abalonePos) Encode() *gamerulesv1.GameState {
-	s := p.s
-	pos := s.Position()
-	typed := &gamerulesv1.AbaloneState{
-		Black:     abaloneCellNames(pos.Black),
-		White:     abaloneCellNames(pos.White),
-		ToMove:    gamerulesv1.AbalonePlayer_ABALONE_PLAYER_BLACK,
-		Plies:     uint32(pos.Plies),
-		MaxPlies:  uint32(pos.MaxPlies),
-		BlackLost: uint32(s.Lost(abalone.Black)),
-		WhiteLost: uint32(s.Lost(abalone.White)),
-	}
-	if pos.ToMove == abalone.White {
-		typed.ToMove = gamerulesv1.AbalonePlayer_ABALONE_PLAYER_WHITE
-	}
-	return &gamerulesv1.GameState{Text: s.String(), State: &gamerulesv1.GameState_Abalone{Abalone: typed}}
+	return newAbaloneEncoder(1).encode(p.s)
 }
 
-func abaloneCellNames(cells []abalone.Cell) []string {
-	out := make([]string, len(cells))
-	for i, c := range cells {
-		out[i] = c.String()
+// abaloneEncoder builds typed states from slabs (see slab), so that the
+// result states of a LegalMoves answer cost a few allocations in all; the
+// texts of more than one state are written into one buffer (see texts).
+// One encoder serves one answer: encode each state, then finish.
+type abaloneEncoder struct {
+	states  slab[gamerulesv1.GameState]
+	wrapper slab[gamerulesv1.GameState_Abalone]
+	typed   slab[gamerulesv1.AbaloneState]
+	names   slab[string]
+	text    *texts // nil: one state, its text set by encode
+}
+
+// newAbaloneEncoder returns an encoder sized for n states.
+func newAbaloneEncoder(n int) *abaloneEncoder {
+	e := &abaloneEncoder{
+		states:  makeSlab[gamerulesv1.GameState](n),
+		wrapper: makeSlab[gamerulesv1.GameState_Abalone](n),
+		typed:   makeSlab[gamerulesv1.AbaloneState](n),
+		names:   makeSlab[string](2 * abalone.MarblesEach * n),
 	}
-	return out
+	if n > 1 {
+		t := makeTexts(n, 64)
+		e.text = &t
+	}
+	return e
+}
+
+// finish sets the texts of the states encode returned.
+func (e *abaloneEncoder) finish() {
+	if e.text != nil {
+		e.text.finish()
+	}
+}
+
+// encode returns s with both text and the typed case filled: the cells of
+// each colour in the order of abalone.State.Position (ascending cells).
+func (e *abaloneEncoder) encode(s abalone.State) *gamerulesv1.GameState {
+	typed := e.typed.next()
+	typed.Black = e.names.take(s.Marbles(abalone.Black))
+	typed.White = e.names.take(s.Marbles(abalone.White))
+	typed.ToMove = gamerulesv1.AbalonePlayer_ABALONE_PLAYER_BLACK
+	typed.Plies, typed.MaxPlies = uint32(s.Plies()), uint32(s.MaxPlies())
+	typed.BlackLost, typed.WhiteLost = uint32(s.Lost(abalone.Black)), uint32(s.Lost(abalone.White))
+	if s.ToMove() == abalone.White {
+		typed.ToMove = gamerulesv1.AbalonePlayer_ABALONE_PLAYER_WHITE
+	}
+	nb, nw := 0, 0
+	for c := abalone.Cell(1); c <= abalone.NumCells; c++ {
+		switch s.At(c) {
+		case abalone.Black:
+			typed.Black[nb] = c.String()
+			nb++
+		case abalone.White:
+			typed.White[nw] = c.String()
+			nw++
+		}
+	}
+	if typed.Black == nil {
+		typed.Black = []string{} // as before: an empty list, not nil
+	}
+	if typed.White == nil {
+		typed.White = []string{}
+	}
+	w := e.wrapper.next()
+	w.Abalone = typed
+	st := e.states.next()
+	st.State = w
+	if e.text == nil {
+		st.Text = s.String()
+	} else {
+		e.text.buf, _ = s.AppendText(e.text.buf)
+		e.text.mark(st)
+	}
+	return st
 }
 
 func abaloneMoveToProto(m abalone.Move) *gamerulesv1.Move {
-	typed := &gamerulesv1.AbaloneMove{From: m.From.String(), To: m.To.String()}
+	return newAbaloneMoveBuilder([]abalone.Move{m}).move(0, m)
+}
+
+// abaloneMoveBuilder builds the typed moves of one answer from slabs, the
+// notation of all in one string (abalone.Notations).
+type abaloneMoveBuilder struct {
+	notes   []string // by index in the list
+	moves   slab[gamerulesv1.Move]
+	wrapper slab[gamerulesv1.Move_Abalone]
+	typed   slab[gamerulesv1.AbaloneMove]
+}
+
+// newAbaloneMoveBuilder returns a builder for moves.
+func newAbaloneMoveBuilder(moves []abalone.Move) *abaloneMoveBuilder {
+	n := len(moves)
+	return &abaloneMoveBuilder{
+		notes:   abalone.Notations(moves),
+		moves:   makeSlab[gamerulesv1.Move](n),
+		wrapper: makeSlab[gamerulesv1.Move_Abalone](n),
+		typed:   makeSlab[gamerulesv1.AbaloneMove](n),
+	}
+}
+
+// move returns m, the i-th move of the builder's list, with notation and
+// typed form.
+func (b *abaloneMoveBuilder) move(i int, m abalone.Move) *gamerulesv1.Move {
+	typed := b.typed.next()
+	typed.From, typed.To = m.From.String(), m.To.String()
 	if m.Broadside() {
 		typed.End = m.End.String()
 	}
-	return &gamerulesv1.Move{Notation: m.String(), Move: &gamerulesv1.Move_Abalone{Abalone: typed}}
+	w := b.wrapper.next()
+	w.Abalone = typed
+	out := b.moves.next()
+	out.Notation, out.Move = b.notes[i], w
+	return out
 }
 
 func (p abalonePos) LegalMoves(includeResults bool) ([]*gamerulesv1.Move, bool, error) {
-	return listMoves("abalone", p.s.LegalMoves(), includeResults, abaloneMoveToProto, p.s.Apply,
-		func(s abalone.State) *gamerulesv1.GameState { return abalonePos{s}.Encode() })
+	moves := p.s.LegalMoves()
+	b := newAbaloneMoveBuilder(moves)
+	var enc *abaloneEncoder
+	if includeResults {
+		enc = newAbaloneEncoder(len(moves))
+	}
+	return listMoves("abalone", moves, includeResults, b.move, p.s.Apply,
+		func(s abalone.State) *gamerulesv1.GameState { return enc.encode(s) }, func() { enc.finish() })
 }
 
 func (p abalonePos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {

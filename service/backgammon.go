@@ -3,6 +3,7 @@ package service
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	"github.com/gamerules/gamerules/rules/backgammon"
@@ -247,20 +248,49 @@ var backgammonEnds = map[string]gamerulesv1.BackgammonEnd{
 }
 
 func (p backgammonPos) Encode() *gamerulesv1.GameState {
-	s := p.s
-	b := s.Board()
-	typed := &gamerulesv1.BackgammonState{
-		White:      make([]uint32, 25),
-		Black:      make([]uint32, 25),
-		Turn:       gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_WHITE,
-		Phase:      backgammonPhases[s.Phase()],
-		PositionId: s.PositionID(),
-		MatchId:    s.MatchID(),
-		WhitePips:  uint32(s.Pips(backgammon.White)),
-		BlackPips:  uint32(s.Pips(backgammon.Black)),
-		WhiteOff:   uint32(s.Checkers(backgammon.White, backgammon.Off)),
-		BlackOff:   uint32(s.Checkers(backgammon.Black, backgammon.Off)),
+	return newBackgammonEncoder(1).encode(p.s)
+}
+
+// backgammonEncoder builds typed states from slabs, so that the result
+// states of a LegalMoves answer cost a few allocations in all rather than
+// about ten each; the texts of more than one state are written into one
+// buffer (see texts), the Position and Match IDs being parts of each text.
+// One encoder serves one answer: encode each state, then finish.
+type backgammonEncoder struct {
+	states  slab[gamerulesv1.GameState]
+	wrapper slab[gamerulesv1.GameState_Backgammon]
+	typed   slab[gamerulesv1.BackgammonState]
+	counts  slab[uint32]       // the white and black counts, 50 a state, and dice
+	text    *texts             // nil: one state, its text set by encode
+	src     []backgammon.State // with text: the states, in the order of text.states
+}
+
+// newBackgammonEncoder returns an encoder sized for n states.
+func newBackgammonEncoder(n int) *backgammonEncoder {
+	e := &backgammonEncoder{
+		states:  makeSlab[gamerulesv1.GameState](n),
+		wrapper: makeSlab[gamerulesv1.GameState_Backgammon](n),
+		typed:   makeSlab[gamerulesv1.BackgammonState](n),
+		counts:  makeSlab[uint32](52 * n),
 	}
+	if n > 1 {
+		t := makeTexts(n, 40)
+		e.text, e.src = &t, make([]backgammon.State, 0, n)
+	}
+	return e
+}
+
+// encode returns s with both text and the typed case filled; with more
+// than one state the texts (and the IDs) are set by finish.
+func (e *backgammonEncoder) encode(s backgammon.State) *gamerulesv1.GameState {
+	b := s.Board()
+	typed := e.typed.next()
+	typed.White, typed.Black = e.counts.take(25), e.counts.take(25)
+	typed.Turn = gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_WHITE
+	typed.Phase = backgammonPhases[s.Phase()]
+	typed.WhitePips, typed.BlackPips = uint32(s.Pips(backgammon.White)), uint32(s.Pips(backgammon.Black))
+	typed.WhiteOff = uint32(s.Checkers(backgammon.White, backgammon.Off))
+	typed.BlackOff = uint32(s.Checkers(backgammon.Black, backgammon.Off))
 	for i := 0; i < 25; i++ {
 		typed.White[i], typed.Black[i] = uint32(b[backgammon.White][i]), uint32(b[backgammon.Black][i])
 	}
@@ -268,7 +298,8 @@ func (p backgammonPos) Encode() *gamerulesv1.GameState {
 		typed.Turn = gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_BLACK
 	}
 	if d1, d2 := s.Dice(); d1 != 0 {
-		typed.Dice = []uint32{uint32(d1), uint32(d2)}
+		typed.Dice = e.counts.take(2)
+		typed.Dice[0], typed.Dice[1] = uint32(d1), uint32(d2)
 	}
 	ws, bs := s.Score()
 	typed.WhiteScore, typed.BlackScore = uint32(ws), uint32(bs)
@@ -286,29 +317,124 @@ func (p backgammonPos) Encode() *gamerulesv1.GameState {
 		typed.OnRoll = backgammonPlayer(s.OnRoll())
 		typed.End = backgammonEnds[s.End()]
 	}
-	return &gamerulesv1.GameState{Text: s.String(), State: &gamerulesv1.GameState_Backgammon{Backgammon: typed}}
+	w := e.wrapper.next()
+	w.Backgammon = typed
+	st := e.states.next()
+	st.State = w
+	if e.text == nil {
+		st.Text = s.String()
+		typed.PositionId, typed.MatchId = backgammonIDs(s, st.Text)
+		return st
+	}
+	e.text.buf, _ = s.AppendText(e.text.buf)
+	e.text.mark(st)
+	e.src = append(e.src, s)
+	return st
+}
+
+// finish sets the texts and IDs of the states encode returned.
+func (e *backgammonEncoder) finish() {
+	if e.text == nil {
+		return
+	}
+	states := e.text.states
+	e.text.finish()
+	for i, st := range states {
+		typed := st.GetBackgammon()
+		typed.PositionId, typed.MatchId = backgammonIDs(e.src[i], st.Text)
+	}
+	e.src = e.src[:0]
+}
+
+// backgammonIDs returns the Position and Match IDs of s as parts of its
+// text (backgammon.State.String is "<Position ID>:<Match ID>" and, after a
+// space, settings words), or computed from s when the text has another
+// shape (it never has: TestBuildersMatchReference).
+func backgammonIDs(s backgammon.State, text string) (pid, mid string) {
+	if i := strings.IndexByte(text, ':'); i > 0 {
+		rest := text[i+1:]
+		if j := strings.IndexByte(rest, ' '); j >= 0 {
+			rest = rest[:j]
+		}
+		return text[:i], rest
+	}
+	return s.PositionID(), s.MatchID()
 }
 
 // backgammonMoveToProto returns m with notation, typed form and, for a
 // chance outcome, its probability.
 func backgammonMoveToProto(m backgammon.Move) *gamerulesv1.Move {
-	typed := &gamerulesv1.BackgammonMove{}
-	out := &gamerulesv1.Move{Notation: m.String(), Move: &gamerulesv1.Move_Backgammon{Backgammon: typed}}
+	b := newBackgammonMoveBuilder([]backgammon.Move{m})
+	return b.move(0, m)
+}
+
+// backgammonMoveBuilder builds the typed moves of one answer from slabs:
+// the moves, their oneof wrappers, typed moves and steps each in one
+// allocation, and the notation of all in one string
+// (backgammon.Notations).
+type backgammonMoveBuilder struct {
+	notes    []string // by index in the list
+	moves    slab[gamerulesv1.Move]
+	wrapper  slab[gamerulesv1.Move_Backgammon]
+	typed    slab[gamerulesv1.BackgammonMove]
+	steps    slab[gamerulesv1.BackgammonStep]
+	stepPtrs slab[*gamerulesv1.BackgammonStep]
+	dice     slab[uint32]
+	probs    slab[float64]
+}
+
+// newBackgammonMoveBuilder returns a builder sized for moves.
+func newBackgammonMoveBuilder(moves []backgammon.Move) *backgammonMoveBuilder {
+	steps, rolls := 0, 0
+	for _, m := range moves {
+		switch m.Kind() {
+		case backgammon.KindPlay:
+			steps += m.Len()
+		case backgammon.KindRoll, backgammon.KindOpeningRoll:
+			rolls++
+		}
+	}
+	n := len(moves)
+	return &backgammonMoveBuilder{
+		notes:    backgammon.Notations(moves),
+		moves:    makeSlab[gamerulesv1.Move](n),
+		wrapper:  makeSlab[gamerulesv1.Move_Backgammon](n),
+		typed:    makeSlab[gamerulesv1.BackgammonMove](n),
+		steps:    makeSlab[gamerulesv1.BackgammonStep](steps),
+		stepPtrs: makeSlab[*gamerulesv1.BackgammonStep](steps),
+		dice:     makeSlab[uint32](2 * rolls),
+		probs:    makeSlab[float64](rolls),
+	}
+}
+
+// move returns m, the i-th move of the builder's list, with notation, typed
+// form and, for a chance outcome, its probability.
+func (b *backgammonMoveBuilder) move(i int, m backgammon.Move) *gamerulesv1.Move {
+	typed := b.typed.next()
+	w := b.wrapper.next()
+	w.Backgammon = typed
+	out := b.moves.next()
+	out.Notation, out.Move = b.notes[i], w
 	switch m.Kind() {
 	case backgammon.KindPlay:
 		typed.Kind = gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_PLAY
-		for i := 0; i < m.Len(); i++ {
-			st := m.Step(i)
-			typed.Steps = append(typed.Steps, &gamerulesv1.BackgammonStep{From: uint32(st.From), To: uint32(st.To), Hit: st.Hit})
+		typed.Steps = b.stepPtrs.take(m.Len())
+		for k := range typed.Steps {
+			st := m.Step(k)
+			pb := b.steps.next()
+			pb.From, pb.To, pb.Hit = uint32(st.From), uint32(st.To), st.Hit
+			typed.Steps[k] = pb
 		}
 	case backgammon.KindPass:
 		typed.Kind = gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_PASS
 	case backgammon.KindRoll, backgammon.KindOpeningRoll:
 		typed.Kind = gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_ROLL
-		a, b := m.Dice()
-		typed.Dice = []uint32{uint32(a), uint32(b)}
-		prob := m.Probability()
-		out.Probability = &prob
+		a, d := m.Dice()
+		typed.Dice = b.dice.take(2)
+		typed.Dice[0], typed.Dice[1] = uint32(a), uint32(d)
+		prob := b.probs.next()
+		*prob = m.Probability()
+		out.Probability = prob
 	default:
 		if k, ok := backgammonDecisionKinds[m.Kind()]; ok {
 			typed.Kind = k
@@ -398,17 +524,23 @@ func backgammonMoveFromProto(s backgammon.State, pb *gamerulesv1.BackgammonMove)
 func (p backgammonPos) LegalMoves(includeResults bool) ([]*gamerulesv1.Move, bool, error) {
 	var moves []backgammon.Move
 	var results []backgammon.State
+	var enc *backgammonEncoder
 	if includeResults {
 		moves, results = p.s.LegalMovesWithResults()
+		enc = newBackgammonEncoder(len(results))
 	} else {
 		moves = p.s.LegalMoves()
 	}
+	b := newBackgammonMoveBuilder(moves)
 	out := make([]*gamerulesv1.Move, len(moves))
 	for i, m := range moves {
-		out[i] = backgammonMoveToProto(m)
+		out[i] = b.move(i, m)
 		if includeResults {
-			out[i].Result = backgammonPos{results[i]}.Encode()
+			out[i].Result = enc.encode(results[i])
 		}
+	}
+	if includeResults {
+		enc.finish()
 	}
 	chance := p.s.Phase() == backgammon.PhaseOpening || p.s.Phase() == backgammon.PhaseRoll
 	return out, chance, nil

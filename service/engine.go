@@ -153,14 +153,15 @@ func decodeBoth[T textual](text string, hasTyped bool, parse func(string) (T, er
 }
 
 // listMoves implements Position.LegalMoves for a game without chance moves:
-// moves in the engine's order, each converted by toProto and, with
-// includeResults, given the state after it (apply, then encode). A listed
-// move that does not apply is an engine bug, reported as an error that
-// wraps no rules kind (so INTERNAL) and starts with name.
-func listMoves[M, S any](name string, moves []M, includeResults bool, toProto func(M) *gamerulesv1.Move, apply func(M) (S, error), encode func(S) *gamerulesv1.GameState) ([]*gamerulesv1.Move, bool, error) {
+// moves in the engine's order, each converted by toProto (given its index)
+// and, with includeResults, given the state after it (apply, then encode;
+// finish completes the encoded states once all are made, e.g. sets their
+// texts). A listed move that does not apply is an engine bug, reported as
+// an error that wraps no rules kind (so INTERNAL) and starts with name.
+func listMoves[M, S any](name string, moves []M, includeResults bool, toProto func(int, M) *gamerulesv1.Move, apply func(M) (S, error), encode func(S) *gamerulesv1.GameState, finish func()) ([]*gamerulesv1.Move, bool, error) {
 	out := make([]*gamerulesv1.Move, 0, len(moves))
-	for _, m := range moves {
-		pm := toProto(m)
+	for i, m := range moves {
+		pm := toProto(i, m)
 		if includeResults {
 			next, err := apply(m)
 			if err != nil {
@@ -169,6 +170,9 @@ func listMoves[M, S any](name string, moves []M, includeResults bool, toProto fu
 			pm.Result = encode(next)
 		}
 		out = append(out, pm)
+	}
+	if includeResults {
+		finish()
 	}
 	return out, false, nil
 }

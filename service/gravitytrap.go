@@ -215,23 +215,89 @@ func intsToUint32s(xs []int) []uint32 {
 type gravityTrapPos struct{ s gravitytrap.State }
 
 func (p gravityTrapPos) Encode() *gamerulesv1.GameState {
-	s := p.s
-	typed := &gamerulesv1.GravityTrapState{
-		Board:                gravityTrapBoardToProto(s.Board()),
-		AllowMirrorPlacement: s.AllowMirrorPlacement(),
-		ToAct:                gravityTrapPlayer(s.ToAct()),
+	return newGravityTrapEncoder(1).encode(p.s)
+}
+
+// gravityTrapEncoder builds typed states from slabs (see slab), and encodes
+// a board once for all the states of one answer: the result states of a
+// LegalMoves answer are on the same board, and they share one
+// *GravityTrapBoard (protobuf marshals a shared message as it marshals
+// copies, so the answer's bytes do not change; a 64-station, 256-line
+// custom board is some 600 messages and slices to build). The texts of
+// more than one state are written into one buffer (see texts). One encoder
+// serves one answer: encode each state, then finish.
+type gravityTrapEncoder struct {
+	states  slab[gamerulesv1.GameState]
+	wrapper slab[gamerulesv1.GameState_GravityTrap]
+	typed   slab[gamerulesv1.GravityTrapState]
+	ints    slab[uint32] // marbles and ships
+	board   *gravitytrap.Board
+	boardPB *gamerulesv1.GravityTrapBoard
+	text    *texts // nil: one state, its text set by encode
+}
+
+// newGravityTrapEncoder returns an encoder sized for n states.
+func newGravityTrapEncoder(n int) *gravityTrapEncoder {
+	e := &gravityTrapEncoder{
+		states:  makeSlab[gamerulesv1.GameState](n),
+		wrapper: makeSlab[gamerulesv1.GameState_GravityTrap](n),
+		typed:   makeSlab[gamerulesv1.GravityTrapState](n),
 	}
-	pos := s.Position()
-	typed.Marbles = intsToUint32s(pos.Marbles)
-	if r := pos.Ships[gravitytrap.Red]; r != gravitytrap.NoStation {
-		v := uint32(r)
-		typed.RedShip = &v
+	if n > 1 {
+		t := makeTexts(n, 32)
+		e.text = &t
 	}
-	if b := pos.Ships[gravitytrap.Blue]; b != gravitytrap.NoStation {
-		v := uint32(b)
-		typed.BlueShip = &v
+	return e
+}
+
+// finish sets the texts of the states encode returned.
+func (e *gravityTrapEncoder) finish() {
+	if e.text != nil {
+		e.text.finish()
 	}
-	return &gamerulesv1.GameState{Text: s.String(), State: &gamerulesv1.GameState_GravityTrap{GravityTrap: typed}}
+}
+
+// encode returns s with both text and the typed case filled.
+func (e *gravityTrapEncoder) encode(s gravitytrap.State) *gamerulesv1.GameState {
+	if b := s.Board(); e.boardPB == nil || b != e.board {
+		e.board, e.boardPB = b, gravityTrapBoardToProto(b)
+	}
+	typed := e.typed.next()
+	typed.Board = e.boardPB
+	typed.AllowMirrorPlacement = s.AllowMirrorPlacement()
+	typed.ToAct = gravityTrapPlayer(s.ToAct())
+	// Marbles and ships of this state and, at a refill, of the states
+	// still to come (their count is what is left of the states slab).
+	if len(e.ints.buf) < s.Marbles()+2 {
+		e.ints = makeSlab[uint32](max(s.Marbles()+2, cap(e.states.buf)*(s.Marbles()+2)))
+	}
+	typed.Marbles = e.ints.take(s.Marbles())
+	k := 0
+	for i := 0; k < len(typed.Marbles); i++ {
+		if s.HasMarble(i) {
+			typed.Marbles[k] = uint32(i)
+			k++
+		}
+	}
+	if r := s.Ship(gravitytrap.Red); r != gravitytrap.NoStation {
+		typed.RedShip = e.ints.next()
+		*typed.RedShip = uint32(r)
+	}
+	if b := s.Ship(gravitytrap.Blue); b != gravitytrap.NoStation {
+		typed.BlueShip = e.ints.next()
+		*typed.BlueShip = uint32(b)
+	}
+	w := e.wrapper.next()
+	w.GravityTrap = typed
+	st := e.states.next()
+	st.State = w
+	if e.text == nil {
+		st.Text = s.String()
+	} else {
+		e.text.buf, _ = s.AppendText(e.text.buf)
+		e.text.mark(st)
+	}
+	return st
 }
 
 func gravityTrapPlayer(p int) gamerulesv1.GravityTrapPlayer {
@@ -242,15 +308,50 @@ func gravityTrapPlayer(p int) gamerulesv1.GravityTrapPlayer {
 }
 
 func gravityTrapMoveToProto(m gravitytrap.Move) *gamerulesv1.Move {
-	return &gamerulesv1.Move{
-		Notation: m.String(),
-		Move:     &gamerulesv1.Move_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapMove{Place: m.Place, Station: uint32(m.Station)}},
+	return newGravityTrapMoveBuilder([]gravitytrap.Move{m}).move(0, m)
+}
+
+// gravityTrapMoveBuilder builds the typed moves of one answer from slabs,
+// the notation of all in one string (gravitytrap.Notations).
+type gravityTrapMoveBuilder struct {
+	notes   []string // by index in the list
+	moves   slab[gamerulesv1.Move]
+	wrapper slab[gamerulesv1.Move_GravityTrap]
+	typed   slab[gamerulesv1.GravityTrapMove]
+}
+
+// newGravityTrapMoveBuilder returns a builder for moves.
+func newGravityTrapMoveBuilder(moves []gravitytrap.Move) *gravityTrapMoveBuilder {
+	n := len(moves)
+	return &gravityTrapMoveBuilder{
+		notes:   gravitytrap.Notations(moves),
+		moves:   makeSlab[gamerulesv1.Move](n),
+		wrapper: makeSlab[gamerulesv1.Move_GravityTrap](n),
+		typed:   makeSlab[gamerulesv1.GravityTrapMove](n),
 	}
 }
 
+// move returns m, the i-th move of the builder's list, with notation and
+// typed form.
+func (b *gravityTrapMoveBuilder) move(i int, m gravitytrap.Move) *gamerulesv1.Move {
+	typed := b.typed.next()
+	typed.Place, typed.Station = m.Place, uint32(m.Station)
+	w := b.wrapper.next()
+	w.GravityTrap = typed
+	out := b.moves.next()
+	out.Notation, out.Move = b.notes[i], w
+	return out
+}
+
 func (p gravityTrapPos) LegalMoves(includeResults bool) ([]*gamerulesv1.Move, bool, error) {
-	return listMoves("gravitytrap", p.s.LegalMoves(), includeResults, gravityTrapMoveToProto, p.s.Apply,
-		func(s gravitytrap.State) *gamerulesv1.GameState { return gravityTrapPos{s}.Encode() })
+	moves := p.s.LegalMoves()
+	b := newGravityTrapMoveBuilder(moves)
+	var enc *gravityTrapEncoder
+	if includeResults {
+		enc = newGravityTrapEncoder(len(moves))
+	}
+	return listMoves("gravitytrap", moves, includeResults, b.move, p.s.Apply,
+		func(s gravitytrap.State) *gamerulesv1.GameState { return enc.encode(s) }, func() { enc.finish() })
 }
 
 func (p gravityTrapPos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {

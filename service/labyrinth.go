@@ -141,13 +141,6 @@ func labyrinthSquareFromProto(q *gamerulesv1.LabyrinthSquare) labyrinth.Square {
 	return labyrinth.Sq(int(q.GetRow()), int(q.GetCol()))
 }
 
-func labyrinthSquareToProto(q labyrinth.Square) *gamerulesv1.LabyrinthSquare {
-	if !q.Valid() {
-		return nil
-	}
-	return &gamerulesv1.LabyrinthSquare{Row: uint32(q.Row()), Col: uint32(q.Col())}
-}
-
 func labyrinthTileFromProto(t *gamerulesv1.LabyrinthTile, where string, kind error) (labyrinth.Tile, error) {
 	if t == nil {
 		return labyrinth.Tile{}, fmt.Errorf("labyrinth: %w: %s: tile missing", kind, where)
@@ -156,10 +149,6 @@ func labyrinthTileFromProto(t *gamerulesv1.LabyrinthTile, where string, kind err
 		return labyrinth.Tile{}, fmt.Errorf("labyrinth: %w: %s: sides %d (want 0..15) or target %d (want 0..24) out of range", kind, where, t.GetSides(), t.GetTarget())
 	}
 	return labyrinth.Tile{Sides: uint8(t.GetSides()), Target: uint8(t.GetTarget()), Vader: t.GetVader()}, nil
-}
-
-func labyrinthTileToProto(t labyrinth.Tile) *gamerulesv1.LabyrinthTile {
-	return &gamerulesv1.LabyrinthTile{Sides: uint32(t.Sides), Target: uint32(t.Target), Vader: t.Vader}
 }
 
 func labyrinthBoardFromProto(board []*gamerulesv1.LabyrinthTile, spare *gamerulesv1.LabyrinthTile, outBoard *[labyrinth.NumSquares]labyrinth.Tile, outSpare *labyrinth.Tile, kind error) error {
@@ -247,38 +236,120 @@ func labyrinthStateFromProto(pb *gamerulesv1.LabyrinthState) (labyrinth.State, e
 	return labyrinth.FromSnapshot(sn)
 }
 
+// labyrinthStateToProto is the typed form of s.
 func labyrinthStateToProto(s labyrinth.State) *gamerulesv1.LabyrinthState {
-	sn := s.Snapshot()
-	pb := &gamerulesv1.LabyrinthState{
-		Board:        make([]*gamerulesv1.LabyrinthTile, len(sn.Board)),
-		Spare:        labyrinthTileToProto(sn.Spare),
-		Vader:        labyrinthSquareToProto(sn.Vader),
-		Last:         gamerulesv1.LabyrinthInsertionPoint(sn.Last),
-		Turn:         int32(sn.Turn),
-		Phase:        gamerulesv1.LabyrinthPhase(sn.Phase),
-		VaderVariant: sn.Variants.Vader,
-		OpenCards:    sn.OpenCards,
-		NoReturn:     sn.NoReturn,
+	return newLabyrinthEncoder(1, s.Players()).typedState(s)
+}
+
+// labyrinthEncoder builds typed states from slabs (see slab): the 50 tiles
+// of a state, its players, squares and cards each come from one backing
+// slice per answer instead of one allocation each, and the texts of more
+// than one state are written into one buffer (see texts). One encoder
+// serves one answer: encode each state, then finish.
+type labyrinthEncoder struct {
+	states   slab[gamerulesv1.GameState]
+	wrapper  slab[gamerulesv1.GameState_Labyrinth]
+	typed    slab[gamerulesv1.LabyrinthState]
+	tiles    slab[gamerulesv1.LabyrinthTile]
+	tilePtrs slab[*gamerulesv1.LabyrinthTile]
+	players  slab[gamerulesv1.LabyrinthPlayer]
+	plPtrs   slab[*gamerulesv1.LabyrinthPlayer]
+	squares  slab[gamerulesv1.LabyrinthSquare]
+	cards    slab[uint32]
+	text     *texts // nil: one state, its text set by encode
+}
+
+// newLabyrinthEncoder returns an encoder sized for n states of the given
+// number of players.
+func newLabyrinthEncoder(n, players int) *labyrinthEncoder {
+	e := &labyrinthEncoder{
+		states:   makeSlab[gamerulesv1.GameState](n),
+		wrapper:  makeSlab[gamerulesv1.GameState_Labyrinth](n),
+		typed:    makeSlab[gamerulesv1.LabyrinthState](n),
+		tiles:    makeSlab[gamerulesv1.LabyrinthTile]((labyrinth.NumSquares + 1) * n),
+		tilePtrs: makeSlab[*gamerulesv1.LabyrinthTile](labyrinth.NumSquares * n),
+		players:  makeSlab[gamerulesv1.LabyrinthPlayer](players * n),
+		plPtrs:   makeSlab[*gamerulesv1.LabyrinthPlayer](players * n),
+		squares:  makeSlab[gamerulesv1.LabyrinthSquare]((players + 1) * n),
+		cards:    makeSlab[uint32](labyrinth.NumTargets * n),
 	}
-	for q, t := range sn.Board {
-		pb.Board[q] = labyrinthTileToProto(t)
+	if n > 1 {
+		t := makeTexts(n, 160)
+		e.text = &t
 	}
-	for p, c := range sn.Colors {
-		pb.Players = append(pb.Players, &gamerulesv1.LabyrinthPlayer{
-			Color: gamerulesv1.LabyrinthColor(c + 1),
-			Ship:  labyrinthSquareToProto(sn.Ships[p]),
-			Found: labyrinthUint32s(sn.Found[p]),
-			Stack: labyrinthUint32s(sn.Stacks[p]),
-		})
+	return e
+}
+
+// finish sets the texts of the states encode returned.
+func (e *labyrinthEncoder) finish() {
+	if e.text != nil {
+		e.text.finish()
+	}
+}
+
+// encode returns s with both text and the typed case filled.
+func (e *labyrinthEncoder) encode(s labyrinth.State) *gamerulesv1.GameState {
+	w := e.wrapper.next()
+	w.Labyrinth = e.typedState(s)
+	st := e.states.next()
+	st.State = w
+	if e.text == nil {
+		st.Text = s.String()
+	} else {
+		e.text.buf, _ = s.AppendText(e.text.buf)
+		e.text.mark(st)
+	}
+	return st
+}
+
+// typedState is the typed form of s (labyrinth.State.Snapshot spelled out).
+func (e *labyrinthEncoder) typedState(s labyrinth.State) *gamerulesv1.LabyrinthState {
+	v := s.Variants()
+	pb := e.typed.next()
+	pb.Board = e.tilePtrs.take(labyrinth.NumSquares)
+	pb.Spare = e.tile(s.Spare())
+	pb.Vader = e.square(s.Vader())
+	pb.Last = gamerulesv1.LabyrinthInsertionPoint(s.Last())
+	pb.Turn = int32(s.Turn())
+	pb.Phase = gamerulesv1.LabyrinthPhase(s.Phase())
+	pb.VaderVariant, pb.OpenCards, pb.NoReturn = v.Vader, v.OpenCards, v.NoReturn
+	board := s.Board()
+	for q, t := range board {
+		pb.Board[q] = e.tile(t)
+	}
+	if n := s.Players(); n > 0 {
+		pb.Players = e.plPtrs.take(n)
+		for p := range n {
+			pl := e.players.next()
+			pl.Color = gamerulesv1.LabyrinthColor(s.Color(p) + 1)
+			pl.Ship = e.square(s.Ship(p))
+			pl.Found = e.uint32s(s.Found(p))
+			pl.Stack = e.uint32s(s.Stack(p))
+			pb.Players[p] = pl
+		}
 	}
 	return pb
 }
 
-func labyrinthUint32s(cards []uint8) []uint32 {
-	if len(cards) == 0 {
+func (e *labyrinthEncoder) tile(t labyrinth.Tile) *gamerulesv1.LabyrinthTile {
+	pb := e.tiles.next()
+	pb.Sides, pb.Target, pb.Vader = uint32(t.Sides), uint32(t.Target), t.Vader
+	return pb
+}
+
+// square is labyrinthSquareToProto from the slab: nil off the board.
+func (e *labyrinthEncoder) square(q labyrinth.Square) *gamerulesv1.LabyrinthSquare {
+	if !q.Valid() {
 		return nil
 	}
-	out := make([]uint32, len(cards))
+	pb := e.squares.next()
+	pb.Row, pb.Col = uint32(q.Row()), uint32(q.Col())
+	return pb
+}
+
+// uint32s is labyrinthUint32s from the slab: nil for no cards.
+func (e *labyrinthEncoder) uint32s(cards []uint8) []uint32 {
+	out := e.cards.take(len(cards))
 	for i, c := range cards {
 		out[i] = uint32(c)
 	}
@@ -286,17 +357,69 @@ func labyrinthUint32s(cards []uint8) []uint32 {
 }
 
 func labyrinthMoveToProto(m labyrinth.Move) *gamerulesv1.Move {
-	typed := &gamerulesv1.LabyrinthMove{}
-	if m.IsShift() {
-		typed.Kind = &gamerulesv1.LabyrinthMove_Shift{Shift: &gamerulesv1.LabyrinthShift{
-			Point: gamerulesv1.LabyrinthInsertionPoint(m.Point), Rotation: uint32(m.Rotation),
-		}}
-	} else {
-		typed.Kind = &gamerulesv1.LabyrinthMove_Figure{Figure: &gamerulesv1.LabyrinthFigureMove{
-			To: labyrinthSquareToProto(m.To), Vader: m.Vader,
-		}}
+	return newLabyrinthMoveBuilder([]labyrinth.Move{m}).move(0, m)
+}
+
+// labyrinthMoveBuilder builds the typed moves of one answer from slabs, the
+// notation of all in one string (labyrinth.Notations).
+type labyrinthMoveBuilder struct {
+	notes   []string // by index in the list
+	moves   slab[gamerulesv1.Move]
+	wrapper slab[gamerulesv1.Move_Labyrinth]
+	typed   slab[gamerulesv1.LabyrinthMove]
+	shiftW  slab[gamerulesv1.LabyrinthMove_Shift]
+	shifts  slab[gamerulesv1.LabyrinthShift]
+	figureW slab[gamerulesv1.LabyrinthMove_Figure]
+	figures slab[gamerulesv1.LabyrinthFigureMove]
+	squares slab[gamerulesv1.LabyrinthSquare]
+}
+
+// newLabyrinthMoveBuilder returns a builder for moves. A list holds
+// shifts or figure moves, not both, so the slabs of each kind are made at
+// its first move, sized for the moves still to come.
+func newLabyrinthMoveBuilder(moves []labyrinth.Move) *labyrinthMoveBuilder {
+	n := len(moves)
+	return &labyrinthMoveBuilder{
+		notes:   labyrinth.Notations(moves),
+		moves:   makeSlab[gamerulesv1.Move](n),
+		wrapper: makeSlab[gamerulesv1.Move_Labyrinth](n),
+		typed:   makeSlab[gamerulesv1.LabyrinthMove](n),
 	}
-	return &gamerulesv1.Move{Notation: m.String(), Move: &gamerulesv1.Move_Labyrinth{Labyrinth: typed}}
+}
+
+// move returns m, the i-th move of the builder's list, with notation and
+// typed form.
+func (b *labyrinthMoveBuilder) move(i int, m labyrinth.Move) *gamerulesv1.Move {
+	typed := b.typed.next()
+	if m.IsShift() {
+		if len(b.shifts.buf) == 0 {
+			b.shiftW, b.shifts = makeSlab[gamerulesv1.LabyrinthMove_Shift](len(b.moves.buf)+1), makeSlab[gamerulesv1.LabyrinthShift](len(b.moves.buf)+1)
+		}
+		sh := b.shifts.next()
+		sh.Point, sh.Rotation = gamerulesv1.LabyrinthInsertionPoint(m.Point), uint32(m.Rotation)
+		w := b.shiftW.next()
+		w.Shift = sh
+		typed.Kind = w
+	} else {
+		if len(b.figures.buf) == 0 {
+			n := len(b.moves.buf) + 1
+			b.figureW, b.figures, b.squares = makeSlab[gamerulesv1.LabyrinthMove_Figure](n), makeSlab[gamerulesv1.LabyrinthFigureMove](n), makeSlab[gamerulesv1.LabyrinthSquare](n)
+		}
+		f := b.figures.next()
+		if m.To.Valid() {
+			f.To = b.squares.next()
+			f.To.Row, f.To.Col = uint32(m.To.Row()), uint32(m.To.Col())
+		}
+		f.Vader = m.Vader
+		w := b.figureW.next()
+		w.Figure = f
+		typed.Kind = w
+	}
+	w := b.wrapper.next()
+	w.Labyrinth = typed
+	out := b.moves.next()
+	out.Notation, out.Move = b.notes[i], w
+	return out
 }
 
 // labyrinthMoveFromProto converts a typed move, with the rotation reduced as
@@ -332,11 +455,18 @@ func (p labyrinthPos) Encode() *gamerulesv1.GameState {
 }
 
 func labyrinthEncode(s labyrinth.State) *gamerulesv1.GameState {
-	return &gamerulesv1.GameState{Text: s.String(), State: &gamerulesv1.GameState_Labyrinth{Labyrinth: labyrinthStateToProto(s)}}
+	return newLabyrinthEncoder(1, s.Players()).encode(s)
 }
 
 func (p labyrinthPos) LegalMoves(includeResults bool) ([]*gamerulesv1.Move, bool, error) {
-	return listMoves("labyrinth", p.s.LegalMoves(), includeResults, labyrinthMoveToProto, p.s.Apply, labyrinthEncode)
+	moves := p.s.LegalMoves()
+	b := newLabyrinthMoveBuilder(moves)
+	var enc *labyrinthEncoder
+	if includeResults {
+		enc = newLabyrinthEncoder(len(moves), p.s.Players())
+	}
+	return listMoves("labyrinth", moves, includeResults, b.move, p.s.Apply,
+		func(s labyrinth.State) *gamerulesv1.GameState { return enc.encode(s) }, func() { enc.finish() })
 }
 
 func (p labyrinthPos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {

@@ -5,6 +5,8 @@ import (
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 )
 
 // oneofCase returns the name of the field set in m's oneof named oneof ("" when
@@ -12,6 +14,75 @@ import (
 // NewGameRequest.options are named by game id, so the result is comparable
 // with a game id.
 func oneofCase(m proto.Message, oneof string) string {
+	if c, ok := knownOneofCase(m, oneof); ok {
+		return c
+	}
+	return reflectOneofCase(m, oneof)
+}
+
+// knownOneofCase is oneofCase without reflection for the oneofs every
+// request goes through (GameState.state, Move.move, NewGameRequest.options):
+// a type switch on the generated wrapper types (a wrapper holding a nil
+// message is its case, as protoreflect has it). ok is false for any other
+// message or oneof, and for a wrapper type it does not know (a game added to
+// the proto but not here): the caller then asks reflectOneofCase.
+// TestOneofCaseFast checks it against reflection for every case.
+func knownOneofCase(m proto.Message, oneof string) (c string, ok bool) {
+	switch x := m.(type) {
+	case *gamerulesv1.GameState:
+		if oneof != "state" {
+			return "", false
+		}
+		switch x.GetState().(type) {
+		case nil:
+			return "", true
+		case *gamerulesv1.GameState_Backgammon:
+			return "backgammon", true
+		case *gamerulesv1.GameState_Abalone:
+			return "abalone", true
+		case *gamerulesv1.GameState_Labyrinth:
+			return "labyrinth", true
+		case *gamerulesv1.GameState_GravityTrap:
+			return "gravity_trap", true
+		}
+	case *gamerulesv1.Move:
+		if oneof != "move" {
+			return "", false
+		}
+		switch x.GetMove().(type) {
+		case nil:
+			return "", true
+		case *gamerulesv1.Move_Backgammon:
+			return "backgammon", true
+		case *gamerulesv1.Move_Abalone:
+			return "abalone", true
+		case *gamerulesv1.Move_Labyrinth:
+			return "labyrinth", true
+		case *gamerulesv1.Move_GravityTrap:
+			return "gravity_trap", true
+		}
+	case *gamerulesv1.NewGameRequest:
+		if oneof != "options" {
+			return "", false
+		}
+		switch x.GetOptions().(type) {
+		case nil:
+			return "", true
+		case *gamerulesv1.NewGameRequest_Backgammon:
+			return "backgammon", true
+		case *gamerulesv1.NewGameRequest_Abalone:
+			return "abalone", true
+		case *gamerulesv1.NewGameRequest_Labyrinth:
+			return "labyrinth", true
+		case *gamerulesv1.NewGameRequest_GravityTrap:
+			return "gravity_trap", true
+		}
+	}
+	return "", false
+}
+
+// reflectOneofCase is oneofCase through protoreflect, for any message.
+func reflectOneofCase(m proto.Message, oneof string) string {
 	if m == nil {
 		return ""
 	}

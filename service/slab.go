@@ -1,0 +1,78 @@
+package service
+
+import gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+// slab hands out pointers into, and short slices of, one backing slice, so
+// that the n messages (or values) of one response cost one allocation
+// instead of n: the typed moves of a LegalMoves answer, the tiles of its
+// result states. Protobuf messages may live in a slice like this (they are
+// never copied; each is used through its pointer), and the messages that
+// point into it marshal as if each had its own allocation. When the size
+// given to makeSlab is short, next and take start a new backing slice: the
+// answer is the same, it merely costs one more allocation.
+type slab[T any] struct{ buf []T }
+
+// makeSlab returns a slab of n values (n may be 0).
+func makeSlab[T any](n int) slab[T] {
+	if n <= 0 {
+		return slab[T]{}
+	}
+	return slab[T]{buf: make([]T, n)}
+}
+
+// next returns a pointer to the next zero value.
+func (s *slab[T]) next() *T {
+	if len(s.buf) == 0 {
+		s.buf = make([]T, 8)
+	}
+	p := &s.buf[0]
+	s.buf = s.buf[1:]
+	return p
+}
+
+// take returns the next n zero values as a slice of length and capacity n
+// (so that appending to it never writes over a neighbour); nil for n = 0.
+func (s *slab[T]) take(n int) []T {
+	if n <= 0 {
+		return nil
+	}
+	if len(s.buf) < n {
+		s.buf = make([]T, max(n, 8))
+	}
+	out := s.buf[:n:n]
+	s.buf = s.buf[n:]
+	return out
+}
+
+// texts gathers the texts of the states of one answer in one buffer and
+// turns them into one string at the end (finish), each state's Text a
+// substring of it: one allocation for all the texts instead of one or more
+// each. The encoder appends a state's text to buf (the rules' AppendText,
+// byte for byte its String) and then calls mark with the state.
+type texts struct {
+	buf    []byte
+	ends   []int
+	states []*gamerulesv1.GameState
+}
+
+// makeTexts returns a texts sized for n states of about size bytes each.
+func makeTexts(n, size int) texts {
+	return texts{buf: make([]byte, 0, n*size), ends: make([]int, 0, n), states: make([]*gamerulesv1.GameState, 0, n)}
+}
+
+// mark records that the text appended since the last mark is st's.
+func (t *texts) mark(st *gamerulesv1.GameState) {
+	t.ends = append(t.ends, len(t.buf))
+	t.states = append(t.states, st)
+}
+
+// finish sets the Text of every marked state and empties t.
+func (t *texts) finish() {
+	all := string(t.buf)
+	start := 0
+	for i, st := range t.states {
+		st.Text = all[start:t.ends[i]]
+		start = t.ends[i]
+	}
+	t.buf, t.ends, t.states = t.buf[:0], t.ends[:0], t.states[:0]
+}
