@@ -214,7 +214,7 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64, held *budgetH
 		writeStatusProto(w, http.StatusTooManyRequests, overloadStatus(fmt.Sprintf("the server holds %d bytes of request bodies and answers, its limit ((--max-in-flight + --max-waiting) × --max-recv-bytes)", held.budget.max)))
 		return false
 	case err == nil:
-		r.Body = io.NopCloser(bytes.NewReader(buf.Bytes()))
+		r.Body = memBody{bytes.NewReader(buf.Bytes()), buf.Bytes()}
 		r.ContentLength = int64(buf.Len())
 		return true
 	case errors.As(err, &tooLarge):
@@ -262,9 +262,14 @@ func (m strictJSON) Marshal(v any) ([]byte, error) {
 // (readBody), so reading it whole costs nothing extra.
 func (m strictJSON) NewDecoder(r io.Reader) runtime.Decoder {
 	return runtime.DecoderFunc(func(v any) error {
-		b, err := io.ReadAll(r)
-		if err != nil {
-			return err
+		var b []byte
+		if mb, ok := r.(memBody); ok && mb.Len() == len(mb.b) {
+			b = mb.b // unread: its bytes as they are, no copy
+		} else {
+			var err error
+			if b, err = io.ReadAll(r); err != nil {
+				return err
+			}
 		}
 		if len(bytes.TrimSpace(b)) == 0 {
 			return io.EOF // the gateway reads an empty body as an empty request
@@ -281,8 +286,22 @@ func (m strictJSON) NewDecoder(r io.Reader) runtime.Decoder {
 	})
 }
 
+// memBody is a request body readBody holds in memory: a reader of b that
+// the gateway's decoder (strictJSON) may take b from without copying it.
+type memBody struct {
+	*bytes.Reader
+	b []byte
+}
+
+func (memBody) Close() error { return nil }
+
 // oneJSONValue reports an error unless b holds exactly one JSON value.
+// json.Valid decides (a scan that allocates nothing); only a body it
+// refuses is decoded again to say what is wrong.
 func oneJSONValue(b []byte) error {
+	if json.Valid(b) {
+		return noLoneSurrogate(b)
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); err != nil {
@@ -291,9 +310,14 @@ func oneJSONValue(b []byte) error {
 	if end := dec.InputOffset(); len(bytes.TrimSpace(b[end:])) > 0 {
 		return fmt.Errorf("the request body has more data after its JSON value (at byte %d); send exactly one JSON object", end)
 	}
+	return noLoneSurrogate(b)
+}
+
+// noLoneSurrogate reports a \u escape in valid JSON b that is half of a
+// surrogate pair: encoding/json reads it as U+FFFD and protojson fails with
+// a bare "unexpected EOF", so say what is wrong instead.
+func noLoneSurrogate(b []byte) error {
 	if at := loneSurrogate(b); at >= 0 {
-		// encoding/json reads it as U+FFFD; protojson fails with a bare
-		// "unexpected EOF". Say what is wrong instead.
 		return fmt.Errorf("the request body has a \\u escape at byte %d that is half of a UTF-16 surrogate pair (such as \\ud800 alone); JSON strings must be valid Unicode", at)
 	}
 	return nil
