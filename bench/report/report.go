@@ -65,6 +65,8 @@ type Sample struct {
 	// go_memstats_mallocs_total over the run.
 	CPUMicros float64 `json:"cpu_us"`
 	Mallocs   float64 `json:"mallocs"`
+	// ErrorKinds counts the errors by gRPC status or HTTP status code.
+	ErrorKinds map[string]int `json:"error_kinds,omitempty"`
 }
 
 // CPUPerReq is the server CPU per request in µs (0 without requests).
@@ -222,6 +224,7 @@ type Row struct {
 type Figures struct {
 	CPU, RPS, P50, P99, Allocs Stat
 	Requests, Errors           int // summed over the rounds
+	ErrorKinds                 map[string]int
 }
 
 func figures(ss []Sample) Figures {
@@ -231,6 +234,12 @@ func figures(ss []Sample) Figures {
 		cpu, rps, p50, p99, al = append(cpu, s.CPUPerReq()), append(rps, s.RPS), append(p50, s.P50Ms), append(p99, s.P99Ms), append(al, s.AllocsPerReq())
 		f.Requests += s.Requests
 		f.Errors += s.Errors
+		for k, n := range s.ErrorKinds {
+			if f.ErrorKinds == nil {
+				f.ErrorKinds = map[string]int{}
+			}
+			f.ErrorKinds[k] += n
+		}
 	}
 	f.CPU, f.RPS, f.P50, f.P99, f.Allocs = Summarize(cpu), Summarize(rps), Summarize(p50), Summarize(p99), Summarize(al)
 	return f
@@ -434,10 +443,27 @@ func Markdown(w io.Writer, r Results) {
 	var errs []string
 	for _, row := range rows {
 		if row.GRPC.Errors+row.REST.Errors > 0 {
-			errs = append(errs, fmt.Sprintf("%s (%d gRPC, %d REST)", row.Case.Label, row.GRPC.Errors, row.REST.Errors))
+			errs = append(errs, fmt.Sprintf("%s (gRPC %s; REST %s)", row.Case.Label, kinds(row.GRPC), kinds(row.REST)))
 		}
 	}
 	if len(errs) > 0 {
 		fmt.Fprintf(w, "\nRequests answered with an error (counted in the requests, so in the per-request figures): %s\n", strings.Join(errs, "; "))
 	}
+}
+
+// kinds formats the errors of a transport: "3: 2 Unavailable, 1 Canceled".
+func kinds(f Figures) string {
+	if f.Errors == 0 {
+		return "0"
+	}
+	var ks []string
+	for k := range f.ErrorKinds {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	var parts []string
+	for _, k := range ks {
+		parts = append(parts, fmt.Sprintf("%d %s", f.ErrorKinds[k], k))
+	}
+	return fmt.Sprintf("%d: %s", f.Errors, strings.Join(parts, ", "))
 }
