@@ -14,7 +14,8 @@
 #   BENCH_ROUNDS=3                  interleaved rounds
 #   BENCH_DURATION=1s               aimed length of one measured run
 #   BENCH_CONCURRENCY=50            concurrent requests of ghz and hey
-#   BENCH_SERVER_FLAGS="--log-level error"   extra gamerulesd flags (default: none, log level info)
+#   BENCH_SERVER_FLAGS="--log-level error"   extra gamerulesd flags (default: only --queue-wait 3s,
+#                                   so that queued requests wait rather than being shed; log level info)
 #   BENCH_SERVER_LOG=/tmp/gamerulesd.log     keep the server's log (default: discarded)
 #   BENCH_OUT=bench/results/latest.json      raw results
 set -euo pipefail

@@ -395,8 +395,12 @@ func allocVerdict(row Row) string {
 func Markdown(w io.Writer, r Results) {
 	rows := Analyze(r)
 	ng, nr := Noop(r, "grpc"), Noop(r, "rest")
-	fmt.Fprintf(w, "Median of %d interleaved rounds (spread min–max in brackets); %s runs at %d concurrent; no-op = `grpc.health.v1.Health/Check` (gRPC) measured just before each game's calls in every round.\n\n",
-		r.Config.Rounds, r.Config.Duration, r.Config.Concurrency)
+	flags := r.Config.ServerFlags
+	if flags == "" {
+		flags = "none"
+	}
+	fmt.Fprintf(w, "Median of %d interleaved rounds (spread min–max in brackets); %s runs at %d concurrent; no-op = `grpc.health.v1.Health/Check` (gRPC) measured just before each game's calls in every round; server flags beyond the ports: `%s`.\n\n",
+		r.Config.Rounds, r.Config.Duration, r.Config.Concurrency, flags)
 	fmt.Fprintf(w, "No-op baseline: gRPC %s µs server CPU/req, %s req/s, %s allocs/req; REST `GET /healthz` %s µs/req, %s req/s, %s allocs/req.\n\n",
 		Cell(ng.CPU), Cell(ng.RPS), Cell(ng.Allocs), Cell(nr.CPU), Cell(nr.RPS), Cell(nr.Allocs))
 	fmt.Fprintln(w, "| call (mid-game state) | server CPU ÷ no-op, gRPC | target | req/s ÷ no-op, gRPC | target | REST CPU ÷ gRPC CPU | target | allocs/req, gRPC | target ≤ 2× no-op + 2/move |")

@@ -121,8 +121,14 @@ func run(ctx context.Context, o options) error {
 	}
 	b := &bench{o: o, grpcAddr: freePort(), httpAddr: freePort(), rate: map[string]float64{}, httpClient: &http.Client{Timeout: 10 * time.Second}}
 
-	// The server, as a user runs it (default log level info) plus -server-flags.
-	args := append([]string{"--grpc-addr", b.grpcAddr, "--http-addr", b.httpAddr}, strings.Fields(o.serverFlags)...)
+	// The server, as a user runs it (default log level info), except a
+	// longer --queue-wait (see below), plus -server-flags (which win).
+	// At 50 concurrent, 42 requests wait behind the 8 in flight
+	// (--max-in-flight = 4 × GOMAXPROCS on 2 cores); with the default 250
+	// ms a loaded shared machine sheds some as 429 / RESOURCE_EXHAUSTED,
+	// fast answers that would make the per-request figures mean less.
+	// Waiting longer changes no cost of an answered request.
+	args := append([]string{"--grpc-addr", b.grpcAddr, "--http-addr", b.httpAddr, "--queue-wait", "3s"}, strings.Fields(o.serverFlags)...)
 	srv := exec.Command(o.server, args...)
 	if o.serverLog != "" {
 		f, err := os.Create(o.serverLog)
@@ -169,7 +175,7 @@ func run(ctx context.Context, o options) error {
 	}
 	b.results = report.Results{
 		Machine: machine(o.commit),
-		Config:  report.Config{Rounds: o.rounds, Duration: o.duration.String(), Concurrency: o.concurrency, ServerFlags: o.serverFlags, ClockTicks: o.clockTicks},
+		Config:  report.Config{Rounds: o.rounds, Duration: o.duration.String(), Concurrency: o.concurrency, ServerFlags: strings.Join(args[4:], " "), ClockTicks: o.clockTicks},
 	}
 	if o.smoke {
 		b.results.Config.Duration = strconv.Itoa(max(20, o.concurrency)) + "-request"
