@@ -8,7 +8,7 @@
 #
 # Usage (from anywhere in the repository):
 #   bench/run.sh            # the full run: 3 rounds, about 5 minutes
-#   bench/run.sh --smoke    # 1 round of 50 requests per call: checks that it all works
+#   bench/run.sh --smoke    # 1 round, one request per worker and call: checks that it all works
 #
 # Environment:
 #   BENCH_ROUNDS=3                  interleaved rounds

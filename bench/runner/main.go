@@ -12,7 +12,7 @@
 // Every run is bounded: a short warm-up run of -duration/2 per call gives
 // its rate, and each measured run then sends rate × -duration requests
 // (ghz/hey -n, so that none is cut off at the end), at most -max-requests,
-// and is killed after 10 × -duration. Only 127.0.0.1 is contacted; the
+// and is killed after 10 × -duration + 60 s. Only 127.0.0.1 is contacted; the
 // server is killed on exit and on SIGINT/SIGTERM.
 package main
 
@@ -71,7 +71,7 @@ func main() {
 	flag.DurationVar(&o.duration, "duration", time.Second, "aimed length of one measured run")
 	flag.IntVar(&o.concurrency, "c", 50, "concurrent requests of the load tools")
 	flag.IntVar(&o.maxRequests, "max-requests", 20000, "most requests of one run")
-	flag.BoolVar(&o.smoke, "smoke", false, "1 round of max(20, -c) requests per run, no warm-up: checks that everything works, measures nothing")
+	flag.BoolVar(&o.smoke, "smoke", false, "1 round of one request per worker (-c) per run, no warm-up: checks that everything works, measures nothing")
 	flag.StringVar(&o.out, "out", "bench/results/latest.json", "raw results (JSON)")
 	flag.StringVar(&o.commit, "commit", "", "commit measured (for the results)")
 	flag.StringVar(&o.files, "files", "", "directory for the request files (default: a temporary one)")
@@ -178,7 +178,7 @@ func run(ctx context.Context, o options) error {
 		Config:  report.Config{Rounds: o.rounds, Duration: o.duration.String(), Concurrency: o.concurrency, ServerFlags: strings.Join(args[4:], " "), ClockTicks: o.clockTicks},
 	}
 	if o.smoke {
-		b.results.Config.Duration = strconv.Itoa(max(20, o.concurrency)) + "-request"
+		b.results.Config.Duration = "smoke (one request per worker)"
 	}
 	for _, c := range cases {
 		b.results.Cases = append(b.results.Cases, report.Case{ID: c.ID, Label: c.Label, Game: c.Game, Variant: c.Variant, Call: c.Call, Group: c.Group, Moves: c.Moves, REST: c.Path != ""})
@@ -252,7 +252,8 @@ func transports(c load.Case) []string {
 
 // measure runs one bounded load run of c on transport tr and returns its
 // sample. Round 0 is the warm-up: a run of -duration/2 (the load tool's
-// -z); otherwise rate × -duration requests (-n), max(20, -c) in smoke mode.
+// -z); otherwise rate × -duration requests (-n), at least 2 per worker; one per
+// worker in smoke mode.
 func (b *bench) measure(ctx context.Context, c load.Case, tr string, round int) (report.Sample, error) {
 	var bound []string
 	c0 := b.o.concurrency
@@ -261,7 +262,7 @@ func (b *bench) measure(ctx context.Context, c load.Case, tr string, round int) 
 	}
 	switch {
 	case b.o.smoke:
-		bound = []string{"-n", strconv.Itoa(max(20, c0))}
+		bound = []string{"-n", strconv.Itoa(c0)}
 	case round == 0:
 		bound = []string{"-z", (b.o.duration / 2).String()}
 	default:
@@ -295,7 +296,7 @@ func (b *bench) measure(ctx context.Context, c load.Case, tr string, round int) 
 	if err != nil {
 		return report.Sample{}, err
 	}
-	rctx, cancel := context.WithTimeout(ctx, 10*b.o.duration+10*time.Second)
+	rctx, cancel := context.WithTimeout(ctx, 10*b.o.duration+60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(rctx, tool, args...)
 	var stdout, stderr bytes.Buffer
