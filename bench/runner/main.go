@@ -10,8 +10,9 @@
 // every sample as JSON (-out) and prints the Markdown table of bench/report.
 //
 // Every run is bounded: a short warm-up run of -duration/2 per call gives
-// its rate, and each measured run then sends rate × -duration requests
-// (ghz/hey -n, so that none is cut off at the end), at most -max-requests,
+// its rate and cost, and each measured run then sends rate × -duration
+// requests, or enough for 0.3 s of server CPU if that takes at most
+// 2 × -duration (ghz/hey -n, so that none is cut off at the end), at most -max-requests,
 // and is killed after 10 × -duration + 60 s. Only 127.0.0.1 is contacted; the
 // server is killed on exit and on SIGINT/SIGTERM.
 package main
@@ -104,7 +105,7 @@ type bench struct {
 	httpAddr   string
 	protoset   string
 	files      map[string]load.Files
-	rate       map[string]float64 // warm-up req/s by case ID + transport
+	warm       map[string]report.Sample // warm-up runs by case ID + transport
 	results    report.Results
 	httpClient *http.Client
 }
@@ -119,7 +120,7 @@ func run(ctx context.Context, o options) error {
 		defer os.RemoveAll(d)
 		dir = d
 	}
-	b := &bench{o: o, grpcAddr: freePort(), httpAddr: freePort(), rate: map[string]float64{}, httpClient: &http.Client{Timeout: 10 * time.Second}}
+	b := &bench{o: o, grpcAddr: freePort(), httpAddr: freePort(), warm: map[string]report.Sample{}, httpClient: &http.Client{Timeout: 10 * time.Second}}
 
 	// The server, as a user runs it (default log level info), except a
 	// longer --queue-wait (see below), plus -server-flags (which win).
@@ -202,7 +203,7 @@ func run(ctx context.Context, o options) error {
 					if err != nil {
 						return err
 					}
-					b.rate[c.ID+" "+tr] = s.RPS
+					b.warm[c.ID+" "+tr] = s
 				}
 			}
 		}
@@ -266,9 +267,16 @@ func (b *bench) measure(ctx context.Context, c load.Case, tr string, round int) 
 	case round == 0:
 		bound = []string{"-z", (b.o.duration / 2).String()}
 	default:
-		n := int(math.Round(b.rate[c.ID+" "+tr] * b.o.duration.Seconds()))
-		n = max(min(n, b.o.maxRequests), 2*c0)
-		bound = []string{"-n", strconv.Itoa(n)}
+		// rate × duration requests, but at least enough for 0.3 s of server
+		// CPU at the warm-up's cost (30 clock ticks: the CPU clock's 10 ms
+		// then weighs 3%), as long as that takes at most 2 × duration.
+		w := b.warm[c.ID+" "+tr]
+		n := w.RPS * b.o.duration.Seconds()
+		if cpu := w.CPUPerReq(); cpu > 0 {
+			n = max(n, min(0.3e6/cpu, 2*w.RPS*b.o.duration.Seconds()))
+		}
+		n = max(min(math.Round(n), float64(b.o.maxRequests)), float64(2*c0))
+		bound = []string{"-n", strconv.Itoa(int(n))}
 	}
 	conc := strconv.Itoa(c0)
 	f := b.files[c.ID]
