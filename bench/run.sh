@@ -9,6 +9,7 @@
 # Usage (from anywhere in the repository):
 #   bench/run.sh            # the full run: 3 rounds, about 5 minutes
 #   bench/run.sh --smoke    # 1 round, one request per worker and call: checks that it all works
+#   go run ./bench/runner -report bench/baseline/05c4de1.json   # the tables of a results file again
 #
 # Environment:
 #   BENCH_ROUNDS=3                  interleaved rounds

@@ -77,7 +77,15 @@ func main() {
 	flag.StringVar(&o.commit, "commit", "", "commit measured (for the results)")
 	flag.StringVar(&o.files, "files", "", "directory for the request files (default: a temporary one)")
 	flag.IntVar(&o.clockTicks, "clock-ticks", 100, "clock ticks per second of /proc/<pid>/stat (getconf CLK_TCK)")
+	reportOnly := flag.String("report", "", "print the table of a results file written by -out, and exit (no server, no load)")
 	flag.Parse()
+	if *reportOnly != "" {
+		if err := printReport(*reportOnly); err != nil {
+			fmt.Fprintln(os.Stderr, "runner:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if o.server == "" {
 		fmt.Fprintln(os.Stderr, "runner: -server is required (use bench/run.sh)")
 		os.Exit(2)
@@ -238,8 +246,27 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	progress("raw results written to %s", o.out)
-	fmt.Printf("Machine: %d CPUs, %s, %s; commit %s; %s\n\n", b.results.Machine.CPUs, b.results.Machine.CPUModel, b.results.Machine.GoVersion, b.results.Machine.Commit, b.results.Machine.Date)
-	report.Markdown(os.Stdout, b.results)
+	markdown(b.results)
+	return nil
+}
+
+// markdown prints the machine line and the report's tables.
+func markdown(r report.Results) {
+	fmt.Printf("Machine: %d CPUs, %s, %s; commit %s; %s\n\n", r.Machine.CPUs, r.Machine.CPUModel, r.Machine.GoVersion, r.Machine.Commit, r.Machine.Date)
+	report.Markdown(os.Stdout, r)
+}
+
+// printReport prints the tables of a results file.
+func printReport(path string) error {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var r report.Results
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	markdown(r)
 	return nil
 }
 
