@@ -14,7 +14,8 @@
 //	           [--http-read-timeout 10s] [--http-idle-timeout 2m]
 //	           [--shutdown-timeout 15s] [--drain-delay 0s]
 //	           [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--cors-origins ORIGINS]
-//	           [--rest-gateway inprocess|loopback] [--version]
+//	           [--rest-gateway inprocess|loopback] [--gc-percent 400] [--memory-limit-mib 256]
+//	           [--version]
 //
 // Every flag has an environment variable (GAMERULES_GRPC_ADDR, ...); a flag
 // given on the command line wins over the variable. SIGINT or SIGTERM stops
@@ -65,12 +66,24 @@ func mainErr(args []string, getenv func(string) string, stdout, stderr io.Writer
 		fmt.Fprintln(stdout, "gamerulesd", buildVersion())
 		return nil
 	}
+	setGC(cfg, getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// After the first signal, a second one kills the process at once (Go's
 	// default), for an operator who will not wait out the drain.
 	go func() { <-ctx.Done(); stop() }()
 	return run(ctx, cfg, nil)
+}
+
+// setGC applies cfg's collector settings to the process, except those Go
+// takes from GOGC and GOMEMLIMIT when they are set.
+func setGC(cfg Config, getenv func(string) string) {
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(cfg.GCPercent)
+	}
+	if getenv("GOMEMLIMIT") == "" && cfg.MemoryLimitMiB > 0 {
+		debug.SetMemoryLimit(int64(cfg.MemoryLimitMiB) << 20)
+	}
 }
 
 // parseConfig reads flags, with environment variables as their defaults.
@@ -118,6 +131,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	str(&cfg.TLSCert, "tls-cert", "GAMERULES_TLS_CERT", "PEM certificate (chain) file: serve TLS on both ports (with --tls-key)")
 	str(&cfg.TLSKey, "tls-key", "GAMERULES_TLS_KEY", "PEM private key file of --tls-cert")
 	str(&cfg.TLSClientCA, "tls-client-ca", "GAMERULES_TLS_CLIENT_CA", "PEM CA certificates file: require client certificates signed by them (mutual TLS)")
+	num(&cfg.GCPercent, "gc-percent", "GAMERULES_GC_PERCENT", "garbage collector target, as GOGC (which wins when set)")
+	num(&cfg.MemoryLimitMiB, "memory-limit-mib", "GAMERULES_MEMORY_LIMIT_MIB", "soft memory limit in MiB at which the collector works harder, as GOMEMLIMIT (which wins when set); 0 for none")
 	str(&cfg.RESTGateway, "rest-gateway", "GAMERULES_REST_GATEWAY", "how REST reaches the service: inprocess (direct calls) or loopback (a gRPC call to the gRPC port)")
 	fs.Func("cors-origins", "comma-separated browser origins allowed to call the REST API, or * (env GAMERULES_CORS_ORIGINS; default none)", func(v string) error {
 		cfg.CORSOrigins = splitList(v)
@@ -199,6 +214,10 @@ func (c Config) check() error {
 		{"--queue-wait", c.QueueWait >= 0, c.QueueWait},
 		{"--grpc-max-connection-age-grace", c.GRPCMaxConnectionAgeGrace >= 0, c.GRPCMaxConnectionAgeGrace},
 		{"--drain-delay", c.DrainDelay >= 0, c.DrainDelay},
+		{"--memory-limit-mib", c.MemoryLimitMiB >= 0, c.MemoryLimitMiB},
+	}
+	if c.GCPercent < 25 || c.GCPercent > 10_000 {
+		return fmt.Errorf("--gc-percent must be 25..10000, got %d", c.GCPercent)
 	}
 	for _, v := range notNegative {
 		if !v.ok {

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"time"
@@ -121,6 +122,20 @@ type Config struct {
 	// comparison). See gateway.go.
 	RESTGateway string
 
+	// GCPercent is the garbage collector's target (Go's GOGC), default
+	// 400: the server's live heap is small (a few MB when idle), so at Go's
+	// 100 it collects after every few MB of answers, and the collector was
+	// a third of a loaded server's CPU; at 400 it costs about half of that
+	// (BENCHMARKS.md). MemoryLimitMiB, default 256 (the Kubernetes
+	// manifest's limit), is the soft memory limit (Go's GOMEMLIMIT) at
+	// which the collector works harder whatever GCPercent says, so that a
+	// heap bounded by the request limits stays within it; 0 means none.
+	// When GOGC or GOMEMLIMIT is set in the environment, Go's own value
+	// wins. They apply to the process (gamerulesd's main), not to a server
+	// run inside another program.
+	GCPercent      int
+	MemoryLimitMiB int
+
 	// tracerProvider, when set (by tests), replaces the OTLP exporter that
 	// OTEL_EXPORTER_OTLP_ENDPOINT would configure.
 	tracerProvider tracerProvider
@@ -152,7 +167,17 @@ func DefaultConfig() Config {
 		HTTPIdleTimeout:           2 * time.Minute,
 		ShutdownTimeout:           15 * time.Second,
 		RESTGateway:               gatewayInProcess,
+		GCPercent:                 400,
+		MemoryLimitMiB:            256,
 	}
+}
+
+// gcPercent returns the collector's target (Go has no getter: setting
+// returns the old value, which is set back at once).
+func gcPercent() int {
+	p := debug.SetGCPercent(100)
+	debug.SetGCPercent(p)
+	return p
 }
 
 // latencyBuckets are the histogram buckets, in seconds, of the gRPC and the
@@ -274,7 +299,8 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 		zap.Int("max_waiting", cfg.MaxWaiting),
 		zap.Duration("request_timeout", cfg.RequestTimeout),
 		zap.Bool("tls", tlsSet != nil), zap.Bool("mutual_tls", cfg.TLSClientCA != ""),
-		zap.Strings("cors_origins", cfg.CORSOrigins), zap.Bool("tracing", tr != nil))
+		zap.Strings("cors_origins", cfg.CORSOrigins), zap.Bool("tracing", tr != nil),
+		zap.Int("gc_percent", gcPercent()), zap.Int64("memory_limit_bytes", debug.SetMemoryLimit(-1)))
 	if ready != nil {
 		ready <- Addrs{GRPC: grpcLis.Addr().String(), HTTP: httpLis.Addr().String()}
 	}
