@@ -152,7 +152,11 @@ type abaloneEncoder struct {
 	typed   slab[gamerulesv1.AbaloneState]
 	names   slab[string]
 	text    *texts // nil: one state, its text set by encode
+	noText  bool   // leave the text out (omitText)
 }
+
+// omitText makes encode leave the states' texts out (a read mask).
+func (e *abaloneEncoder) omitText() { e.noText = true }
 
 // newAbaloneEncoder returns an encoder sized for n states.
 func newAbaloneEncoder(n int) *abaloneEncoder {
@@ -209,9 +213,11 @@ func (e *abaloneEncoder) encode(s abalone.State) *gamerulesv1.GameState {
 	w.Abalone = typed
 	st := e.states.next()
 	st.State = w
-	if e.text == nil {
+	switch {
+	case e.noText:
+	case e.text == nil:
 		st.Text = s.String()
-	} else {
+	default:
 		e.text.buf, _ = s.AppendText(e.text.buf)
 		e.text.mark(st)
 	}
@@ -219,32 +225,44 @@ func (e *abaloneEncoder) encode(s abalone.State) *gamerulesv1.GameState {
 }
 
 func abaloneMoveToProto(m abalone.Move) *gamerulesv1.Move {
-	return newAbaloneMoveBuilder([]abalone.Move{m}).move(0, m)
+	return newAbaloneMoveBuilder([]abalone.Move{m}, noResults).move(0, m)
 }
 
 // abaloneMoveBuilder builds the typed moves of one answer from slabs, the
-// notation of all in one string (abalone.Notations).
+// notation of all in one string (abalone.Notations), each with the parts
+// want asks for.
 type abaloneMoveBuilder struct {
+	want    moveParts
 	notes   []string // by index in the list
 	moves   slab[gamerulesv1.Move]
 	wrapper slab[gamerulesv1.Move_Abalone]
 	typed   slab[gamerulesv1.AbaloneMove]
 }
 
-// newAbaloneMoveBuilder returns a builder for moves.
-func newAbaloneMoveBuilder(moves []abalone.Move) *abaloneMoveBuilder {
+// newAbaloneMoveBuilder returns a builder for moves with the parts want
+// asks for (notation, typed move).
+func newAbaloneMoveBuilder(moves []abalone.Move, want moveParts) *abaloneMoveBuilder {
 	n := len(moves)
-	return &abaloneMoveBuilder{
-		notes:   abalone.Notations(moves),
-		moves:   makeSlab[gamerulesv1.Move](n),
-		wrapper: makeSlab[gamerulesv1.Move_Abalone](n),
-		typed:   makeSlab[gamerulesv1.AbaloneMove](n),
+	b := &abaloneMoveBuilder{want: want, moves: makeSlab[gamerulesv1.Move](n)}
+	if want.Notation {
+		b.notes = abalone.Notations(moves)
 	}
+	if want.Typed {
+		b.wrapper, b.typed = makeSlab[gamerulesv1.Move_Abalone](n), makeSlab[gamerulesv1.AbaloneMove](n)
+	}
+	return b
 }
 
 // move returns m, the i-th move of the builder's list, with notation and
-// typed form.
+// typed form (those of them the builder wants).
 func (b *abaloneMoveBuilder) move(i int, m abalone.Move) *gamerulesv1.Move {
+	out := b.moves.next()
+	if b.want.Notation {
+		out.Notation = b.notes[i]
+	}
+	if !b.want.Typed {
+		return out
+	}
 	typed := b.typed.next()
 	typed.From, typed.To = m.From.String(), m.To.String()
 	if m.Broadside() {
@@ -252,20 +270,15 @@ func (b *abaloneMoveBuilder) move(i int, m abalone.Move) *gamerulesv1.Move {
 	}
 	w := b.wrapper.next()
 	w.Abalone = typed
-	out := b.moves.next()
-	out.Notation, out.Move = b.notes[i], w
+	out.Move = w
 	return out
 }
 
-func (p abalonePos) LegalMoves(includeResults bool) ([]*gamerulesv1.Move, bool, error) {
+func (p abalonePos) LegalMoves(want moveParts) ([]*gamerulesv1.Move, bool, error) {
 	moves := p.s.LegalMoves()
-	b := newAbaloneMoveBuilder(moves)
-	var enc *abaloneEncoder
-	if includeResults {
-		enc = newAbaloneEncoder(len(moves))
-	}
-	return listMoves("abalone", moves, includeResults, b.move, p.s.Apply,
-		func(s abalone.State) *gamerulesv1.GameState { return enc.encode(s) }, func() { enc.finish() })
+	b := newAbaloneMoveBuilder(moves, want)
+	enc := resultEncoder(want, len(moves), 64, func() typedEncoder[abalone.State] { return newAbaloneEncoder(len(moves)) })
+	return listMoves("abalone", moves, b.move, p.s.Apply, enc)
 }
 
 func (p abalonePos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {

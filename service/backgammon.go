@@ -263,7 +263,14 @@ type backgammonEncoder struct {
 	counts  slab[uint32]       // the white and black counts, 50 a state, and dice
 	text    *texts             // nil: one state, its text set by encode
 	src     []backgammon.State // with text: the states, in the order of text.states
+	noText  bool               // leave the text out (omitText)
 }
+
+// omitText makes the encoder leave the states' texts out (a read mask).
+// The texts are still written, in the one buffer, since the Position and
+// Match IDs of the typed states are parts of them; finish then clears
+// them.
+func (e *backgammonEncoder) omitText() { e.noText = true }
 
 // newBackgammonEncoder returns an encoder sized for n states.
 func newBackgammonEncoder(n int) *backgammonEncoder {
@@ -324,6 +331,9 @@ func (e *backgammonEncoder) encode(s backgammon.State) *gamerulesv1.GameState {
 	if e.text == nil {
 		st.Text = s.String()
 		typed.PositionId, typed.MatchId = backgammonIDs(s, st.Text)
+		if e.noText {
+			st.Text = ""
+		}
 		return st
 	}
 	e.text.buf, _ = s.AppendText(e.text.buf)
@@ -342,6 +352,9 @@ func (e *backgammonEncoder) finish() {
 	for i, st := range states {
 		typed := st.GetBackgammon()
 		typed.PositionId, typed.MatchId = backgammonIDs(e.src[i], st.Text)
+		if e.noText {
+			st.Text = ""
+		}
 	}
 	e.src = e.src[:0]
 }
@@ -364,15 +377,16 @@ func backgammonIDs(s backgammon.State, text string) (pid, mid string) {
 // backgammonMoveToProto returns m with notation, typed form and, for a
 // chance outcome, its probability.
 func backgammonMoveToProto(m backgammon.Move) *gamerulesv1.Move {
-	b := newBackgammonMoveBuilder([]backgammon.Move{m})
+	b := newBackgammonMoveBuilder([]backgammon.Move{m}, noResults)
 	return b.move(0, m)
 }
 
 // backgammonMoveBuilder builds the typed moves of one answer from slabs:
 // the moves, their oneof wrappers, typed moves and steps each in one
 // allocation, and the notation of all in one string
-// (backgammon.Notations).
+// (backgammon.Notations); each move has the parts want asks for.
 type backgammonMoveBuilder struct {
+	want     moveParts
 	notes    []string // by index in the list
 	moves    slab[gamerulesv1.Move]
 	wrapper  slab[gamerulesv1.Move_Backgammon]
@@ -383,8 +397,9 @@ type backgammonMoveBuilder struct {
 	probs    slab[float64]
 }
 
-// newBackgammonMoveBuilder returns a builder sized for moves.
-func newBackgammonMoveBuilder(moves []backgammon.Move) *backgammonMoveBuilder {
+// newBackgammonMoveBuilder returns a builder sized for moves, building the
+// parts want asks for (notation, typed move, probability).
+func newBackgammonMoveBuilder(moves []backgammon.Move, want moveParts) *backgammonMoveBuilder {
 	steps, rolls := 0, 0
 	for _, m := range moves {
 		switch m.Kind() {
@@ -395,26 +410,42 @@ func newBackgammonMoveBuilder(moves []backgammon.Move) *backgammonMoveBuilder {
 		}
 	}
 	n := len(moves)
-	return &backgammonMoveBuilder{
-		notes:    backgammon.Notations(moves),
-		moves:    makeSlab[gamerulesv1.Move](n),
-		wrapper:  makeSlab[gamerulesv1.Move_Backgammon](n),
-		typed:    makeSlab[gamerulesv1.BackgammonMove](n),
-		steps:    makeSlab[gamerulesv1.BackgammonStep](steps),
-		stepPtrs: makeSlab[*gamerulesv1.BackgammonStep](steps),
-		dice:     makeSlab[uint32](2 * rolls),
-		probs:    makeSlab[float64](rolls),
+	b := &backgammonMoveBuilder{want: want, moves: makeSlab[gamerulesv1.Move](n)}
+	if want.Notation {
+		b.notes = backgammon.Notations(moves)
 	}
+	if want.Typed {
+		b.wrapper, b.typed = makeSlab[gamerulesv1.Move_Backgammon](n), makeSlab[gamerulesv1.BackgammonMove](n)
+		b.steps, b.stepPtrs = makeSlab[gamerulesv1.BackgammonStep](steps), makeSlab[*gamerulesv1.BackgammonStep](steps)
+		b.dice = makeSlab[uint32](2 * rolls)
+	}
+	if want.Probability {
+		b.probs = makeSlab[float64](rolls)
+	}
+	return b
 }
 
 // move returns m, the i-th move of the builder's list, with notation, typed
-// form and, for a chance outcome, its probability.
+// form and, for a chance outcome, its probability (those of them the
+// builder wants).
 func (b *backgammonMoveBuilder) move(i int, m backgammon.Move) *gamerulesv1.Move {
+	out := b.moves.next()
+	if b.want.Notation {
+		out.Notation = b.notes[i]
+	}
+	isRoll := m.Kind() == backgammon.KindRoll || m.Kind() == backgammon.KindOpeningRoll
+	if b.want.Probability && isRoll {
+		prob := b.probs.next()
+		*prob = m.Probability()
+		out.Probability = prob
+	}
+	if !b.want.Typed {
+		return out
+	}
 	typed := b.typed.next()
 	w := b.wrapper.next()
 	w.Backgammon = typed
-	out := b.moves.next()
-	out.Notation, out.Move = b.notes[i], w
+	out.Move = w
 	switch m.Kind() {
 	case backgammon.KindPlay:
 		typed.Kind = gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_PLAY
@@ -432,9 +463,6 @@ func (b *backgammonMoveBuilder) move(i int, m backgammon.Move) *gamerulesv1.Move
 		a, d := m.Dice()
 		typed.Dice = b.dice.take(2)
 		typed.Dice[0], typed.Dice[1] = uint32(a), uint32(d)
-		prob := b.probs.next()
-		*prob = m.Probability()
-		out.Probability = prob
 	default:
 		if k, ok := backgammonDecisionKinds[m.Kind()]; ok {
 			typed.Kind = k
@@ -521,25 +549,25 @@ func backgammonMoveFromProto(s backgammon.State, pb *gamerulesv1.BackgammonMove)
 	return s.Canonical(m)
 }
 
-func (p backgammonPos) LegalMoves(includeResults bool) ([]*gamerulesv1.Move, bool, error) {
+func (p backgammonPos) LegalMoves(want moveParts) ([]*gamerulesv1.Move, bool, error) {
 	var moves []backgammon.Move
 	var results []backgammon.State
-	var enc *backgammonEncoder
-	if includeResults {
+	var enc stateEncoder[backgammon.State]
+	if want.results() {
 		moves, results = p.s.LegalMovesWithResults()
-		enc = newBackgammonEncoder(len(results))
+		enc = resultEncoder(want, len(results), 40, func() typedEncoder[backgammon.State] { return newBackgammonEncoder(len(results)) })
 	} else {
 		moves = p.s.LegalMoves()
 	}
-	b := newBackgammonMoveBuilder(moves)
+	b := newBackgammonMoveBuilder(moves, want)
 	out := make([]*gamerulesv1.Move, len(moves))
 	for i, m := range moves {
 		out[i] = b.move(i, m)
-		if includeResults {
+		if enc != nil {
 			out[i].Result = enc.encode(results[i])
 		}
 	}
-	if includeResults {
+	if enc != nil {
 		enc.finish()
 	}
 	chance := p.s.Phase() == backgammon.PhaseOpening || p.s.Phase() == backgammon.PhaseRoll

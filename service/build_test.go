@@ -68,7 +68,9 @@ func sameMessage(t *testing.T, what string, got, want proto.Message) {
 // every game and variant, the answers the optimised builders give
 // (LegalMoves with and without results, the encoded state, a view) are
 // those of the builders as they were (refbuild_test.go), message for
-// message and byte for byte.
+// message and byte for byte; and so are LegalMoves' answers with no read
+// mask, with every path, and with each path alone (the reference's parts,
+// mask_test.go).
 func TestBuildersMatchReference(t *testing.T) {
 	srv := New()
 	ctx := context.Background()
@@ -127,20 +129,32 @@ func TestBuildersMatchReference(t *testing.T) {
 					}
 					var moves []*gamerulesv1.Move
 					for _, results := range []bool{false, true} {
-						got, gc, err1 := pos.LegalMoves(results)
+						w := noResults
+						if results {
+							w = allParts
+						}
+						got, gc, err1 := pos.LegalMoves(w)
 						want, wc, err2 := refLegalMoves(t, pos, results)
 						if err1 != nil || err2 != nil {
 							t.Fatal(err1, err2)
 						}
 						sameMessage(t, fmt.Sprintf("%s LegalMoves(%v)", where, results),
 							&gamerulesv1.LegalMovesResponse{Moves: got, Chance: gc}, &gamerulesv1.LegalMovesResponse{Moves: want, Chance: wc})
+						// Through the Server with read masks: none and all
+						// paths give the same answer, each mask its parts
+						// (the first seed's game; on the 64×256 board,
+						// whose every request decodes the board, its first
+						// two states).
+						if seed == 1 && (tc.plies > 6 || ply < 2) {
+							checkReadMasks(t, srv, tc.game, st, results, &gamerulesv1.LegalMovesResponse{Moves: want, Chance: wc}, where)
+						}
 						moves = got
 					}
 					if len(moves) == 0 {
 						break
 					}
 					mv := moves[rng.IntN(len(moves))].GetNotation()
-					if lm, _, _ := pos.LegalMoves(false); len(lm) > 0 && lm[0].Probability != nil {
+					if lm, _, _ := pos.LegalMoves(noResults); len(lm) > 0 && lm[0].Probability != nil {
 						mv = "roll"
 					}
 					s := uint64(ply)

@@ -39,12 +39,12 @@ type Position interface {
 	// Encode returns the state with both text and the typed case filled.
 	Encode() *gamerulesv1.GameState
 
-	// LegalMoves lists the legal moves in the engine's documented order, each
-	// with notation and the typed move filled; chance outcomes also have
-	// Probability. With includeResults, each move's Result is the state after
-	// it. The bool is true when the moves are chance outcomes. A finished
-	// game has none.
-	LegalMoves(includeResults bool) ([]*gamerulesv1.Move, bool, error)
+	// LegalMoves lists the legal moves in the engine's documented order,
+	// each with the parts w asks for (noResults: notation and the typed move
+	// filled, and chance outcomes' Probability; allParts: also each move's
+	// Result, the state after it, text and typed). The bool is true when the
+	// moves are chance outcomes. A finished game has none.
+	LegalMoves(w moveParts) ([]*gamerulesv1.Move, bool, error)
 
 	// Apply applies mv (notation, typed, or both: then they must agree; the
 	// service has checked the typed case). rng serves a chance outcome the
@@ -154,25 +154,26 @@ func decodeBoth[T textual](text string, hasTyped bool, parse func(string) (T, er
 
 // listMoves implements Position.LegalMoves for a game without chance moves:
 // moves in the engine's order, each converted by toProto (given its index)
-// and, with includeResults, given the state after it (apply, then encode;
-// finish completes the encoded states once all are made, e.g. sets their
-// texts). A listed move that does not apply is an engine bug, reported as
-// an error that wraps no rules kind (so INTERNAL) and starts with name.
-func listMoves[M, S any](name string, moves []M, includeResults bool, toProto func(int, M) *gamerulesv1.Move, apply func(M) (S, error), encode func(S) *gamerulesv1.GameState, finish func()) ([]*gamerulesv1.Move, bool, error) {
+// and, when enc is not nil, given the state after it (apply, then
+// enc.encode; enc.finish completes the encoded states once all are made,
+// e.g. sets their texts). A listed move that does not apply is an engine
+// bug, reported as an error that wraps no rules kind (so INTERNAL) and
+// starts with name.
+func listMoves[M, S any](name string, moves []M, toProto func(int, M) *gamerulesv1.Move, apply func(M) (S, error), enc stateEncoder[S]) ([]*gamerulesv1.Move, bool, error) {
 	out := make([]*gamerulesv1.Move, 0, len(moves))
 	for i, m := range moves {
 		pm := toProto(i, m)
-		if includeResults {
+		if enc != nil {
 			next, err := apply(m)
 			if err != nil {
 				return nil, false, fmt.Errorf("%s: listed move %v does not apply: %v", name, m, err)
 			}
-			pm.Result = encode(next)
+			pm.Result = enc.encode(next)
 		}
 		out = append(out, pm)
 	}
-	if includeResults {
-		finish()
+	if enc != nil {
+		enc.finish()
 	}
 	return out, false, nil
 }

@@ -234,7 +234,11 @@ type gravityTrapEncoder struct {
 	board   *gravitytrap.Board
 	boardPB *gamerulesv1.GravityTrapBoard
 	text    *texts // nil: one state, its text set by encode
+	noText  bool   // leave the text out (omitText)
 }
+
+// omitText makes encode leave the states' texts out (a read mask).
+func (e *gravityTrapEncoder) omitText() { e.noText = true }
 
 // newGravityTrapEncoder returns an encoder sized for n states.
 func newGravityTrapEncoder(n int) *gravityTrapEncoder {
@@ -291,9 +295,11 @@ func (e *gravityTrapEncoder) encode(s gravitytrap.State) *gamerulesv1.GameState 
 	w.GravityTrap = typed
 	st := e.states.next()
 	st.State = w
-	if e.text == nil {
+	switch {
+	case e.noText:
+	case e.text == nil:
 		st.Text = s.String()
-	} else {
+	default:
 		e.text.buf, _ = s.AppendText(e.text.buf)
 		e.text.mark(st)
 	}
@@ -308,50 +314,56 @@ func gravityTrapPlayer(p int) gamerulesv1.GravityTrapPlayer {
 }
 
 func gravityTrapMoveToProto(m gravitytrap.Move) *gamerulesv1.Move {
-	return newGravityTrapMoveBuilder([]gravitytrap.Move{m}).move(0, m)
+	return newGravityTrapMoveBuilder([]gravitytrap.Move{m}, noResults).move(0, m)
 }
 
 // gravityTrapMoveBuilder builds the typed moves of one answer from slabs,
-// the notation of all in one string (gravitytrap.Notations).
+// the notation of all in one string (gravitytrap.Notations), each with the
+// parts want asks for.
 type gravityTrapMoveBuilder struct {
+	want    moveParts
 	notes   []string // by index in the list
 	moves   slab[gamerulesv1.Move]
 	wrapper slab[gamerulesv1.Move_GravityTrap]
 	typed   slab[gamerulesv1.GravityTrapMove]
 }
 
-// newGravityTrapMoveBuilder returns a builder for moves.
-func newGravityTrapMoveBuilder(moves []gravitytrap.Move) *gravityTrapMoveBuilder {
+// newGravityTrapMoveBuilder returns a builder for moves with the parts
+// want asks for (notation, typed move).
+func newGravityTrapMoveBuilder(moves []gravitytrap.Move, want moveParts) *gravityTrapMoveBuilder {
 	n := len(moves)
-	return &gravityTrapMoveBuilder{
-		notes:   gravitytrap.Notations(moves),
-		moves:   makeSlab[gamerulesv1.Move](n),
-		wrapper: makeSlab[gamerulesv1.Move_GravityTrap](n),
-		typed:   makeSlab[gamerulesv1.GravityTrapMove](n),
+	b := &gravityTrapMoveBuilder{want: want, moves: makeSlab[gamerulesv1.Move](n)}
+	if want.Notation {
+		b.notes = gravitytrap.Notations(moves)
 	}
+	if want.Typed {
+		b.wrapper, b.typed = makeSlab[gamerulesv1.Move_GravityTrap](n), makeSlab[gamerulesv1.GravityTrapMove](n)
+	}
+	return b
 }
 
 // move returns m, the i-th move of the builder's list, with notation and
-// typed form.
+// typed form (those of them the builder wants).
 func (b *gravityTrapMoveBuilder) move(i int, m gravitytrap.Move) *gamerulesv1.Move {
-	typed := b.typed.next()
-	typed.Place, typed.Station = m.Place, uint32(m.Station)
-	w := b.wrapper.next()
-	w.GravityTrap = typed
 	out := b.moves.next()
-	out.Notation, out.Move = b.notes[i], w
+	if b.want.Notation {
+		out.Notation = b.notes[i]
+	}
+	if b.want.Typed {
+		typed := b.typed.next()
+		typed.Place, typed.Station = m.Place, uint32(m.Station)
+		w := b.wrapper.next()
+		w.GravityTrap = typed
+		out.Move = w
+	}
 	return out
 }
 
-func (p gravityTrapPos) LegalMoves(includeResults bool) ([]*gamerulesv1.Move, bool, error) {
+func (p gravityTrapPos) LegalMoves(want moveParts) ([]*gamerulesv1.Move, bool, error) {
 	moves := p.s.LegalMoves()
-	b := newGravityTrapMoveBuilder(moves)
-	var enc *gravityTrapEncoder
-	if includeResults {
-		enc = newGravityTrapEncoder(len(moves))
-	}
-	return listMoves("gravitytrap", moves, includeResults, b.move, p.s.Apply,
-		func(s gravitytrap.State) *gamerulesv1.GameState { return enc.encode(s) }, func() { enc.finish() })
+	b := newGravityTrapMoveBuilder(moves, want)
+	enc := resultEncoder(want, len(moves), 32, func() typedEncoder[gravitytrap.State] { return newGravityTrapEncoder(len(moves)) })
+	return listMoves("gravitytrap", moves, b.move, p.s.Apply, enc)
 }
 
 func (p gravityTrapPos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {

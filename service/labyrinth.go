@@ -257,7 +257,11 @@ type labyrinthEncoder struct {
 	squares  slab[gamerulesv1.LabyrinthSquare]
 	cards    slab[uint32]
 	text     *texts // nil: one state, its text set by encode
+	noText   bool   // leave the text out (omitText)
 }
+
+// omitText makes encode leave the states' texts out (a read mask).
+func (e *labyrinthEncoder) omitText() { e.noText = true }
 
 // newLabyrinthEncoder returns an encoder sized for n states of the given
 // number of players.
@@ -293,9 +297,11 @@ func (e *labyrinthEncoder) encode(s labyrinth.State) *gamerulesv1.GameState {
 	w.Labyrinth = e.typedState(s)
 	st := e.states.next()
 	st.State = w
-	if e.text == nil {
+	switch {
+	case e.noText:
+	case e.text == nil:
 		st.Text = s.String()
-	} else {
+	default:
 		e.text.buf, _ = s.AppendText(e.text.buf)
 		e.text.mark(st)
 	}
@@ -357,12 +363,14 @@ func (e *labyrinthEncoder) uint32s(cards []uint8) []uint32 {
 }
 
 func labyrinthMoveToProto(m labyrinth.Move) *gamerulesv1.Move {
-	return newLabyrinthMoveBuilder([]labyrinth.Move{m}).move(0, m)
+	return newLabyrinthMoveBuilder([]labyrinth.Move{m}, noResults).move(0, m)
 }
 
 // labyrinthMoveBuilder builds the typed moves of one answer from slabs, the
-// notation of all in one string (labyrinth.Notations).
+// notation of all in one string (labyrinth.Notations), each with the
+// parts want asks for.
 type labyrinthMoveBuilder struct {
+	want    moveParts
 	notes   []string // by index in the list
 	moves   slab[gamerulesv1.Move]
 	wrapper slab[gamerulesv1.Move_Labyrinth]
@@ -376,20 +384,30 @@ type labyrinthMoveBuilder struct {
 
 // newLabyrinthMoveBuilder returns a builder for moves. A list holds
 // shifts or figure moves, not both, so the slabs of each kind are made at
-// its first move, sized for the moves still to come.
-func newLabyrinthMoveBuilder(moves []labyrinth.Move) *labyrinthMoveBuilder {
+// its first move, sized for the moves still to come. want says which
+// parts (notation, typed move) are built.
+func newLabyrinthMoveBuilder(moves []labyrinth.Move, want moveParts) *labyrinthMoveBuilder {
 	n := len(moves)
-	return &labyrinthMoveBuilder{
-		notes:   labyrinth.Notations(moves),
-		moves:   makeSlab[gamerulesv1.Move](n),
-		wrapper: makeSlab[gamerulesv1.Move_Labyrinth](n),
-		typed:   makeSlab[gamerulesv1.LabyrinthMove](n),
+	b := &labyrinthMoveBuilder{want: want, moves: makeSlab[gamerulesv1.Move](n)}
+	if want.Notation {
+		b.notes = labyrinth.Notations(moves)
 	}
+	if want.Typed {
+		b.wrapper, b.typed = makeSlab[gamerulesv1.Move_Labyrinth](n), makeSlab[gamerulesv1.LabyrinthMove](n)
+	}
+	return b
 }
 
 // move returns m, the i-th move of the builder's list, with notation and
-// typed form.
+// typed form (those of them the builder wants).
 func (b *labyrinthMoveBuilder) move(i int, m labyrinth.Move) *gamerulesv1.Move {
+	out := b.moves.next()
+	if b.want.Notation {
+		out.Notation = b.notes[i]
+	}
+	if !b.want.Typed {
+		return out
+	}
 	typed := b.typed.next()
 	if m.IsShift() {
 		if len(b.shifts.buf) == 0 {
@@ -417,8 +435,7 @@ func (b *labyrinthMoveBuilder) move(i int, m labyrinth.Move) *gamerulesv1.Move {
 	}
 	w := b.wrapper.next()
 	w.Labyrinth = typed
-	out := b.moves.next()
-	out.Notation, out.Move = b.notes[i], w
+	out.Move = w
 	return out
 }
 
@@ -458,15 +475,11 @@ func labyrinthEncode(s labyrinth.State) *gamerulesv1.GameState {
 	return newLabyrinthEncoder(1, s.Players()).encode(s)
 }
 
-func (p labyrinthPos) LegalMoves(includeResults bool) ([]*gamerulesv1.Move, bool, error) {
+func (p labyrinthPos) LegalMoves(want moveParts) ([]*gamerulesv1.Move, bool, error) {
 	moves := p.s.LegalMoves()
-	b := newLabyrinthMoveBuilder(moves)
-	var enc *labyrinthEncoder
-	if includeResults {
-		enc = newLabyrinthEncoder(len(moves), p.s.Players())
-	}
-	return listMoves("labyrinth", moves, includeResults, b.move, p.s.Apply,
-		func(s labyrinth.State) *gamerulesv1.GameState { return enc.encode(s) }, func() { enc.finish() })
+	b := newLabyrinthMoveBuilder(moves, want)
+	enc := resultEncoder(want, len(moves), 160, func() typedEncoder[labyrinth.State] { return newLabyrinthEncoder(len(moves), p.s.Players()) })
+	return listMoves("labyrinth", moves, b.move, p.s.Apply, enc)
 }
 
 func (p labyrinthPos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {

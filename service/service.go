@@ -65,11 +65,15 @@ func (s *Server) LegalMoves(_ context.Context, req *gamerulesv1.LegalMovesReques
 	if err != nil {
 		return nil, err
 	}
-	moves, chance, err := pos.LegalMoves(req.GetIncludeResults())
+	parts, err := parseReadMask(req.GetReadMask(), req.GetIncludeResults())
+	if err != nil {
+		return nil, toStatus("read_mask", err)
+	}
+	resp, err := legalMovesAnswer(pos, parts)
 	if err != nil {
 		return nil, toStatus("state", err)
 	}
-	return &gamerulesv1.LegalMovesResponse{Moves: moves, Chance: chance}, nil
+	return resp, nil
 }
 
 // ApplyMove applies the request's move to its state.
@@ -107,7 +111,11 @@ func (s *Server) ApplyMove(_ context.Context, req *gamerulesv1.ApplyMoveRequest)
 	sc := scoreOf(next)
 	resp.Finished, resp.Winner, resp.Points, resp.Detail, resp.Backgammon = sc.Finished, sc.Winner, sc.Points, sc.Detail, sc.Backgammon
 	if req.GetIncludeLegalMoves() {
-		moves, chance, err := next.LegalMoves(req.GetIncludeResults())
+		w := noResults
+		if req.GetIncludeResults() {
+			w = allParts
+		}
+		moves, chance, err := next.LegalMoves(w)
 		if err != nil {
 			return nil, toStatus("state", err)
 		}

@@ -43,7 +43,7 @@ func (p fakePos) Encode() *gamerulesv1.GameState {
 	return &gamerulesv1.GameState{Text: fmt.Sprintf("n=%d", p.n)}
 }
 
-func (p fakePos) LegalMoves(bool) ([]*gamerulesv1.Move, bool, error) {
+func (p fakePos) LegalMoves(moveParts) ([]*gamerulesv1.Move, bool, error) {
 	if p.n >= 3 {
 		return nil, false, nil
 	}

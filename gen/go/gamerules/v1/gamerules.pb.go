@@ -15,6 +15,7 @@ import (
 	httpbody "google.golang.org/genproto/googleapis/api/httpbody"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	fieldmaskpb "google.golang.org/protobuf/types/known/fieldmaskpb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -725,8 +726,35 @@ type LegalMovesRequest struct {
 	State *GameState `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
 	// When true, every move carries `result`, the state after it.
 	IncludeResults bool `protobuf:"varint,3,opt,name=include_results,json=includeResults,proto3" json:"include_results,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The parts of the answer to return (AIP-157 partial response); absent or
+	// empty means all of it, exactly as without a mask. Paths are relative to
+	// LegalMovesResponse:
+	//
+	//	"*"                   everything
+	//	"moves"               every part of each move (as the four below and
+	//	                      "moves.result")
+	//	"moves.notation"      each move's notation
+	//	"moves.move"          each move's typed move (the oneof `move`)
+	//	"moves.probability"   a chance outcome's probability
+	//	"moves.result"        each move's result state, text and typed
+	//	                      (with include_results only, as without a mask)
+	//	"moves.result.text"   the result state's text only
+	//	"moves.result.state"  the result state's typed fields only (the
+	//	                      oneof `state`)
+	//	"chance"              the chance flag (false when left out)
+	//
+	// When any "moves" path is given, `moves` has one entry per legal move, in
+	// the usual order, holding only the parts asked for (an entry may be
+	// empty); when none is, `moves` is empty. Parts left out are not built, so
+	// a smaller answer is also a cheaper one: e.g. "moves.notation,
+	// moves.result.text" with include_results. (A Gravity Trap state's text
+	// does not carry a custom board: a result sent back as text alone is read
+	// on the default board; send the typed state for a custom one.) REST:
+	// `"readMask": "moves.notation,moves.result.text"`. Any other path is
+	// INVALID_ARGUMENT (reason INVALID_REQUEST, field `read_mask`).
+	ReadMask      *fieldmaskpb.FieldMask `protobuf:"bytes,4,opt,name=read_mask,json=readMask,proto3" json:"read_mask,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *LegalMovesRequest) Reset() {
@@ -778,6 +806,13 @@ func (x *LegalMovesRequest) GetIncludeResults() bool {
 		return x.IncludeResults
 	}
 	return false
+}
+
+func (x *LegalMovesRequest) GetReadMask() *fieldmaskpb.FieldMask {
+	if x != nil {
+		return x.ReadMask
+	}
+	return nil
 }
 
 // LegalMovesResponse lists the legal moves.
@@ -2150,7 +2185,7 @@ var File_gamerules_v1_gamerules_proto protoreflect.FileDescriptor
 
 const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\n" +
-	"\x1cgamerules/v1/gamerules.proto\x12\fgamerules.v1\x1a\x1agamerules/v1/abalone.proto\x1a\x1dgamerules/v1/backgammon.proto\x1a\x1fgamerules/v1/gravity_trap.proto\x1a\x1cgamerules/v1/labyrinth.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x19google/api/httpbody.proto\"\xa4\x02\n" +
+	"\x1cgamerules/v1/gamerules.proto\x12\fgamerules.v1\x1a\x1agamerules/v1/abalone.proto\x1a\x1dgamerules/v1/backgammon.proto\x1a\x1fgamerules/v1/gravity_trap.proto\x1a\x1cgamerules/v1/labyrinth.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x19google/api/httpbody.proto\x1a google/protobuf/field_mask.proto\"\xa4\x02\n" +
 	"\tGameState\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12?\n" +
 	"\n" +
@@ -2201,11 +2236,12 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x05_seed\"T\n" +
 	"\x0fNewGameResponse\x12-\n" +
 	"\x05state\x18\x01 \x01(\v2\x17.gamerules.v1.GameStateR\x05state\x12\x12\n" +
-	"\x04seed\x18\x02 \x01(\x04R\x04seed\"\x89\x01\n" +
+	"\x04seed\x18\x02 \x01(\x04R\x04seed\"\xc2\x01\n" +
 	"\x11LegalMovesRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
 	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x12'\n" +
-	"\x0finclude_results\x18\x03 \x01(\bR\x0eincludeResults\"V\n" +
+	"\x0finclude_results\x18\x03 \x01(\bR\x0eincludeResults\x127\n" +
+	"\tread_mask\x18\x04 \x01(\v2\x1a.google.protobuf.FieldMaskR\breadMask\"V\n" +
 	"\x12LegalMovesResponse\x12(\n" +
 	"\x05moves\x18\x01 \x03(\v2\x12.gamerules.v1.MoveR\x05moves\x12\x16\n" +
 	"\x06chance\x18\x02 \x01(\bR\x06chance\"\x87\x02\n" +
@@ -2352,47 +2388,48 @@ func file_gamerules_v1_gamerules_proto_rawDescGZIP() []byte {
 
 var file_gamerules_v1_gamerules_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_gamerules_v1_gamerules_proto_goTypes = []any{
-	(*GameState)(nil),            // 0: gamerules.v1.GameState
-	(*Move)(nil),                 // 1: gamerules.v1.Move
-	(*GameInfo)(nil),             // 2: gamerules.v1.GameInfo
-	(*ListGamesRequest)(nil),     // 3: gamerules.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),    // 4: gamerules.v1.ListGamesResponse
-	(*NewGameRequest)(nil),       // 5: gamerules.v1.NewGameRequest
-	(*NewGameResponse)(nil),      // 6: gamerules.v1.NewGameResponse
-	(*LegalMovesRequest)(nil),    // 7: gamerules.v1.LegalMovesRequest
-	(*LegalMovesResponse)(nil),   // 8: gamerules.v1.LegalMovesResponse
-	(*ApplyMoveRequest)(nil),     // 9: gamerules.v1.ApplyMoveRequest
-	(*ApplyMoveResponse)(nil),    // 10: gamerules.v1.ApplyMoveResponse
-	(*ScoreRequest)(nil),         // 11: gamerules.v1.ScoreRequest
-	(*ScoreResponse)(nil),        // 12: gamerules.v1.ScoreResponse
-	(*ObserveStateRequest)(nil),  // 13: gamerules.v1.ObserveStateRequest
-	(*ObserveStateResponse)(nil), // 14: gamerules.v1.ObserveStateResponse
-	(*RenderStateRequest)(nil),   // 15: gamerules.v1.RenderStateRequest
-	(*GetBoardRequest)(nil),      // 16: gamerules.v1.GetBoardRequest
-	(*GetBoardResponse)(nil),     // 17: gamerules.v1.GetBoardResponse
-	(*ReplayGameRequest)(nil),    // 18: gamerules.v1.ReplayGameRequest
-	(*ReplayGameResponse)(nil),   // 19: gamerules.v1.ReplayGameResponse
-	(*ImportRecordRequest)(nil),  // 20: gamerules.v1.ImportRecordRequest
-	(*ImportRecordResponse)(nil), // 21: gamerules.v1.ImportRecordResponse
-	(*ExportRecordRequest)(nil),  // 22: gamerules.v1.ExportRecordRequest
-	(*ExportRecordResponse)(nil), // 23: gamerules.v1.ExportRecordResponse
-	nil,                          // 24: gamerules.v1.ImportRecordResponse.TagsEntry
-	nil,                          // 25: gamerules.v1.ExportRecordRequest.TagsEntry
-	(*BackgammonState)(nil),      // 26: gamerules.v1.BackgammonState
-	(*AbaloneState)(nil),         // 27: gamerules.v1.AbaloneState
-	(*LabyrinthState)(nil),       // 28: gamerules.v1.LabyrinthState
-	(*GravityTrapState)(nil),     // 29: gamerules.v1.GravityTrapState
-	(*BackgammonMove)(nil),       // 30: gamerules.v1.BackgammonMove
-	(*AbaloneMove)(nil),          // 31: gamerules.v1.AbaloneMove
-	(*LabyrinthMove)(nil),        // 32: gamerules.v1.LabyrinthMove
-	(*GravityTrapMove)(nil),      // 33: gamerules.v1.GravityTrapMove
-	(*BackgammonOptions)(nil),    // 34: gamerules.v1.BackgammonOptions
-	(*AbaloneOptions)(nil),       // 35: gamerules.v1.AbaloneOptions
-	(*LabyrinthOptions)(nil),     // 36: gamerules.v1.LabyrinthOptions
-	(*GravityTrapOptions)(nil),   // 37: gamerules.v1.GravityTrapOptions
-	(*BackgammonScore)(nil),      // 38: gamerules.v1.BackgammonScore
-	(*GravityTrapBoard)(nil),     // 39: gamerules.v1.GravityTrapBoard
-	(*httpbody.HttpBody)(nil),    // 40: google.api.HttpBody
+	(*GameState)(nil),             // 0: gamerules.v1.GameState
+	(*Move)(nil),                  // 1: gamerules.v1.Move
+	(*GameInfo)(nil),              // 2: gamerules.v1.GameInfo
+	(*ListGamesRequest)(nil),      // 3: gamerules.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),     // 4: gamerules.v1.ListGamesResponse
+	(*NewGameRequest)(nil),        // 5: gamerules.v1.NewGameRequest
+	(*NewGameResponse)(nil),       // 6: gamerules.v1.NewGameResponse
+	(*LegalMovesRequest)(nil),     // 7: gamerules.v1.LegalMovesRequest
+	(*LegalMovesResponse)(nil),    // 8: gamerules.v1.LegalMovesResponse
+	(*ApplyMoveRequest)(nil),      // 9: gamerules.v1.ApplyMoveRequest
+	(*ApplyMoveResponse)(nil),     // 10: gamerules.v1.ApplyMoveResponse
+	(*ScoreRequest)(nil),          // 11: gamerules.v1.ScoreRequest
+	(*ScoreResponse)(nil),         // 12: gamerules.v1.ScoreResponse
+	(*ObserveStateRequest)(nil),   // 13: gamerules.v1.ObserveStateRequest
+	(*ObserveStateResponse)(nil),  // 14: gamerules.v1.ObserveStateResponse
+	(*RenderStateRequest)(nil),    // 15: gamerules.v1.RenderStateRequest
+	(*GetBoardRequest)(nil),       // 16: gamerules.v1.GetBoardRequest
+	(*GetBoardResponse)(nil),      // 17: gamerules.v1.GetBoardResponse
+	(*ReplayGameRequest)(nil),     // 18: gamerules.v1.ReplayGameRequest
+	(*ReplayGameResponse)(nil),    // 19: gamerules.v1.ReplayGameResponse
+	(*ImportRecordRequest)(nil),   // 20: gamerules.v1.ImportRecordRequest
+	(*ImportRecordResponse)(nil),  // 21: gamerules.v1.ImportRecordResponse
+	(*ExportRecordRequest)(nil),   // 22: gamerules.v1.ExportRecordRequest
+	(*ExportRecordResponse)(nil),  // 23: gamerules.v1.ExportRecordResponse
+	nil,                           // 24: gamerules.v1.ImportRecordResponse.TagsEntry
+	nil,                           // 25: gamerules.v1.ExportRecordRequest.TagsEntry
+	(*BackgammonState)(nil),       // 26: gamerules.v1.BackgammonState
+	(*AbaloneState)(nil),          // 27: gamerules.v1.AbaloneState
+	(*LabyrinthState)(nil),        // 28: gamerules.v1.LabyrinthState
+	(*GravityTrapState)(nil),      // 29: gamerules.v1.GravityTrapState
+	(*BackgammonMove)(nil),        // 30: gamerules.v1.BackgammonMove
+	(*AbaloneMove)(nil),           // 31: gamerules.v1.AbaloneMove
+	(*LabyrinthMove)(nil),         // 32: gamerules.v1.LabyrinthMove
+	(*GravityTrapMove)(nil),       // 33: gamerules.v1.GravityTrapMove
+	(*BackgammonOptions)(nil),     // 34: gamerules.v1.BackgammonOptions
+	(*AbaloneOptions)(nil),        // 35: gamerules.v1.AbaloneOptions
+	(*LabyrinthOptions)(nil),      // 36: gamerules.v1.LabyrinthOptions
+	(*GravityTrapOptions)(nil),    // 37: gamerules.v1.GravityTrapOptions
+	(*fieldmaskpb.FieldMask)(nil), // 38: google.protobuf.FieldMask
+	(*BackgammonScore)(nil),       // 39: gamerules.v1.BackgammonScore
+	(*GravityTrapBoard)(nil),      // 40: gamerules.v1.GravityTrapBoard
+	(*httpbody.HttpBody)(nil),     // 41: google.api.HttpBody
 }
 var file_gamerules_v1_gamerules_proto_depIdxs = []int32{
 	26, // 0: gamerules.v1.GameState.backgammon:type_name -> gamerules.v1.BackgammonState
@@ -2411,60 +2448,61 @@ var file_gamerules_v1_gamerules_proto_depIdxs = []int32{
 	37, // 13: gamerules.v1.NewGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
 	0,  // 14: gamerules.v1.NewGameResponse.state:type_name -> gamerules.v1.GameState
 	0,  // 15: gamerules.v1.LegalMovesRequest.state:type_name -> gamerules.v1.GameState
-	1,  // 16: gamerules.v1.LegalMovesResponse.moves:type_name -> gamerules.v1.Move
-	0,  // 17: gamerules.v1.ApplyMoveRequest.state:type_name -> gamerules.v1.GameState
-	1,  // 18: gamerules.v1.ApplyMoveRequest.move:type_name -> gamerules.v1.Move
-	0,  // 19: gamerules.v1.ApplyMoveResponse.state:type_name -> gamerules.v1.GameState
-	1,  // 20: gamerules.v1.ApplyMoveResponse.move:type_name -> gamerules.v1.Move
-	1,  // 21: gamerules.v1.ApplyMoveResponse.legal_moves:type_name -> gamerules.v1.Move
-	38, // 22: gamerules.v1.ApplyMoveResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
-	0,  // 23: gamerules.v1.ScoreRequest.state:type_name -> gamerules.v1.GameState
-	38, // 24: gamerules.v1.ScoreResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
-	0,  // 25: gamerules.v1.ObserveStateRequest.state:type_name -> gamerules.v1.GameState
-	0,  // 26: gamerules.v1.ObserveStateResponse.state:type_name -> gamerules.v1.GameState
-	0,  // 27: gamerules.v1.RenderStateRequest.state:type_name -> gamerules.v1.GameState
-	39, // 28: gamerules.v1.GetBoardResponse.gravity_trap:type_name -> gamerules.v1.GravityTrapBoard
-	0,  // 29: gamerules.v1.ReplayGameRequest.state:type_name -> gamerules.v1.GameState
-	34, // 30: gamerules.v1.ReplayGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
-	35, // 31: gamerules.v1.ReplayGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
-	36, // 32: gamerules.v1.ReplayGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
-	37, // 33: gamerules.v1.ReplayGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
-	0,  // 34: gamerules.v1.ReplayGameResponse.start:type_name -> gamerules.v1.GameState
-	0,  // 35: gamerules.v1.ReplayGameResponse.state:type_name -> gamerules.v1.GameState
-	0,  // 36: gamerules.v1.ReplayGameResponse.states:type_name -> gamerules.v1.GameState
-	38, // 37: gamerules.v1.ReplayGameResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
-	18, // 38: gamerules.v1.ImportRecordResponse.replay:type_name -> gamerules.v1.ReplayGameRequest
-	19, // 39: gamerules.v1.ImportRecordResponse.result:type_name -> gamerules.v1.ReplayGameResponse
-	24, // 40: gamerules.v1.ImportRecordResponse.tags:type_name -> gamerules.v1.ImportRecordResponse.TagsEntry
-	18, // 41: gamerules.v1.ExportRecordRequest.replay:type_name -> gamerules.v1.ReplayGameRequest
-	25, // 42: gamerules.v1.ExportRecordRequest.tags:type_name -> gamerules.v1.ExportRecordRequest.TagsEntry
-	3,  // 43: gamerules.v1.GameRules.ListGames:input_type -> gamerules.v1.ListGamesRequest
-	5,  // 44: gamerules.v1.GameRules.NewGame:input_type -> gamerules.v1.NewGameRequest
-	7,  // 45: gamerules.v1.GameRules.LegalMoves:input_type -> gamerules.v1.LegalMovesRequest
-	9,  // 46: gamerules.v1.GameRules.ApplyMove:input_type -> gamerules.v1.ApplyMoveRequest
-	11, // 47: gamerules.v1.GameRules.Score:input_type -> gamerules.v1.ScoreRequest
-	13, // 48: gamerules.v1.GameRules.ObserveState:input_type -> gamerules.v1.ObserveStateRequest
-	15, // 49: gamerules.v1.GameRules.RenderState:input_type -> gamerules.v1.RenderStateRequest
-	16, // 50: gamerules.v1.GameRules.GetBoard:input_type -> gamerules.v1.GetBoardRequest
-	18, // 51: gamerules.v1.GameRules.ReplayGame:input_type -> gamerules.v1.ReplayGameRequest
-	20, // 52: gamerules.v1.GameRules.ImportRecord:input_type -> gamerules.v1.ImportRecordRequest
-	22, // 53: gamerules.v1.GameRules.ExportRecord:input_type -> gamerules.v1.ExportRecordRequest
-	4,  // 54: gamerules.v1.GameRules.ListGames:output_type -> gamerules.v1.ListGamesResponse
-	6,  // 55: gamerules.v1.GameRules.NewGame:output_type -> gamerules.v1.NewGameResponse
-	8,  // 56: gamerules.v1.GameRules.LegalMoves:output_type -> gamerules.v1.LegalMovesResponse
-	10, // 57: gamerules.v1.GameRules.ApplyMove:output_type -> gamerules.v1.ApplyMoveResponse
-	12, // 58: gamerules.v1.GameRules.Score:output_type -> gamerules.v1.ScoreResponse
-	14, // 59: gamerules.v1.GameRules.ObserveState:output_type -> gamerules.v1.ObserveStateResponse
-	40, // 60: gamerules.v1.GameRules.RenderState:output_type -> google.api.HttpBody
-	17, // 61: gamerules.v1.GameRules.GetBoard:output_type -> gamerules.v1.GetBoardResponse
-	19, // 62: gamerules.v1.GameRules.ReplayGame:output_type -> gamerules.v1.ReplayGameResponse
-	21, // 63: gamerules.v1.GameRules.ImportRecord:output_type -> gamerules.v1.ImportRecordResponse
-	23, // 64: gamerules.v1.GameRules.ExportRecord:output_type -> gamerules.v1.ExportRecordResponse
-	54, // [54:65] is the sub-list for method output_type
-	43, // [43:54] is the sub-list for method input_type
-	43, // [43:43] is the sub-list for extension type_name
-	43, // [43:43] is the sub-list for extension extendee
-	0,  // [0:43] is the sub-list for field type_name
+	38, // 16: gamerules.v1.LegalMovesRequest.read_mask:type_name -> google.protobuf.FieldMask
+	1,  // 17: gamerules.v1.LegalMovesResponse.moves:type_name -> gamerules.v1.Move
+	0,  // 18: gamerules.v1.ApplyMoveRequest.state:type_name -> gamerules.v1.GameState
+	1,  // 19: gamerules.v1.ApplyMoveRequest.move:type_name -> gamerules.v1.Move
+	0,  // 20: gamerules.v1.ApplyMoveResponse.state:type_name -> gamerules.v1.GameState
+	1,  // 21: gamerules.v1.ApplyMoveResponse.move:type_name -> gamerules.v1.Move
+	1,  // 22: gamerules.v1.ApplyMoveResponse.legal_moves:type_name -> gamerules.v1.Move
+	39, // 23: gamerules.v1.ApplyMoveResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	0,  // 24: gamerules.v1.ScoreRequest.state:type_name -> gamerules.v1.GameState
+	39, // 25: gamerules.v1.ScoreResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	0,  // 26: gamerules.v1.ObserveStateRequest.state:type_name -> gamerules.v1.GameState
+	0,  // 27: gamerules.v1.ObserveStateResponse.state:type_name -> gamerules.v1.GameState
+	0,  // 28: gamerules.v1.RenderStateRequest.state:type_name -> gamerules.v1.GameState
+	40, // 29: gamerules.v1.GetBoardResponse.gravity_trap:type_name -> gamerules.v1.GravityTrapBoard
+	0,  // 30: gamerules.v1.ReplayGameRequest.state:type_name -> gamerules.v1.GameState
+	34, // 31: gamerules.v1.ReplayGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
+	35, // 32: gamerules.v1.ReplayGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
+	36, // 33: gamerules.v1.ReplayGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
+	37, // 34: gamerules.v1.ReplayGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
+	0,  // 35: gamerules.v1.ReplayGameResponse.start:type_name -> gamerules.v1.GameState
+	0,  // 36: gamerules.v1.ReplayGameResponse.state:type_name -> gamerules.v1.GameState
+	0,  // 37: gamerules.v1.ReplayGameResponse.states:type_name -> gamerules.v1.GameState
+	39, // 38: gamerules.v1.ReplayGameResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	18, // 39: gamerules.v1.ImportRecordResponse.replay:type_name -> gamerules.v1.ReplayGameRequest
+	19, // 40: gamerules.v1.ImportRecordResponse.result:type_name -> gamerules.v1.ReplayGameResponse
+	24, // 41: gamerules.v1.ImportRecordResponse.tags:type_name -> gamerules.v1.ImportRecordResponse.TagsEntry
+	18, // 42: gamerules.v1.ExportRecordRequest.replay:type_name -> gamerules.v1.ReplayGameRequest
+	25, // 43: gamerules.v1.ExportRecordRequest.tags:type_name -> gamerules.v1.ExportRecordRequest.TagsEntry
+	3,  // 44: gamerules.v1.GameRules.ListGames:input_type -> gamerules.v1.ListGamesRequest
+	5,  // 45: gamerules.v1.GameRules.NewGame:input_type -> gamerules.v1.NewGameRequest
+	7,  // 46: gamerules.v1.GameRules.LegalMoves:input_type -> gamerules.v1.LegalMovesRequest
+	9,  // 47: gamerules.v1.GameRules.ApplyMove:input_type -> gamerules.v1.ApplyMoveRequest
+	11, // 48: gamerules.v1.GameRules.Score:input_type -> gamerules.v1.ScoreRequest
+	13, // 49: gamerules.v1.GameRules.ObserveState:input_type -> gamerules.v1.ObserveStateRequest
+	15, // 50: gamerules.v1.GameRules.RenderState:input_type -> gamerules.v1.RenderStateRequest
+	16, // 51: gamerules.v1.GameRules.GetBoard:input_type -> gamerules.v1.GetBoardRequest
+	18, // 52: gamerules.v1.GameRules.ReplayGame:input_type -> gamerules.v1.ReplayGameRequest
+	20, // 53: gamerules.v1.GameRules.ImportRecord:input_type -> gamerules.v1.ImportRecordRequest
+	22, // 54: gamerules.v1.GameRules.ExportRecord:input_type -> gamerules.v1.ExportRecordRequest
+	4,  // 55: gamerules.v1.GameRules.ListGames:output_type -> gamerules.v1.ListGamesResponse
+	6,  // 56: gamerules.v1.GameRules.NewGame:output_type -> gamerules.v1.NewGameResponse
+	8,  // 57: gamerules.v1.GameRules.LegalMoves:output_type -> gamerules.v1.LegalMovesResponse
+	10, // 58: gamerules.v1.GameRules.ApplyMove:output_type -> gamerules.v1.ApplyMoveResponse
+	12, // 59: gamerules.v1.GameRules.Score:output_type -> gamerules.v1.ScoreResponse
+	14, // 60: gamerules.v1.GameRules.ObserveState:output_type -> gamerules.v1.ObserveStateResponse
+	41, // 61: gamerules.v1.GameRules.RenderState:output_type -> google.api.HttpBody
+	17, // 62: gamerules.v1.GameRules.GetBoard:output_type -> gamerules.v1.GetBoardResponse
+	19, // 63: gamerules.v1.GameRules.ReplayGame:output_type -> gamerules.v1.ReplayGameResponse
+	21, // 64: gamerules.v1.GameRules.ImportRecord:output_type -> gamerules.v1.ImportRecordResponse
+	23, // 65: gamerules.v1.GameRules.ExportRecord:output_type -> gamerules.v1.ExportRecordResponse
+	55, // [55:66] is the sub-list for method output_type
+	44, // [44:55] is the sub-list for method input_type
+	44, // [44:44] is the sub-list for extension type_name
+	44, // [44:44] is the sub-list for extension extendee
+	0,  // [0:44] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_gamerules_proto_init() }

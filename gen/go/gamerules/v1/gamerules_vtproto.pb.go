@@ -8,7 +8,9 @@ import (
 	binary "encoding/binary"
 	fmt "fmt"
 	protohelpers "github.com/planetscale/vtprotobuf/protohelpers"
+	fieldmaskpb "github.com/planetscale/vtprotobuf/types/known/fieldmaskpb"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	fieldmaskpb1 "google.golang.org/protobuf/types/known/fieldmaskpb"
 	io "io"
 	math "math"
 )
@@ -719,6 +721,16 @@ func (m *LegalMovesRequest) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 	if m.unknownFields != nil {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
+	}
+	if m.ReadMask != nil {
+		size, err := (*fieldmaskpb.FieldMask)(m.ReadMask).MarshalToSizedBufferVT(dAtA[:i])
+		if err != nil {
+			return 0, err
+		}
+		i -= size
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(size))
+		i--
+		dAtA[i] = 0x22
 	}
 	if m.IncludeResults {
 		i--
@@ -2360,6 +2372,10 @@ func (m *LegalMovesRequest) SizeVT() (n int) {
 	}
 	if m.IncludeResults {
 		n += 2
+	}
+	if m.ReadMask != nil {
+		l = (*fieldmaskpb.FieldMask)(m.ReadMask).SizeVT()
+		n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
 	}
 	n += len(m.unknownFields)
 	return n
@@ -4333,6 +4349,42 @@ func (m *LegalMovesRequest) UnmarshalVT(dAtA []byte) error {
 				}
 			}
 			m.IncludeResults = bool(v != 0)
+		case 4:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field ReadMask", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			if m.ReadMask == nil {
+				m.ReadMask = &fieldmaskpb1.FieldMask{}
+			}
+			if err := (*fieldmaskpb.FieldMask)(m.ReadMask).UnmarshalVT(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			iNdEx = postIndex
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])

@@ -1,0 +1,172 @@
+package service
+
+import (
+	"fmt"
+	"strings"
+
+	"google.golang.org/protobuf/types/known/fieldmaskpb"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+)
+
+// moveParts says which parts of each listed move Position.LegalMoves
+// builds (LegalMovesRequest.read_mask, AIP-157): the notation, the typed
+// move, a chance outcome's probability, and the result state's text and
+// typed fields. A part left out is not built at all (no notation written,
+// no typed message allocated), not pruned afterwards.
+type moveParts struct {
+	Notation, Typed, Probability bool
+	// ResultText and ResultTyped are the result state's parts; with
+	// neither, no move is applied and no result is built.
+	ResultText, ResultTyped bool
+}
+
+// allParts is every part of a move, results included: the answer as it is
+// without a mask, with include_results.
+var allParts = moveParts{Notation: true, Typed: true, Probability: true, ResultText: true, ResultTyped: true}
+
+// noResults is allParts without the result states: the answer without a
+// mask and without include_results.
+var noResults = moveParts{Notation: true, Typed: true, Probability: true}
+
+// results reports whether result states are built.
+func (w moveParts) results() bool { return w.ResultText || w.ResultTyped }
+
+// readMaskPaths are the paths LegalMovesRequest.read_mask accepts, relative
+// to LegalMovesResponse, in the order the error message lists them, with
+// the parts each selects (chance: the response's chance flag).
+var readMaskPaths = []struct {
+	path   string
+	parts  moveParts
+	moves  bool // a path under "moves": the list has an entry per move
+	chance bool
+}{
+	{"*", allParts, true, true},
+	{"moves", allParts, true, false},
+	{"moves.notation", moveParts{Notation: true}, true, false},
+	{"moves.move", moveParts{Typed: true}, true, false},
+	{"moves.probability", moveParts{Probability: true}, true, false},
+	{"moves.result", moveParts{ResultText: true, ResultTyped: true}, true, false},
+	{"moves.result.text", moveParts{ResultText: true}, true, false},
+	{"moves.result.state", moveParts{ResultTyped: true}, true, false},
+	{"chance", moveParts{}, false, true},
+}
+
+// answerParts is what a read mask selects of a LegalMovesResponse.
+type answerParts struct {
+	moves  moveParts // the parts of each move (results only with include_results)
+	listed bool      // moves has an entry per legal move (else it is empty)
+	chance bool      // chance is set
+}
+
+// parseReadMask reads a LegalMoves read mask: nil or no paths is the whole
+// answer, as without a mask. The result parts are kept only with
+// includeResults (a mask never adds results, it only leaves parts out). An
+// unknown path is an errInvalidRequest naming it and the accepted paths.
+func parseReadMask(m *fieldmaskpb.FieldMask, includeResults bool) (answerParts, error) {
+	var a answerParts
+	if len(m.GetPaths()) == 0 {
+		a = answerParts{moves: allParts, listed: true, chance: true}
+	}
+	for _, p := range m.GetPaths() {
+		found := false
+		for _, r := range readMaskPaths {
+			if r.path == p {
+				found = true
+				a.listed = a.listed || r.moves
+				a.chance = a.chance || r.chance
+				w := &a.moves
+				w.Notation, w.Typed, w.Probability = w.Notation || r.parts.Notation, w.Typed || r.parts.Typed, w.Probability || r.parts.Probability
+				w.ResultText, w.ResultTyped = w.ResultText || r.parts.ResultText, w.ResultTyped || r.parts.ResultTyped
+			}
+		}
+		if !found {
+			names := make([]string, len(readMaskPaths))
+			for i, r := range readMaskPaths {
+				names[i] = fmt.Sprintf("%q", r.path)
+			}
+			return answerParts{}, fmt.Errorf("%w: unknown path %q; the paths are %s", errInvalidRequest, p, strings.Join(names, ", "))
+		}
+	}
+	if !includeResults {
+		a.moves.ResultText, a.moves.ResultTyped = false, false
+	}
+	return a, nil
+}
+
+// legalMovesAnswer is LegalMoves' answer for pos with the parts a selects.
+func legalMovesAnswer(pos Position, a answerParts) (*gamerulesv1.LegalMovesResponse, error) {
+	moves, chance, err := pos.LegalMoves(a.moves)
+	if err != nil {
+		return nil, err
+	}
+	resp := &gamerulesv1.LegalMovesResponse{}
+	if a.listed {
+		resp.Moves = moves
+	}
+	if a.chance {
+		resp.Chance = chance
+	}
+	return resp, nil
+}
+
+// textAppender is a rules State's text writer (encoding.TextAppender; the
+// bytes of its String).
+type textAppender interface {
+	AppendText(b []byte) ([]byte, error)
+}
+
+// stateEncoder builds the result states of one LegalMoves answer: encode
+// each state, then finish (which may set the texts).
+type stateEncoder[S any] interface {
+	encode(s S) *gamerulesv1.GameState
+	finish()
+}
+
+// typedEncoder is a game's encoder of typed states (e.g. abaloneEncoder),
+// which can be told to leave the text out.
+type typedEncoder[S any] interface {
+	stateEncoder[S]
+	omitText()
+}
+
+// resultEncoder returns the encoder of n result states with the parts w
+// asks for: nil without results; the game's typed encoder (made by
+// newTyped) when the typed state is wanted, told to omit the text when the
+// text is not; a textEncoder, which builds only the texts (about size
+// bytes each), otherwise.
+func resultEncoder[S textAppender](w moveParts, n, size int, newTyped func() typedEncoder[S]) stateEncoder[S] {
+	switch {
+	case w.ResultTyped:
+		e := newTyped()
+		if !w.ResultText {
+			e.omitText()
+		}
+		return e
+	case w.ResultText:
+		return newTextEncoder[S](n, size)
+	}
+	return nil
+}
+
+// textEncoder builds result states holding only their text: the states
+// from one slab, the texts in one buffer (see texts).
+type textEncoder[S textAppender] struct {
+	states slab[gamerulesv1.GameState]
+	text   texts
+}
+
+// newTextEncoder returns a textEncoder sized for n states of about size
+// bytes of text each.
+func newTextEncoder[S textAppender](n, size int) *textEncoder[S] {
+	return &textEncoder[S]{states: makeSlab[gamerulesv1.GameState](n), text: makeTexts(n, size)}
+}
+
+func (e *textEncoder[S]) encode(s S) *gamerulesv1.GameState {
+	st := e.states.next()
+	e.text.buf, _ = s.AppendText(e.text.buf)
+	e.text.mark(st)
+	return st
+}
+
+func (e *textEncoder[S]) finish() { e.text.finish() }
