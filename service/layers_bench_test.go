@@ -8,6 +8,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/fieldmaskpb"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 )
@@ -275,13 +276,20 @@ func benchLayers[Req, Resp proto.Message](b *testing.B, req Req, newReq func() R
 }
 
 // BenchmarkLayersLegalMoves is LegalMoves of every game's mid-game state,
-// with and without include_results, layer by layer.
+// with and without include_results, and with results under the read mask
+// "moves.notation,moves.result.text" (results=true+mask: notations and
+// result texts only), layer by layer. Compare the masks with
+// benchstat -col /results.
 func BenchmarkLayersLegalMoves(b *testing.B) {
 	srv := New()
 	for _, c := range benchCases(b) {
-		for _, results := range []bool{false, true} {
-			b.Run(fmt.Sprintf("game=%s/results=%v", c.name, results), func(b *testing.B) {
+		for _, v := range []string{"false", "true", "true+mask"} {
+			results := v != "false"
+			b.Run(fmt.Sprintf("game=%s/results=%s", c.name, v), func(b *testing.B) {
 				req := &gamerulesv1.LegalMovesRequest{Game: c.game, State: c.state, IncludeResults: results}
+				if v == "true+mask" {
+					req.ReadMask = &fieldmaskpb.FieldMask{Paths: []string{"moves.notation", "moves.result.text"}}
+				}
 				pos, err := srv.decode(c.game, c.state)
 				if err != nil {
 					b.Fatal(err)

@@ -731,8 +731,8 @@ type LegalMovesRequest struct {
 	// LegalMovesResponse:
 	//
 	//	"*"                   everything
-	//	"moves"               every part of each move (as the four below and
-	//	                      "moves.result")
+	//	"moves"               every part of each move (all the paths below
+	//	                      but "chance")
 	//	"moves.notation"      each move's notation
 	//	"moves.move"          each move's typed move (the oneof `move`)
 	//	"moves.probability"   a chance outcome's probability
@@ -748,8 +748,8 @@ type LegalMovesRequest struct {
 	// empty); when none is, `moves` is empty. Parts left out are not built, so
 	// a smaller answer is also a cheaper one: e.g. "moves.notation,
 	// moves.result.text" with include_results. (A Gravity Trap state's text
-	// does not carry a custom board: a result sent back as text alone is read
-	// on the default board; send the typed state for a custom one.) REST:
+	// does not name a custom board, so on a custom board a text-only result
+	// cannot be sent back by itself: ask for "moves.result.state" too.) REST:
 	// `"readMask": "moves.notation,moves.result.text"`. Any other path is
 	// INVALID_ARGUMENT (reason INVALID_REQUEST, field `read_mask`).
 	ReadMask      *fieldmaskpb.FieldMask `protobuf:"bytes,4,opt,name=read_mask,json=readMask,proto3" json:"read_mask,omitempty"`
