@@ -7,6 +7,7 @@ import (
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/rules/game"
 )
 
 // moveParts says which parts of each listed move Position.LegalMoves
@@ -59,12 +60,21 @@ type answerParts struct {
 	chance bool      // chance is set
 }
 
+// maxReadMaskPaths is the most paths a read mask may list (repeats
+// included).
+const maxReadMaskPaths = 64
+
 // parseReadMask reads a LegalMoves read mask: nil or no paths is the whole
 // answer, as without a mask. The result parts are kept only with
 // includeResults (a mask never adds results, it only leaves parts out). An
 // unknown path is an errInvalidRequest naming it and the accepted paths.
 func parseReadMask(m *fieldmaskpb.FieldMask, includeResults bool) (answerParts, error) {
 	var a answerParts
+	if n := len(m.GetPaths()); n > maxReadMaskPaths {
+		// On REST the mask is one JSON string, so the element budget does
+		// not count its paths; there are only a few distinct ones anyway.
+		return answerParts{}, fmt.Errorf("%w: %d paths; a read mask has at most %d (there are %d distinct paths)", errInvalidRequest, n, maxReadMaskPaths, len(readMaskPaths))
+	}
 	if len(m.GetPaths()) == 0 {
 		a = answerParts{moves: allParts, listed: true, chance: true}
 	}
@@ -85,7 +95,7 @@ func parseReadMask(m *fieldmaskpb.FieldMask, includeResults bool) (answerParts, 
 			for i, r := range readMaskPaths {
 				names[i] = fmt.Sprintf("%q", r.path)
 			}
-			return answerParts{}, fmt.Errorf("%w: unknown path %q; the paths are %s", errInvalidRequest, p, strings.Join(names, ", "))
+			return answerParts{}, fmt.Errorf("%w: unknown path %s; the paths are %s", errInvalidRequest, game.Quote(p), strings.Join(names, ", "))
 		}
 	}
 	if !includeResults {

@@ -191,3 +191,26 @@ func TestReadMaskUnknownPath(t *testing.T) {
 		}
 	}
 }
+
+// TestReadMaskBounded: a mask of more paths than maxReadMaskPaths is
+// refused, and an unknown path is quoted shortened in the message.
+func TestReadMaskBounded(t *testing.T) {
+	srv := New()
+	paths := make([]string, maxReadMaskPaths+1)
+	for i := range paths {
+		paths[i] = "moves.notation"
+	}
+	st := &gamerulesv1.GameState{Text: "RoooBooooooooooooooooo r"}
+	_, err := srv.LegalMoves(context.Background(), &gamerulesv1.LegalMovesRequest{Game: "gravity_trap", State: st, ReadMask: &fieldmaskpb.FieldMask{Paths: paths}})
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "at most 64") {
+		t.Errorf("65 paths: %v", err)
+	}
+	if _, err := srv.LegalMoves(context.Background(), &gamerulesv1.LegalMovesRequest{Game: "gravity_trap", State: st, ReadMask: &fieldmaskpb.FieldMask{Paths: paths[:64]}}); err != nil {
+		t.Errorf("64 paths: %v", err)
+	}
+	long := strings.Repeat("x", 100000)
+	_, err = srv.LegalMoves(context.Background(), &gamerulesv1.LegalMovesRequest{Game: "gravity_trap", State: st, ReadMask: &fieldmaskpb.FieldMask{Paths: []string{long}}})
+	if status.Code(err) != codes.InvalidArgument || len(err.Error()) > 1000 {
+		t.Errorf("a 100 KB unknown path: %d-byte error %.100v", len(err.Error()), err)
+	}
+}

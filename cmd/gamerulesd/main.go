@@ -131,8 +131,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	str(&cfg.TLSCert, "tls-cert", "GAMERULES_TLS_CERT", "PEM certificate (chain) file: serve TLS on both ports (with --tls-key)")
 	str(&cfg.TLSKey, "tls-key", "GAMERULES_TLS_KEY", "PEM private key file of --tls-cert")
 	str(&cfg.TLSClientCA, "tls-client-ca", "GAMERULES_TLS_CLIENT_CA", "PEM CA certificates file: require client certificates signed by them (mutual TLS)")
-	num(&cfg.GCPercent, "gc-percent", "GAMERULES_GC_PERCENT", "garbage collector target, as GOGC (which wins when set)")
-	num(&cfg.MemoryLimitMiB, "memory-limit-mib", "GAMERULES_MEMORY_LIMIT_MIB", "soft memory limit in MiB at which the collector works harder, as GOMEMLIMIT (which wins when set); 0 for none")
+	num(&cfg.GCPercent, "gc-percent", "GAMERULES_GC_PERCENT", "garbage collector target, 25..10000, as GOGC (which wins when set)")
+	num(&cfg.MemoryLimitMiB, "memory-limit-mib", "GAMERULES_MEMORY_LIMIT_MIB", "soft memory limit in MiB, 32..1048576 or 0 for none, at which the collector works harder, as GOMEMLIMIT (which wins when set)")
 	str(&cfg.RESTGateway, "rest-gateway", "GAMERULES_REST_GATEWAY", "how REST reaches the service: inprocess (direct calls) or loopback (a gRPC call to the gRPC port)")
 	fs.Func("cors-origins", "comma-separated browser origins allowed to call the REST API, or * (env GAMERULES_CORS_ORIGINS; default none)", func(v string) error {
 		cfg.CORSOrigins = splitList(v)
@@ -214,7 +214,9 @@ func (c Config) check() error {
 		{"--queue-wait", c.QueueWait >= 0, c.QueueWait},
 		{"--grpc-max-connection-age-grace", c.GRPCMaxConnectionAgeGrace >= 0, c.GRPCMaxConnectionAgeGrace},
 		{"--drain-delay", c.DrainDelay >= 0, c.DrainDelay},
-		{"--memory-limit-mib", c.MemoryLimitMiB >= 0, c.MemoryLimitMiB},
+	}
+	if m := c.MemoryLimitMiB; m != 0 && (m < 32 || m > 1<<20) {
+		return fmt.Errorf("--memory-limit-mib must be 0 (none) or 32..1048576 (1 TiB), got %d", m)
 	}
 	if c.GCPercent < 25 || c.GCPercent > 10_000 {
 		return fmt.Errorf("--gc-percent must be 25..10000, got %d", c.GCPercent)

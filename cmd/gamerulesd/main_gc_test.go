@@ -29,7 +29,7 @@ func TestGCSettings(t *testing.T) {
 	if err != nil || cfg.GCPercent != 150 || cfg.MemoryLimitMiB != 0 {
 		t.Fatalf("env and flag: %+v %v", cfg, err)
 	}
-	for _, args := range [][]string{{"--gc-percent", "10"}, {"--gc-percent", "20000"}, {"--memory-limit-mib", "-1"}} {
+	for _, args := range [][]string{{"--gc-percent", "10"}, {"--gc-percent", "20000"}, {"--memory-limit-mib", "-1"}, {"--memory-limit-mib", "1"}, {"--memory-limit-mib", "9007199254740992"}} {
 		if _, _, err := parseConfig(args, env(), io.Discard); err == nil || !strings.Contains(err.Error(), args[0]) {
 			t.Errorf("%v: err %v; want a refusal naming the flag", args, err)
 		}
