@@ -324,8 +324,9 @@ func run(ctx context.Context, cfg Config, ready chan<- Addrs) error {
 	healthSrv.endWatches()
 
 	// 3. Stop accepting, and let the calls in flight finish. REST first:
-	// its handlers need the gRPC port (the gateway's hop), so gRPC serves on
-	// until no REST handler runs; then whatever is left on the HTTP port
+	// with --rest-gateway loopback its handlers need the gRPC port (the
+	// gateway's hop), so gRPC serves on until no REST handler runs (in
+	// process the order does not matter, and this one is as good); then whatever is left on the HTTP port
 	// (bodies still arriving, answers a client is slow to read) is closed.
 	// Then gRPC: once no API handler runs, whatever is left (streams that
 	// sent no message, reflection streams) is closed. Nothing a client does
