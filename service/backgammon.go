@@ -31,7 +31,7 @@ func (backgammonEngine) Info() *gamerulesv1.GameInfo {
 			"money game with the doubling cube (option cube), the Jacoby rule (on by default; option jacoby) and beavers (option beavers)",
 			"match play to match_length points with the Crawford rule (options match_length, white_score, black_score, crawford)",
 		},
-		MoveNotation:  `gnubg's: "24/18 13/11", "bar/22", "6/off", "13/9(4)", "24/23*/20"; "pass" when no number can be played; dice as "roll 6-5" (opening: "roll <white>-<black>"), or "roll" to have the server draw them; with the cube "double", "take", "drop", "beaver", "resign single|gammon|backgammon", "accept", "decline", and "next game" between the games of a match or of a money session with the cube`,
+		MoveNotation:  `gnubg's: "24/18 13/11", "bar/22", "6/off", "13/9(4)", "24/23*/20"; "pass" when no number can be played; dice as "roll 6-5" (opening: "roll <white>-<black>"), or "roll" to have the server draw them; with the cube "double", "take", "drop", "beaver", "resign single|gammon|backgammon", "accept", "decline", and "next game" between the games of a match`,
 		StateNotation: `gnubg ID "<Position ID>:<Match ID>" from the side of the player on roll, e.g. "4HPwATDgc/ABMA:MIEFAAAAAAAE" (the start, white to play 3-1); a money game with the cube adds " cube", and " beavers" when they are allowed`,
 	}
 }
@@ -653,8 +653,7 @@ func backgammonDecision(k backgammon.Kind, level int) backgammon.Move {
 func (p backgammonPos) Outcome() game.Outcome { return p.s.Outcome() }
 
 // Continues reports whether a finished game still has a move: "next game"
-// inside an unfinished match or a money session with the cube (see
-// continuer, backgammon.State.SessionGoesOn).
+// inside an unfinished match (see continuer, backgammon.State.SessionGoesOn).
 func (p backgammonPos) Continues() bool { return p.s.SessionGoesOn() }
 
 // ScoreDetail adds the cube and the match to Score (see scoreDetailer).

@@ -70,6 +70,22 @@ func importMat(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest,
 	// (the Jacoby rule from the points, beavers, a match-point start's
 	// Crawford game).
 	o := m.Options()
+	tags := map[string]string{"white": m.Players[0], "black": m.Players[1]}
+	if m.Length == 0 && len(m.Games) > 1 {
+		// A money session: every game was checked by Replay, but a money
+		// game is one game for the API (spec: a finished game has no
+		// legal moves outside a match), so the replay is the session's
+		// last game, from the running score its header gives.
+		last := 0
+		for i, mv := range moves {
+			if mv.Notation == "next game" {
+				last = i + 1
+			}
+		}
+		moves = moves[last:]
+		o.Score = m.Games[len(m.Games)-1].Score
+		tags["session_games"] = strconv.Itoa(len(m.Games))
+	}
 	bo := &gamerulesv1.BackgammonOptions{Cube: o.MatchLength == 0, MatchLength: uint32(o.MatchLength),
 		WhiteScore: uint32(o.Score[0]), BlackScore: uint32(o.Score[1]), Crawford: o.Crawford, Beavers: o.Beavers}
 	if o.MatchLength == 0 && o.NoJacoby {
@@ -80,7 +96,7 @@ func importMat(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest,
 	for _, mv := range moves {
 		replay.Moves = append(replay.Moves, mv.Notation)
 	}
-	return replay, map[string]string{"white": m.Players[0], "black": m.Players[1]}, nil
+	return replay, tags, nil
 }
 
 // ImportRecord reads a record and replays it with ReplayGame.

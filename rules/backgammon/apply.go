@@ -36,9 +36,6 @@ func (s State) Apply(m Move) (State, error) {
 		if s.matchLen > 0 && !s.MatchOver() {
 			return State{}, fmt.Errorf("backgammon: %w: the game is over; the match goes on with \"next game\", not %q", game.ErrIllegalMove, m)
 		}
-		if s.SessionGoesOn() {
-			return State{}, fmt.Errorf("backgammon: %w: the game is over; the money session goes on with \"next game\", not %q", game.ErrGameOver, m)
-		}
 		return State{}, fmt.Errorf("backgammon: %w: the game is over; no move %q", game.ErrGameOver, m)
 	}
 	if m.kind >= KindDouble {

@@ -90,12 +90,30 @@ func (s State) MatchOver() bool {
 }
 
 // SessionGoesOn reports whether a finished game has a next game ("next
-// game"): in a match that is not over, and in a money session (a money
-// game with the cube in use), whose games carry the running score (Score)
-// as gnubg 1.07 plays a session ("new session", "new game"). A money game
-// without the cube (the leaflet's game) is one game: false.
+// game"): only inside a match that is not over (spec "Phases": a finished
+// game has no legal moves and every move is GAME_OVER, except inside an
+// unfinished match). A money game is one game; the games of a money
+// session in a record are chained by NextSessionGame, which is not a move.
 func (s State) SessionGoesOn() bool {
-	return s.phase == PhaseOver && s.cubeUse && !s.MatchOver()
+	return s.phase == PhaseOver && s.matchLen > 0 && !s.MatchOver()
+}
+
+// NextSessionGame returns the state that starts the next game of a money
+// session after s, a finished money game with the cube: the running score
+// (Score, as gnubg 1.07 keeps a session's totals in the Match ID), Jacoby
+// and beavers carry on, the cube is back at 1 in the middle, the opening
+// roll is next. It is not a move: the spec gives a finished money game no
+// legal moves (it is one game for the API); record import (package mat)
+// uses it to check every game of a gnubg money session. Errors wrap
+// game.ErrGameOver: s is not finished, is a match, or has no cube.
+func (s State) NextSessionGame() (State, error) {
+	if s.phase != PhaseOver || s.matchLen > 0 || !s.cubeUse {
+		return State{}, fmt.Errorf("backgammon: %w: a next money-session game follows a finished money game with the cube only", game.ErrGameOver)
+	}
+	return State{
+		board: [2][25]uint8{startRow, startRow}, phase: PhaseOpening, score: s.score,
+		owner: ownerCentre, cubeUse: true, jacoby: s.jacoby, beavers: s.beavers,
+	}, nil
 }
 
 // MatchWinner returns the player who won the match, or game.NoWinner.
@@ -243,16 +261,14 @@ func (s State) applyDecision(m Move) (State, error) {
 		if ph != PhaseOver {
 			return refuse("the game is not over")
 		}
-		if !s.cubeUse {
-			return State{}, fmt.Errorf("backgammon: %w: a money game without the cube is one game; start a new one with NewGame", game.ErrGameOver)
+		if s.matchLen == 0 {
+			return State{}, fmt.Errorf("backgammon: %w: a money game is one game; start a new one with NewGame", game.ErrGameOver)
 		}
 		if s.MatchOver() {
 			return State{}, fmt.Errorf("backgammon: %w: the match is over (%d-%d in a match to %d)", game.ErrGameOver, s.score[0], s.score[1], s.matchLen)
 		}
-		// A match's next game, or a money session's: the score (a money
-		// session's running totals, as gnubg 1.07 keeps them in the Match
-		// ID) and the settings carry on; the cube is back at 1 in the
-		// middle.
+		// A match's next game: the score and the settings carry on; the
+		// cube is back at 1 in the middle.
 		next = State{
 			board: [2][25]uint8{startRow, startRow}, phase: PhaseOpening, score: s.score,
 			owner: ownerCentre, crawford: s.crawford, matchLen: s.matchLen, cubeUse: true,

@@ -58,9 +58,10 @@
 // backgammon; State.Outcome) to the winner's score, exactly as gnubg 1.07
 // writes the finished state's Match ID (a score stays at most 32767, the
 // field's 15 bits). A new game (New) starts at 0-0, or at Options.Score. A
-// money session goes on as gnubg's does: after a game with the cube in use,
-// "next game" starts the next game with the running score and the settings
-// (Jacoby, beavers) kept, the cube at 1 in the middle (State.SessionGoesOn);
+// money game is one game for the API (a finished game has no legal moves
+// outside a match); the next game of a gnubg money session, with the
+// running score and the settings (Jacoby, beavers) kept and the cube at 1
+// in the middle, is State.NextSessionGame, which record import uses;
 // WithScore sets a score directly.
 //
 // # Coordinates

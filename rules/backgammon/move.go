@@ -43,8 +43,8 @@ const (
 	KindAccept
 	// KindDecline declines a resignation; play goes on (PhaseResign).
 	KindDecline
-	// KindNextGame starts the next game of an unfinished match, or of a money
-	// session with the cube (PhaseOver; spec "Doubling cube, match play").
+	// KindNextGame starts the next game of an unfinished match (PhaseOver;
+	// spec "Doubling cube, match play").
 	KindNextGame
 )
 
@@ -177,8 +177,7 @@ func AcceptMove() Move { return Move{kind: KindAccept} }
 func DeclineMove() Move { return Move{kind: KindDecline} }
 
 // NextGameMove returns "next game": in a finished game of an unfinished
-// match, or of a money session with the cube (the session's score carried
-// on, the cube back at 1), the start of the next game.
+// match, the start of the next game.
 func NextGameMove() Move { return Move{kind: KindNextGame} }
 
 // Resignation returns the level of a KindResign move (1 single, 2 gammon,

@@ -343,7 +343,7 @@ var openingRolls, rolls = func() (op, ro []Move) {
 //     descending from and then descending to (so "24/23 24/21" comes before
 //     "24/21 6/5");
 //   - PhaseOver: nil, or "next game" in a finished game of an unfinished
-//     match or of a money session (State.SessionGoesOn).
+//     match (State.SessionGoesOn).
 //
 // With the cube in use (spec "Doubling cube, match play, resignation") the
 // decisions follow: in PhaseRoll "double" when the player on roll may

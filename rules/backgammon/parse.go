@@ -47,10 +47,6 @@ func ParseMove(s State, text string) (Move, error) {
 		if s.matchLen > 0 && !s.MatchOver() {
 			return Move{}, fmt.Errorf("backgammon: %w: the game is over; the match goes on with \"next game\", not %s", game.ErrIllegalMove, game.Quote(text))
 		}
-		if s.SessionGoesOn() {
-			// As Apply: the game is over (GAME_OVER), but says how to go on.
-			return Move{}, fmt.Errorf("backgammon: %w: the game is over; the money session goes on with \"next game\", not %s", game.ErrGameOver, game.Quote(text))
-		}
 		return Move{}, fmt.Errorf("backgammon: %w: the game is over; no move %s", game.ErrGameOver, game.Quote(text))
 	}
 	if ph := s.Phase(); ph == PhaseDouble || ph == PhaseResign {

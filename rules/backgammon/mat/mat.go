@@ -344,7 +344,10 @@ type Move struct {
 // game the opening roll (both dice, white's first), then rolls ("roll
 // 6-5"), plays (with bar and off for 25 and 0; "pass" when none is
 // written), "double", "beaver", "take" and "drop", and "next game" before
-// every game but the first (in a match and in a money session alike). It
+// every game but the first (in a match and in a money session alike; in a
+// money session it is not a move the engine takes but
+// backgammon.State.NextSessionGame, so ImportRecord replays a session's
+// last game from its running score). It
 // restores what the format leaves out: a game the text says was won
 // ("Wins 2 points") that the moves leave unfinished was resigned by the
 // loser, on roll, and accepted, so Replay adds "resign
@@ -402,7 +405,18 @@ func (m *Match) replay() ([]Move, error) {
 		return nil
 	}
 	for gi, g := range m.Games {
-		if gi > 0 {
+		switch {
+		case gi > 0 && m.Length == 0:
+			// A money session's next game is not a move of the API (a
+			// money game is one game); the engine chains it.
+			mv := Move{Notation: "next game", Line: g.lineOf(), Column: 1}
+			next, err := s.NextSessionGame()
+			if err != nil {
+				return nil, &MoveError{Line: mv.Line, Column: mv.Column, Index: len(out), Notation: mv.Notation, Before: s.String(), Err: err}
+			}
+			s = next
+			out = append(out, mv)
+		case gi > 0:
 			if err := apply(Move{Notation: "next game", Line: g.lineOf(), Column: 1}); err != nil {
 				return nil, err
 			}
@@ -589,7 +603,7 @@ func Write(start backgammon.State, moves []string, players [2]string) ([]byte, e
 			return nil, fmt.Errorf("mat: move %d: a drawn roll; replay first and write the dice drawn", i)
 		}
 		before := s
-		next, m, err := s.ApplyText(text)
+		next, m, err := applyText(s, text)
 		if err != nil {
 			return nil, fmt.Errorf("mat: move %d: %w", i, err)
 		}
@@ -667,4 +681,15 @@ func Write(start backgammon.State, moves []string, players [2]string) ([]byte, e
 	}
 	flush()
 	return b.Bytes(), nil
+}
+
+// applyText is State.ApplyText, except that "next game" after a finished
+// money game is the money session's next game (State.NextSessionGame: not
+// a move of the engine, which gives a finished money game none).
+func applyText(s backgammon.State, mv string) (backgammon.State, backgammon.Move, error) {
+	if mv == "next game" && s.Phase() == backgammon.PhaseOver && s.MatchLength() == 0 {
+		next, err := s.NextSessionGame()
+		return next, backgammon.NextGameMove(), err
+	}
+	return s.ApplyText(mv)
 }

@@ -45,7 +45,7 @@ func replayWith(t *testing.T, name string, m Match, noJacoby bool) ([]string, ba
 			}
 			gi++
 		}
-		next, am, err := s.ApplyText(mv.Notation)
+		next, am, err := applyText(s, mv.Notation)
 		if err != nil {
 			t.Fatalf("%s line %d column %d: %q: %v (state %s)", name, mv.Line, mv.Column, mv.Notation, err, s)
 		}
@@ -243,7 +243,7 @@ func TestGnubgPositionsEveryMove(t *testing.T) {
 		s, _ := backgammon.New(m.Options())
 		seen := []string{s.String()}
 		for _, mv := range mvs {
-			s, _, err = s.ApplyText(mv.Notation)
+			s, _, err = applyText(s, mv.Notation)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -327,7 +327,7 @@ func TestGnubgMoneySessions(t *testing.T) {
 		s := start
 		kinds := map[string]int{}
 		for _, mv := range moves {
-			next, am, err := s.ApplyText(mv)
+			next, am, err := applyText(s, mv)
 			if err != nil {
 				t.Fatal(err)
 			}

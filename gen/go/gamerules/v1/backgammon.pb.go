@@ -93,8 +93,7 @@ const (
 	BackgammonPhase_BACKGAMMON_PHASE_MOVE BackgammonPhase = 3
 	// The game is over: a player has borne off all 15 checkers, or (with the
 	// cube) a resignation was accepted or a double dropped (see `end`). No
-	// legal moves, except "next game" inside an unfinished match or a money
-	// session with the cube.
+	// legal moves, except "next game" inside an unfinished match.
 	BackgammonPhase_BACKGAMMON_PHASE_OVER BackgammonPhase = 4
 	// A double (or beaver) awaits the answer of the player on `turn`: take,
 	// drop, beaver or resign.
@@ -296,8 +295,7 @@ const (
 	BackgammonMoveKind_BACKGAMMON_MOVE_KIND_ACCEPT BackgammonMoveKind = 21
 	// Decline the resignation; play goes on ("decline").
 	BackgammonMoveKind_BACKGAMMON_MOVE_KIND_DECLINE BackgammonMoveKind = 22
-	// Start the next game of an unfinished match or of a money session with
-	// the cube ("next game").
+	// Start the next game of an unfinished match ("next game").
 	BackgammonMoveKind_BACKGAMMON_MOVE_KIND_NEXT_GAME BackgammonMoveKind = 23
 )
 
@@ -723,7 +721,7 @@ func (x *BackgammonStep) GetHit() bool {
 // "roll 6-5" (in the opening "roll <white's die>-<black's die>"), or "roll"
 // to have the server draw the dice; with the cube "double", "take", "drop",
 // "beaver", "resign single|gammon|backgammon", "accept", "decline", and
-// "next game" inside a match or a money session with the cube. In the roll phase with the cube, LegalMoves
+// "next game" inside a match. In the roll phase with the cube, LegalMoves
 // lists the 21 rolls (chance outcomes with their probabilities, which sum to
 // 1) and after them the decisions (no probability): a player who does not
 // double or resign rolls.
