@@ -184,36 +184,36 @@ func notationStates(tb testing.TB) []struct {
 var sinkTexts []string
 
 // BenchmarkNotation measures, per position of notationStates, move
-// generation alone ("gen"), generation plus the notation of every listed
-// move in one buffer ("gen+notation": Notations; before issue 10 it was
-// String per move, what the service wrote in each Move.notation) and with
-// String per move ("gen+string").
-// allocs/move is the notation's own allocations (gen+notation minus gen)
+// generation alone ("generate"), generation plus the notation of every listed
+// move in one buffer ("generate+notation": Notations; before issue 10 it was
+// String per move) and with
+// String per move ("generate+string").
+// allocs/move is the notation's own allocations (generate+notation minus generate)
 // per listed move; moves/op the number of listed moves. "results" is
-// LegalMovesWithResults, "results+text" adds each result state's text (the
-// service's include_results; "results+texts" with AppendStateTexts, one
+// LegalMovesWithResults, "results+text" adds each result state's text (the states after
+// every listed move; "results+texts" with AppendStateTexts, one
 // string for all); allocs/state is the text's own allocations
 // per result state.
 func BenchmarkNotation(b *testing.B) {
 	for _, ns := range notationStates(b) {
 		s := ns.s
 		n := len(s.LegalMoves())
-		gen := func() { _ = s.LegalMoves() }
+		generate := func() { _ = s.LegalMoves() }
 		withNotation := func() { sinkTexts = Notations(s.LegalMoves()) }
 		withString := func() {
 			for _, m := range s.LegalMoves() {
 				textSink = m.String()
 			}
 		}
-		perMove := (testing.AllocsPerRun(100, withNotation) - testing.AllocsPerRun(100, gen)) / float64(n)
-		b.Run(ns.name+"/gen", func(b *testing.B) {
+		perMove := (testing.AllocsPerRun(100, withNotation) - testing.AllocsPerRun(100, generate)) / float64(n)
+		b.Run(ns.name+"/generate", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				gen()
+				generate()
 			}
 			b.ReportMetric(float64(n), "moves/op")
 		})
-		b.Run(ns.name+"/gen+notation", func(b *testing.B) {
+		b.Run(ns.name+"/generate+notation", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				withNotation()
@@ -221,8 +221,8 @@ func BenchmarkNotation(b *testing.B) {
 			b.ReportMetric(float64(n), "moves/op")
 			b.ReportMetric(perMove, "allocs/move")
 		})
-		perString := (testing.AllocsPerRun(100, withString) - testing.AllocsPerRun(100, gen)) / float64(n)
-		b.Run(ns.name+"/gen+string", func(b *testing.B) {
+		perString := (testing.AllocsPerRun(100, withString) - testing.AllocsPerRun(100, generate)) / float64(n)
+		b.Run(ns.name+"/generate+string", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				withString()
@@ -293,14 +293,14 @@ func BenchmarkNotationRatio(b *testing.B) {
 					}
 				}
 				t3 := time.Now()
-				gen := float64(t1.Sub(t0))
-				shared = append(shared, float64(t2.Sub(t1))/gen)
-				perMove = append(perMove, float64(t3.Sub(t2))/gen)
+				genTime := float64(t1.Sub(t0))
+				shared = append(shared, float64(t2.Sub(t1))/genTime)
+				perMove = append(perMove, float64(t3.Sub(t2))/genTime)
 			}
 			sort.Float64s(shared)
 			sort.Float64s(perMove)
-			b.ReportMetric(shared[len(shared)/2], "notations/gen")
-			b.ReportMetric(perMove[len(perMove)/2], "strings/gen")
+			b.ReportMetric(shared[len(shared)/2], "notations/generate")
+			b.ReportMetric(perMove[len(perMove)/2], "strings/generate")
 		})
 	}
 }

@@ -106,12 +106,11 @@ var (
 
 // BenchmarkNotation measures, at the set-up of the default board (22
 // placements "place N"), in the oracle position with the most moves on each
-// built-in board, move generation alone ("gen"), generation plus the
-// notation of every listed move in one buffer ("gen+notation": Notations;
-// before issue 10 it was String per move, what the service wrote in each
-// Move.notation), with String per move ("gen+string"), the result state of
+// built-in board, move generation alone ("generate"), generation plus the
+// notation of every listed move in one buffer ("generate+notation": Notations;
+// before issue 10 it was String per move), with String per move ("generate+string"), the result state of
 // every move ("results", Apply) and those plus each result's text
-// ("results+text", the service's include_results; "results+texts" with
+// ("results+text", the states after every listed move; "results+texts" with
 // AppendStateTexts, one string for all). allocs/move and allocs/state are the text's own
 // allocations per listed move or result.
 func BenchmarkNotation(b *testing.B) {
@@ -133,7 +132,7 @@ func BenchmarkNotation(b *testing.B) {
 		s := ns.s
 		moves := s.LegalMoves()
 		n := len(moves)
-		gen := func() { _ = s.LegalMoves() }
+		generate := func() { _ = s.LegalMoves() }
 		withNotation := func() { sinkTexts = Notations(s.LegalMoves()) }
 		withString := func() {
 			for _, m := range s.LegalMoves() {
@@ -151,7 +150,7 @@ func BenchmarkNotation(b *testing.B) {
 				sinkText = t.String()
 			}
 		}
-		perMove := (testing.AllocsPerRun(100, withNotation) - testing.AllocsPerRun(100, gen)) / float64(n)
+		perMove := (testing.AllocsPerRun(100, withNotation) - testing.AllocsPerRun(100, generate)) / float64(n)
 		var next []State
 		withTexts := func() {
 			next = next[:0]
@@ -162,14 +161,14 @@ func BenchmarkNotation(b *testing.B) {
 			sinkTexts = AppendStateTexts(sinkTexts[:0], next)
 		}
 		perState := (testing.AllocsPerRun(100, withText) - testing.AllocsPerRun(100, results)) / float64(n)
-		b.Run(ns.name+"/gen", func(b *testing.B) {
+		b.Run(ns.name+"/generate", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				gen()
+				generate()
 			}
 			b.ReportMetric(float64(n), "moves/op")
 		})
-		b.Run(ns.name+"/gen+notation", func(b *testing.B) {
+		b.Run(ns.name+"/generate+notation", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				withNotation()
@@ -177,8 +176,8 @@ func BenchmarkNotation(b *testing.B) {
 			b.ReportMetric(float64(n), "moves/op")
 			b.ReportMetric(perMove, "allocs/move")
 		})
-		perString := (testing.AllocsPerRun(100, withString) - testing.AllocsPerRun(100, gen)) / float64(n)
-		b.Run(ns.name+"/gen+string", func(b *testing.B) {
+		perString := (testing.AllocsPerRun(100, withString) - testing.AllocsPerRun(100, generate)) / float64(n)
+		b.Run(ns.name+"/generate+string", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				withString()

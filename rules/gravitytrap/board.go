@@ -153,9 +153,9 @@ func NewBoard(def BoardDef) (*Board, error) {
 	b := &Board{n: n, all: maskOf(n)}
 	b.stations = append([]Station(nil), def.Stations...)
 	for i := range b.stations {
-		// A coordinate of -0 is 0 (+ 0 turns one into the other): -0
-		// would read "-0" in JSON, and protobuf encoders disagree on
-		// writing it. The built-in boards' files have -0.0000 in places.
+		// A coordinate of -0 is 0 (+ 0 turns one into the other): it is
+		// a position, and -0 would print as "-0". The built-in boards'
+		// files have -0.0000 in places.
 		b.stations[i].X += 0
 		b.stations[i].Y += 0
 	}

@@ -27,8 +27,7 @@ func (b *Board) Layout() []Station {
 	for i := range out {
 		a := math.Pi/2 - 2*math.Pi*float64(i)/float64(len(out))
 		// + 0 turns a rounded -0 into 0: a coordinate is a position, and
-		// -0 would read "-0" in JSON and, in protobuf, be written by
-		// proto.Marshal but dropped as unset by vtprotobuf.
+		// -0 would print as "-0".
 		out[i].X = math.Round(3*math.Cos(a)*1e4)/1e4 + 0
 		out[i].Y = math.Round(3*math.Sin(a)*1e4)/1e4 + 0
 	}

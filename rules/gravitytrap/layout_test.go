@@ -35,8 +35,7 @@ func TestLayout(t *testing.T) {
 }
 
 // TestBuiltinCoordinatesHaveNoNegativeZero: no station of a built-in board
-// sits at -0 (it would read "-0" in JSON, and vtprotobuf writes -0 as an
-// unset 0 where proto.Marshal writes it).
+// sits at -0 (a position; -0 would print as "-0").
 func TestBuiltinCoordinatesHaveNoNegativeZero(t *testing.T) {
 	for _, b := range []*gt.Board{gt.DefaultBoard(), gt.RingsBoard()} {
 		for i, st := range b.Def().Stations {

@@ -8,7 +8,7 @@ import "slices"
 // whole list: for up to 256 states of about one length, one allocation for
 // all of them when the text fits 2 KB and two otherwise (plus dst's growth
 // when it lacks capacity), instead of one per state. This is the call for
-// the result states of a move list (the service's include_results).
+// the result states of a move list (the state after every listed move).
 func AppendStateTexts(dst []string, states []State) []string {
 	if len(states) == 0 {
 		return dst

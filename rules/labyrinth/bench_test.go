@@ -133,12 +133,12 @@ var (
 
 // BenchmarkNotation measures, in benchState's shift phase (44 shifts) and
 // in the move phase after the shift that gives the mover the most squares,
-// move generation alone ("gen"), generation plus the notation of every
-// listed move in one buffer ("gen+notation": Notations; before issue 10 it
-// was String per move, what the service wrote in each Move.notation), with
-// String per move ("gen+string"), the result state of every move
-// ("results", Apply) and those plus each result's text ("results+text", the
-// service's include_results; "results+texts" with AppendStateTexts, one
+// move generation alone ("generate"), generation plus the notation of every
+// listed move in one buffer ("generate+notation": Notations; before issue 10 it
+// was String per move), with
+// String per move ("generate+string"), the result state of every move
+// ("results", Apply) and those plus each result's text ("results+text", the states after
+// every listed move; "results+texts" with AppendStateTexts, one
 // string for all). allocs/move and allocs/state are the text's
 // own allocations per listed move or result.
 func BenchmarkNotation(b *testing.B) {
@@ -156,7 +156,7 @@ func BenchmarkNotation(b *testing.B) {
 		s := ns.s
 		moves := s.LegalMoves()
 		n := len(moves)
-		gen := func() { _ = s.LegalMoves() }
+		generate := func() { _ = s.LegalMoves() }
 		withNotation := func() { sinkTexts = lab.Notations(s.LegalMoves()) }
 		withString := func() {
 			for _, m := range s.LegalMoves() {
@@ -174,7 +174,7 @@ func BenchmarkNotation(b *testing.B) {
 				sinkText = t.String()
 			}
 		}
-		perMove := (testing.AllocsPerRun(100, withNotation) - testing.AllocsPerRun(100, gen)) / float64(n)
+		perMove := (testing.AllocsPerRun(100, withNotation) - testing.AllocsPerRun(100, generate)) / float64(n)
 		var next []lab.State
 		withTexts := func() {
 			next = next[:0]
@@ -185,14 +185,14 @@ func BenchmarkNotation(b *testing.B) {
 			sinkTexts = lab.AppendStateTexts(sinkTexts[:0], next)
 		}
 		perState := (testing.AllocsPerRun(100, withText) - testing.AllocsPerRun(100, results)) / float64(n)
-		b.Run(ns.name+"/gen", func(b *testing.B) {
+		b.Run(ns.name+"/generate", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				gen()
+				generate()
 			}
 			b.ReportMetric(float64(n), "moves/op")
 		})
-		b.Run(ns.name+"/gen+notation", func(b *testing.B) {
+		b.Run(ns.name+"/generate+notation", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				withNotation()
@@ -200,8 +200,8 @@ func BenchmarkNotation(b *testing.B) {
 			b.ReportMetric(float64(n), "moves/op")
 			b.ReportMetric(perMove, "allocs/move")
 		})
-		perString := (testing.AllocsPerRun(100, withString) - testing.AllocsPerRun(100, gen)) / float64(n)
-		b.Run(ns.name+"/gen+string", func(b *testing.B) {
+		perString := (testing.AllocsPerRun(100, withString) - testing.AllocsPerRun(100, generate)) / float64(n)
+		b.Run(ns.name+"/generate+string", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				withString()
