@@ -9,6 +9,10 @@ import "slices"
 // all of them when the text fits 2 KB and two otherwise (plus dst's growth
 // when it lacks capacity), instead of one per state. This is the call for
 // the result states of a move list (the state after every listed move).
+//
+// Each engine has its own copy on purpose: one generic version over
+// encoding.TextAppender lets the stack buffers escape to the heap (one
+// more allocation per list, measured by TestNotationAllocs).
 func AppendStateTexts(dst []string, states []State) []string {
 	if len(states) == 0 {
 		return dst
