@@ -102,8 +102,8 @@ func (s State) SessionGoesOn() bool {
 // session after s, a finished money game with the cube: the running score
 // (Score, as gnubg 1.07 keeps a session's totals in the Match ID), Jacoby
 // and beavers carry on, the cube is back at 1 in the middle, the opening
-// roll is next. It is not a move: the spec gives a finished money game no
-// legal moves (it is one game for the API); record import (package mat)
+// roll is next. It is not a move: the spec ("Phases") gives a finished
+// money game no legal moves (it is one game); record import (package mat)
 // uses it to check every game of a gnubg money session. Errors wrap
 // game.ErrGameOver: s is not finished, is a match, or has no cube.
 func (s State) NextSessionGame() (State, error) {
