@@ -16,10 +16,12 @@ import (
 	"github.com/gamerules/gamerules/rules/game"
 )
 
-// Server implements gamerulesv1.GameRulesServer for every registered game.
-// The zero value is not usable; use New.
+// Server has a method for every RPC of gamerules.v1.GameRules, with the
+// generated request and answer types, for every registered game; it is not
+// itself a gRPC server (server.NewGRPCService makes it one), so that this
+// package links no gRPC server or transport code. The zero value is not
+// usable; use New.
 type Server struct {
-	gamerulesv1.UnimplementedGameRulesServer
 	engines map[string]Engine
 }
 
@@ -27,8 +29,6 @@ type Server struct {
 func New() *Server {
 	return &Server{engines: engines}
 }
-
-var _ gamerulesv1.GameRulesServer = (*Server)(nil)
 
 // Games returns the ids of the games the server serves, sorted.
 func (s *Server) Games() []string { return gameIDs() }

@@ -3,37 +3,22 @@ package load
 import (
 	"context"
 	"encoding/json"
-	"net"
 	"os"
 	"strings"
 	"testing"
 
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
-	"github.com/gamerules/gamerules/service"
+	"github.com/gamerules/gamerules/server/servertest"
 )
 
-// client serves the service on a loopback port for the test.
+// client serves the whole server (servertest: limits and interceptors
+// included) on loopback ports for the test.
 func client(t *testing.T) gamerulesv1.GameRulesClient {
 	t.Helper()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := grpc.NewServer()
-	gamerulesv1.RegisterGameRulesServer(s, service.New())
-	go func() { _ = s.Serve(lis) }()
-	t.Cleanup(s.Stop)
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	return gamerulesv1.NewGameRulesClient(conn)
+	return gamerulesv1.NewGameRulesClient(servertest.Dial(t, servertest.Start(t, nil)))
 }
 
 // TestStates: the seeded play reaches the states the benchmark promises

@@ -39,8 +39,11 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
+
+	"github.com/gamerules/gamerules/server"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3"; when
@@ -67,17 +70,21 @@ func mainErr(args []string, getenv func(string) string, stdout, stderr io.Writer
 		return nil
 	}
 	setGC(cfg, getenv)
+	s, err := server.New(cfg)
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// After the first signal, a second one kills the process at once (Go's
 	// default), for an operator who will not wait out the drain.
 	go func() { <-ctx.Done(); stop() }()
-	return run(ctx, cfg, nil)
+	return s.Run(ctx)
 }
 
 // setGC applies cfg's collector settings to the process, except those Go
 // takes from GOGC and GOMEMLIMIT when they are set.
-func setGC(cfg Config, getenv func(string) string) {
+func setGC(cfg server.Options, getenv func(string) string) {
 	if getenv("GOGC") == "" {
 		debug.SetGCPercent(cfg.GCPercent)
 	}
@@ -87,8 +94,9 @@ func setGC(cfg Config, getenv func(string) string) {
 }
 
 // parseConfig reads flags, with environment variables as their defaults.
-func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (Config, bool, error) {
-	cfg := DefaultConfig()
+func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (server.Options, bool, error) {
+	cfg := server.DefaultOptions()
+	cfg.Getenv = getenv
 	fs := flag.NewFlagSet("gamerulesd", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -162,7 +170,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	if fs.NArg() > 0 {
 		return cfg, false, fmt.Errorf("unexpected arguments %q (see --help)", fs.Args())
 	}
-	if err := cfg.check(); err != nil {
+	cfg.Version = buildVersion()
+	if err := cfg.Validate(); err != nil {
 		return cfg, false, err
 	}
 	return cfg, *showVersion, nil
@@ -180,94 +189,22 @@ func flagValueError(f *flag.Flag, err error) string {
 	return err.Error()
 }
 
-// check refuses a configuration that cannot work, naming the flag.
-func (c Config) check() error {
-	positive := []struct {
-		name string
-		ok   bool
-		val  any
-	}{
-		{"--max-recv-bytes", c.MaxRecvBytes > 0, c.MaxRecvBytes},
-		{"--max-in-flight", c.MaxInFlight > 0, c.MaxInFlight},
-		{"--grpc-max-streams", c.GRPCMaxStreams > 0, c.GRPCMaxStreams},
-		{"--request-timeout", c.RequestTimeout > 0, c.RequestTimeout},
-		{"--grpc-max-connection-idle", c.GRPCMaxConnectionIdle > 0, c.GRPCMaxConnectionIdle},
-		{"--grpc-max-connection-age", c.GRPCMaxConnectionAge > 0, c.GRPCMaxConnectionAge},
-		{"--grpc-handshake-timeout", c.GRPCHandshakeTimeout > 0, c.GRPCHandshakeTimeout},
-		{"--grpc-read-timeout", c.GRPCReadTimeout > 0, c.GRPCReadTimeout},
-		{"--grpc-keepalive-min-time", c.GRPCKeepaliveMinTime > 0, c.GRPCKeepaliveMinTime},
-		{"--http-read-timeout", c.HTTPReadTimeout > 0, c.HTTPReadTimeout},
-		{"--http-idle-timeout", c.HTTPIdleTimeout > 0, c.HTTPIdleTimeout},
-		{"--shutdown-timeout", c.ShutdownTimeout > 0, c.ShutdownTimeout},
-	}
-	for _, v := range positive {
-		if !v.ok {
-			return fmt.Errorf("%s must be positive, got %v", v.name, v.val)
-		}
-	}
-	notNegative := []struct {
-		name string
-		ok   bool
-		val  any
-	}{
-		{"--max-waiting", c.MaxWaiting >= 0, c.MaxWaiting},
-		{"--queue-wait", c.QueueWait >= 0, c.QueueWait},
-		{"--grpc-max-connection-age-grace", c.GRPCMaxConnectionAgeGrace >= 0, c.GRPCMaxConnectionAgeGrace},
-		{"--drain-delay", c.DrainDelay >= 0, c.DrainDelay},
-	}
-	if m := c.MemoryLimitMiB; m != 0 && (m < 32 || m > 1<<20) {
-		return fmt.Errorf("--memory-limit-mib must be 0 (none) or 32..1048576 (1 TiB), got %d", m)
-	}
-	if c.GCPercent < 25 || c.GCPercent > 10_000 {
-		return fmt.Errorf("--gc-percent must be 25..10000, got %d", c.GCPercent)
-	}
-	for _, v := range notNegative {
-		if !v.ok {
-			return fmt.Errorf("%s must not be negative, got %v", v.name, v.val)
-		}
-	}
-	for _, v := range []struct {
-		name string
-		n    int
-	}{{"--max-in-flight", c.MaxInFlight}, {"--max-waiting", c.MaxWaiting}, {"--grpc-max-streams", c.GRPCMaxStreams}} {
-		if v.n > 1_000_000 {
-			return fmt.Errorf("%s %d is over 1,000,000; no server needs that many", v.name, v.n)
-		}
-	}
-	if c.MaxRecvBytes > 64<<20 {
-		return fmt.Errorf("--max-recv-bytes %d is over 64 MiB; no request needs that much", c.MaxRecvBytes)
-	}
-	switch c.LogLevel {
-	case "debug", "info", "warn", "error":
-	default:
-		return fmt.Errorf("--log-level (GAMERULES_LOG_LEVEL) %q: want debug, info, warn or error", c.LogLevel)
-	}
-	if c.RESTGateway != gatewayInProcess && c.RESTGateway != gatewayLoopback {
-		return fmt.Errorf("--rest-gateway (GAMERULES_REST_GATEWAY) %q: want inprocess or loopback", c.RESTGateway)
-	}
-	if c.LogFormat != "json" && c.LogFormat != "console" {
-		return fmt.Errorf("--log-format (GAMERULES_LOG_FORMAT) %q: want json or console", c.LogFormat)
-	}
-	return c.checkProduction()
-}
-
 // buildVersion returns the version stamped at build time, or what the Go
-// build info knows.
+// build info knows (server.BuildVersion).
 func buildVersion() string {
 	if version != "" {
 		return version
 	}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(unknown)"
-	}
-	if v := info.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" {
-			return "devel-" + s.Value
+	return server.BuildVersion()
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
 		}
 	}
-	return "(devel)"
+	return out
 }

@@ -5,7 +5,17 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/gamerules/gamerules/server"
 )
+
+// gcPercent returns the collector's target (Go has no getter: setting
+// returns the old value, which is set back at once).
+func gcPercent() int {
+	p := debug.SetGCPercent(100)
+	debug.SetGCPercent(p)
+	return p
+}
 
 // TestGCSettings: --gc-percent and --memory-limit-mib (and their
 // variables) are read and checked, and set the process's collector unless
@@ -39,13 +49,13 @@ func TestGCSettings(t *testing.T) {
 	defer func() { debug.SetGCPercent(oldGC); debug.SetMemoryLimit(oldLimit) }()
 	debug.SetGCPercent(100)
 	debug.SetMemoryLimit(1 << 40)
-	setGC(Config{GCPercent: 300, MemoryLimitMiB: 128}, env())
+	setGC(server.Options{GCPercent: 300, MemoryLimitMiB: 128}, env())
 	if gcPercent() != 300 || debug.SetMemoryLimit(-1) != 128<<20 {
 		t.Errorf("after setGC: GC %d, limit %d; want 300 and 128 MiB", gcPercent(), debug.SetMemoryLimit(-1))
 	}
 	debug.SetGCPercent(100)
 	debug.SetMemoryLimit(1 << 40)
-	setGC(Config{GCPercent: 300, MemoryLimitMiB: 128}, env("GOGC", "50", "GOMEMLIMIT", "1GiB"))
+	setGC(server.Options{GCPercent: 300, MemoryLimitMiB: 128}, env("GOGC", "50", "GOMEMLIMIT", "1GiB"))
 	if gcPercent() != 100 || debug.SetMemoryLimit(-1) != 1<<40 {
 		t.Errorf("with GOGC and GOMEMLIMIT set: GC %d, limit %d; want them left to Go", gcPercent(), debug.SetMemoryLimit(-1))
 	}

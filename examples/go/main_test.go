@@ -3,35 +3,19 @@ package main
 import (
 	"context"
 	"io"
-	"net"
 	"strings"
 	"testing"
 
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
-	"github.com/gamerules/gamerules/service"
+	"github.com/gamerules/gamerules/server/servertest"
 )
 
-// TestExamplePlaysEveryGame runs the example's play against the service on
-// a loopback port: every game ends, with one call per move plus two, and
+// TestExamplePlaysEveryGame runs the example's play against the real server
+// on a loopback port: every game ends, with one call per move plus two, and
 // describe shows the reason and field of a refused move.
 func TestExamplePlaysEveryGame(t *testing.T) {
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := grpc.NewServer()
-	gamerulesv1.RegisterGameRulesServer(srv, service.New())
-	go srv.Serve(lis)
-	defer srv.Stop()
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	c := gamerulesv1.NewGameRulesClient(conn)
+	// The whole server, as gamerulesd runs it (limits, interceptors).
+	c := gamerulesv1.NewGameRulesClient(servertest.Dial(t, servertest.Start(t, nil)))
 	ctx := context.Background()
 	for _, id := range []string{"abalone", "backgammon", "gravity_trap", "labyrinth"} {
 		res, err := play(ctx, c, id, 1, 20000, io.Discard)

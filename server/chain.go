@@ -1,0 +1,120 @@
+package server
+
+import (
+	"context"
+
+	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
+	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// apiInterceptor is one link of an API call's unary interceptor chain, and
+// the transports it runs on: onGRPC for calls on the gRPC port, onREST for
+// REST calls served in process (gateway.go).
+type apiInterceptor struct {
+	f              grpc.UnaryServerInterceptor
+	onGRPC, onREST bool
+}
+
+// apiInterceptors is the one list of unary interceptors of an API call, the
+// first the outermost. Both transports share it, so that a REST call gets
+// the same log line, metrics, panic recovery, deadline and game field as a
+// gRPC call; the links only one side has are the other side's own
+// mechanism in another form:
+//
+//   - the request id and the span are, on gRPC, requestIDUnary in
+//     productionServerOptions and otelgrpc's stats handler (tr), outside this
+//     chain; REST runs them here (requestIDUnary reads the id the gateway
+//     puts in the incoming metadata, requestIDMetadata; tr.restSpan);
+//   - adm.started (the admission gate's read timer and the count shutdown
+//     waits for), costGate (the verdict of costCodec's wire scan),
+//     adm.publicSize and limitUnary are the gRPC port's gate and limits; a
+//     REST call has passed the REST port's own (guardREST: size and body
+//     budget, strictJSON: the element budget, limitHTTP: the in-flight
+//     limit and queue wait) before its handler runs, and is counted by
+//     limitHTTP for shutdown.
+//
+// Recovery sits inside logging and metrics so that a panic, turned into
+// INTERNAL, is still logged and counted; so is a gRPC request refused by
+// the in-flight limit.
+func apiInterceptors(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *admission, refused *prometheus.CounterVec, tr *tracing) []apiInterceptor {
+	const grpcOnly, restOnly, both = 1, 2, 3
+	link := func(f grpc.UnaryServerInterceptor, where int) apiInterceptor {
+		return apiInterceptor{f: f, onGRPC: where&grpcOnly != 0, onREST: where&restOnly != 0}
+	}
+	links := []apiInterceptor{
+		link(tr.restSpan(), restOnly),
+		link(requestIDUnary, restOnly),
+		link(adm.started, grpcOnly),
+		link(logUnary(logger.Named("rpc")), both),
+		link(metrics.UnaryServerInterceptor(), both),
+		link(recovery.UnaryServerInterceptor(recovery.WithRecoveryHandlerContext(recoverPanicFunc(logger))), both),
+		link(costGate, grpcOnly),
+		link(adm.publicSize(cfg.MaxRecvBytes, refused.WithLabelValues("grpc", "too_large")), grpcOnly),
+		link(deadlineUnary(cfg.RequestTimeout), both),
+		link(limitUnary(newLimiter(cfg.MaxInFlight, cfg.QueueWait), adm), grpcOnly),
+	}
+	return links
+}
+
+// grpcInterceptors are the links of chain that run on the gRPC port.
+func grpcInterceptors(chain []apiInterceptor) []grpc.UnaryServerInterceptor {
+	var out []grpc.UnaryServerInterceptor
+	for _, l := range chain {
+		if l.onGRPC && l.f != nil {
+			out = append(out, l.f)
+		}
+	}
+	return out
+}
+
+// restInterceptors are the links of chain that run for in-process REST
+// calls.
+func restInterceptors(chain []apiInterceptor) []grpc.UnaryServerInterceptor {
+	var out []grpc.UnaryServerInterceptor
+	for _, l := range chain {
+		if l.onREST && l.f != nil {
+			out = append(out, l.f)
+		}
+	}
+	return out
+}
+
+// recoverPanicFunc turns a handler's panic into INTERNAL "internal error"
+// (HTTP 500 on REST), logged at error level with the stack.
+func recoverPanicFunc(logger *zap.Logger) recovery.RecoveryHandlerFuncContext {
+	return func(ctx context.Context, p any) error {
+		logger.Error("panic in handler", zap.Any("panic", p), zap.Stack("stack"))
+		return status.Error(codes.Internal, "internal error")
+	}
+}
+
+// chainUnaryInterceptors makes one interceptor of ics, ics[0] the
+// outermost, as grpc.ChainUnaryInterceptor does inside grpc-go; nil when
+// ics is empty.
+func chainUnaryInterceptors(ics []grpc.UnaryServerInterceptor) grpc.UnaryServerInterceptor {
+	switch len(ics) {
+	case 0:
+		return nil
+	case 1:
+		return ics[0]
+	}
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		return ics[0](ctx, req, info, chainedHandler(ics, 0, info, handler))
+	}
+}
+
+// chainedHandler is the handler ics[curr] calls: ics[curr+1] around the
+// rest, or final after the last.
+func chainedHandler(ics []grpc.UnaryServerInterceptor, curr int, info *grpc.UnaryServerInfo, final grpc.UnaryHandler) grpc.UnaryHandler {
+	if curr == len(ics)-1 {
+		return final
+	}
+	return func(ctx context.Context, req any) (any, error) {
+		return ics[curr+1](ctx, req, info, chainedHandler(ics, curr+1, info, final))
+	}
+}

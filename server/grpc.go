@@ -1,0 +1,75 @@
+package server
+
+import (
+	"context"
+
+	"google.golang.org/genproto/googleapis/api/httpbody"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/service"
+)
+
+// grpcService adapts the service, which knows nothing of gRPC servers, to
+// the generated gamerulesv1.GameRulesServer interface: it embeds
+// UnimplementedGameRulesServer (so that a method added to the API answers
+// UNIMPLEMENTED until it is written) and passes every call on. It lives here
+// and not in service/ so that service/ links no gRPC server code (the
+// WebAssembly build runs service/ alone).
+type grpcService struct {
+	gamerulesv1.UnimplementedGameRulesServer
+	svc *service.Server
+}
+
+// NewGRPCService returns svc as the generated gamerulesv1.GameRulesServer,
+// to register on a *grpc.Server (gamerulesv1.RegisterGameRulesServer) or a
+// REST gateway (gamerulesv1.RegisterGameRulesHandlerServer) without the
+// stack's limits and interceptors; API gives them.
+func NewGRPCService(svc *service.Server) gamerulesv1.GameRulesServer { return newGRPCService(svc) }
+
+func newGRPCService(svc *service.Server) grpcService { return grpcService{svc: svc} }
+
+var _ gamerulesv1.GameRulesServer = grpcService{}
+
+func (g grpcService) ListGames(ctx context.Context, req *gamerulesv1.ListGamesRequest) (*gamerulesv1.ListGamesResponse, error) {
+	return g.svc.ListGames(ctx, req)
+}
+
+func (g grpcService) NewGame(ctx context.Context, req *gamerulesv1.NewGameRequest) (*gamerulesv1.NewGameResponse, error) {
+	return g.svc.NewGame(ctx, req)
+}
+
+func (g grpcService) LegalMoves(ctx context.Context, req *gamerulesv1.LegalMovesRequest) (*gamerulesv1.LegalMovesResponse, error) {
+	return g.svc.LegalMoves(ctx, req)
+}
+
+func (g grpcService) ApplyMove(ctx context.Context, req *gamerulesv1.ApplyMoveRequest) (*gamerulesv1.ApplyMoveResponse, error) {
+	return g.svc.ApplyMove(ctx, req)
+}
+
+func (g grpcService) Score(ctx context.Context, req *gamerulesv1.ScoreRequest) (*gamerulesv1.ScoreResponse, error) {
+	return g.svc.Score(ctx, req)
+}
+
+func (g grpcService) ObserveState(ctx context.Context, req *gamerulesv1.ObserveStateRequest) (*gamerulesv1.ObserveStateResponse, error) {
+	return g.svc.ObserveState(ctx, req)
+}
+
+func (g grpcService) RenderState(ctx context.Context, req *gamerulesv1.RenderStateRequest) (*httpbody.HttpBody, error) {
+	return g.svc.RenderState(ctx, req)
+}
+
+func (g grpcService) GetBoard(ctx context.Context, req *gamerulesv1.GetBoardRequest) (*gamerulesv1.GetBoardResponse, error) {
+	return g.svc.GetBoard(ctx, req)
+}
+
+func (g grpcService) ReplayGame(ctx context.Context, req *gamerulesv1.ReplayGameRequest) (*gamerulesv1.ReplayGameResponse, error) {
+	return g.svc.ReplayGame(ctx, req)
+}
+
+func (g grpcService) ImportRecord(ctx context.Context, req *gamerulesv1.ImportRecordRequest) (*gamerulesv1.ImportRecordResponse, error) {
+	return g.svc.ImportRecord(ctx, req)
+}
+
+func (g grpcService) ExportRecord(ctx context.Context, req *gamerulesv1.ExportRecordRequest) (*gamerulesv1.ExportRecordResponse, error) {
+	return g.svc.ExportRecord(ctx, req)
+}

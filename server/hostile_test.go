@@ -1,0 +1,642 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/genproto/googleapis/api/httpbody"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/rules/backgammon"
+	"github.com/gamerules/gamerules/rules/labyrinth"
+)
+
+// hostileCase is one entry of the hostile-input catalogue: a request as a
+// REST path and JSON body, and what the server must answer. Unless restOnly,
+// the same request (the body read by protojson, the game from the path) is
+// also sent over gRPC and must give the same code, reason and message.
+type hostileCase struct {
+	name     string
+	path     string // e.g. "/v1/games/backgammon:applyMove"
+	body     string
+	status   int    // HTTP status; on gRPC its code (400 INVALID_ARGUMENT, 413 and 429 RESOURCE_EXHAUSTED)
+	reason   string // ErrorInfo reason; "" when the answer carries none
+	fragment string // a piece of the message
+	restOnly bool   // the body is not a message protojson can read (bad JSON, a wrong type, …)
+}
+
+// hc makes a case; a trailing true marks it restOnly.
+func hc(name, path, body string, status int, reason, fragment string, restOnly ...bool) hostileCase {
+	return hostileCase{name, path, body, status, reason, fragment, len(restOnly) > 0 && restOnly[0]}
+}
+
+// Known states used by the catalogue.
+const (
+	bgStart    = "4HPwATDgc/ABMA:MAAAAAAAAAAE" // opening: the roll comes first
+	bg31       = "4HPwATDgc/ABMA:MIEFAAAAAAAE" // white to play 3-1
+	abStart    = "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b"
+	abWon      = "wwwww/www3/7/8/9/8/2bbb2/bbbbbb/bbbb1 w" // black pushed six off
+	labShift   = "6aeAdNeB3c/56Sa33Xca/7C57D6eEadF/65357O7M9/7GeRbH9dI3VdJ/aa59Wa*bQ5/3ePbK6bL9U9 6T R11,Y17,V65 - Rs :LTDGHNPWIREM,:CVOAJKQSFUXB v"
+	labMove    = "6cTeAdNeB3c/5aa33Xca/7C6S7D6eEadF/65357O7M9/7G5bH9dI3VdJ/aeR59Wa*bQ5/3abK6bL9U9 eP R11,Y17,V65 N2 Rm :LTDGHNPWIREM,:CVOAJKQSFUXB v"
+	gtMove     = "RoooBooooooooooooooooo r" // red to move
+	gtPlace    = "R..................... B" // blue to place
+	gtFinished = "ooooooooo.RooooooooB.. b"
+)
+
+// st and mv write JSON fragments.
+func st(text string) string { return `"state":{"text":` + jsonString(text) + `}` }
+func mv(n string) string    { return `"move":{"notation":` + jsonString(n) + `}` }
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+func obj(parts ...string) string {
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+// repeatJSON is n copies of item, comma-separated.
+func repeatJSON(item string, n int) string {
+	return strings.TrimSuffix(strings.Repeat(item+",", n), ",")
+}
+
+// finishedStates plays seeded random games of backgammon and Labyrinth to
+// their end with the rules packages and returns the final states' texts.
+func finishedStates(t *testing.T) (bgOver, labOver string) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(3, 5))
+	b, _ := backgammon.New(backgammon.Options{})
+	for i := 0; !b.Outcome().Finished; i++ {
+		ms := b.LegalMoves()
+		if i > 10000 || len(ms) == 0 {
+			t.Fatalf("backgammon game not over after %d plies", i)
+		}
+		var err error
+		if b, err = b.Apply(ms[r.IntN(len(ms))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := labyrinth.New(labyrinth.Options{Players: 2, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; !l.Outcome().Finished; i++ {
+		ms := l.LegalMoves()
+		if i > 200000 || len(ms) == 0 {
+			t.Fatalf("labyrinth game not over after %d plies", i)
+		}
+		if l, err = l.Apply(ms[r.IntN(len(ms))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.String(), l.String()
+}
+
+// hostileCatalogue is the table. Cases that name a game run for that game;
+// the general ones cover the transports.
+func hostileCatalogue(bgOver, labOver string) []hostileCase {
+	const (
+		bad  = 400
+		inv  = "INVALID_STATE"
+		ill  = "ILLEGAL_MOVE"
+		over = "GAME_OVER"
+		opt  = "INVALID_OPTIONS"
+		req  = "INVALID_REQUEST"
+		unk  = "UNKNOWN_GAME"
+	)
+	longText := strings.Repeat("Z", 100_000)
+	var cs []hostileCase
+	add := func(c ...hostileCase) { cs = append(cs, c...) }
+
+	// --- Every game: the common shapes of bad input.
+	starts := map[string]string{"backgammon": bg31, "abalone": abStart, "labyrinth": labShift, "gravity_trap": gtMove}
+	other := map[string]string{"backgammon": "abalone", "abalone": "labyrinth", "labyrinth": "gravity_trap", "gravity_trap": "backgammon"}
+	typedOf := map[string]string{
+		"backgammon":   `"backgammon":{"turn":"BACKGAMMON_PLAYER_WHITE"}`,
+		"abalone":      `"abalone":{"toMove":"ABALONE_PLAYER_BLACK"}`,
+		"labyrinth":    `"labyrinth":{"turn":1}`,
+		"gravity_trap": `"gravityTrap":{"marbles":[1]}`,
+	}
+	for _, g := range []string{"backgammon", "abalone", "labyrinth", "gravity_trap"} {
+		p := "/v1/games/" + g
+		add(
+			hc(g+": no state", p+":legalMoves", `{}`, bad, inv, "state is required"),
+			hc(g+": empty body", p+":score", ``, bad, inv, "state is required"),
+			hc(g+": empty text", p+":legalMoves", obj(st("")), bad, inv, "state is required"),
+			hc(g+": garbage text", p+":legalMoves", obj(st("zzz")), bad, inv, "cannot parse"),
+			hc(g+": NUL bytes in text", p+":score", obj(st("\x00\x00\x00")), bad, inv, "cannot parse"),
+			hc(g+": 100 KB text", p+":legalMoves", obj(st(longText)), bad, inv, "ZZZZ"),
+			hc(g+": typed state of another game", p+":legalMoves", obj(`"state":{`+typedOf[other[g]]+`}`), bad, inv, "typed state is for game"),
+			hc(g+": no move", p+":applyMove", obj(st(starts[g])), bad, ill, "move is required"),
+			hc(g+": empty move", p+":applyMove", obj(st(starts[g]), `"move":{}`), bad, ill, "move is required"),
+			hc(g+": gibberish notation", p+":applyMove", obj(st(starts[g]), mv("~~~")), bad, ill, "~~~"),
+			hc(g+": 100 KB notation", p+":applyMove", obj(st(starts[g]), mv(longText)), bad, ill, "ZZZZ"),
+			hc(g+": options of another game", p+":new", obj(`"`+jsonName(other[g])+`":{}`), bad, opt, "options are for game"),
+			hc(g+": unknown field", p+":legalMoves", obj(st(starts[g]), `"noSuchField":1`), bad, "", "unknown field", true),
+			hc(g+": text is a number", p+":legalMoves", `{"state":{"text":5}}`, bad, "", "invalid value for string field text", true),
+			hc(g+": state is an array", p+":score", `{"state":[]}`, bad, "", "unexpected token [", true),
+			hc(g+": seed too large", p+":new", `{"seed":"99999999999999999999999"}`, bad, "", "invalid value for uint64 field seed", true),
+			hc(g+": negative seed", p+":new", `{"seed":"-1"}`, bad, "", "invalid value for uint64 field seed", true),
+			hc(g+": includeResults not a bool", p+":legalMoves", obj(st(starts[g]), `"includeResults":"yes"`), bad, "", "invalid value for bool field includeResults", true),
+			hc(g+": observe player out of range", p+":observe", obj(st(starts[g]), `"player":9`), bad, req, "player"),
+			hc(g+": observe player -2", p+":observe", obj(st(starts[g]), `"player":-2`), bad, req, "player"),
+		)
+	}
+
+	// --- Backgammon.
+	bg := "/v1/games/backgammon"
+	add(
+		hc("backgammon: 16 checkers", bg+":legalMoves", obj(`"state":{"backgammon":{"white":[0,0,0,0,0,6,0,3,0,0,0,0,5,0,0,0,0,0,0,0,0,0,0,2,0],"black":[0,0,0,0,0,5,0,3,0,0,0,0,5,0,0,0,0,0,0,0,0,0,0,2,0],"turn":"BACKGAMMON_PLAYER_WHITE","phase":"BACKGAMMON_PHASE_ROLL"}}`), bad, inv, "16 checkers"),
+		hc("backgammon: both colours on a point", bg+":legalMoves", obj(`"state":{"backgammon":{"white":[1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"black":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,0],"turn":"BACKGAMMON_PLAYER_WHITE","phase":"BACKGAMMON_PHASE_ROLL"}}`), bad, inv, "both colours"),
+		hc("backgammon: both on the bar against closed boards", bg+":legalMoves", obj(st("27YBA0DbtgEDQA:MAEXAAAAAAAE")), bad, inv, "closed home boards"),
+		hc("backgammon: 24 counts", bg+":score", obj(`"state":{"backgammon":{"white":[0,0,0,0,0,5,0,3,0,0,0,0,5,0,0,0,0,0,0,0,0,0,0,2],"black":[],"turn":"BACKGAMMON_PLAYER_WHITE","phase":"BACKGAMMON_PHASE_ROLL"}}`), bad, inv, "25 counts"),
+		hc("backgammon: 100,000 counts", bg+":score", obj(`"state":{"backgammon":{"white":[`+repeatJSON("0", 100000)+`],"turn":"BACKGAMMON_PLAYER_WHITE","phase":"BACKGAMMON_PHASE_ROLL"}}`), bad, inv, "25 counts"),
+		hc("backgammon: three dice", bg+":score", obj(`"state":{"backgammon":{"turn":"BACKGAMMON_PLAYER_WHITE","phase":"BACKGAMMON_PHASE_MOVE","dice":[1,2,3]}}`), bad, inv, "two dice or none"),
+		hc("backgammon: die 7", bg+":score", obj(st("4HPwATDgc/ABMA:cIkHAAAAAAAE")), bad, inv, ""),
+		hc("backgammon: Match ID too short", bg+":legalMoves", obj(st("4HPwATDgc/ABMA:MIEF")), bad, inv, "Match ID"),
+		hc("backgammon: Position ID not base64", bg+":legalMoves", obj(st("4HPwATDgc/AB!A:MIEFAAAAAAAE")), bad, inv, "Position ID"),
+		hc("backgammon: text and typed disagree", bg+":legalMoves", obj(`"state":{"text":"`+bg31+`","backgammon":{"white":[0,0,0,0,0,5,0,3,0,0,0,0,5,0,0,0,0,0,0,0,0,0,0,2,0],"black":[0,0,0,0,0,5,0,3,0,0,0,0,5,0,0,0,0,0,0,0,0,0,0,2,0],"turn":"BACKGAMMON_PLAYER_BLACK","phase":"BACKGAMMON_PHASE_ROLL"}}`), bad, inv, "different states"),
+		hc("backgammon: opening away from the start", bg+":legalMoves", obj(st("4HPwASHgc/ABMA:MAAAAAAAAAAE")), bad, inv, "opening phase"),
+		hc("backgammon: illegal play", bg+":applyMove", obj(st(bg31), mv("24/18")), bad, ill, "24/18"),
+		hc("backgammon: play before the opening roll", bg+":applyMove", obj(st(bgStart), mv("8/5 6/5")), bad, ill, "needs a roll first"),
+		hc("backgammon: roll when the dice are rolled", bg+":applyMove", obj(st(bg31), mv("roll 3-1")), bad, ill, "already rolled"),
+		hc("backgammon: roll 7-1", bg+":applyMove", obj(st(bgStart), mv("roll 7-1")), bad, ill, "7"),
+		hc("backgammon: pass with a play possible", bg+":applyMove", obj(st(bg31), mv("pass")), bad, ill, "pass"),
+		hc("backgammon: five steps", bg+":applyMove", obj(st(bg31), mv("24/23 24/23 13/12 13/12 8/7")), bad, ill, ""),
+		hc("backgammon: 1,000 typed steps", bg+":applyMove", obj(st(bg31), `"move":{"backgammon":{"kind":"BACKGAMMON_MOVE_KIND_PLAY","steps":[`+repeatJSON("{}", 1000)+`]}}`), bad, ill, "1 to 4 steps"),
+		hc("backgammon: typed move of another game", bg+":applyMove", obj(st(bg31), `"move":{"abalone":{}}`), bad, ill, "typed move is for game"),
+		hc("backgammon: move after the end", bg+":applyMove", obj(st(bgOver), mv("roll")), bad, over, "finished"),
+		hc("backgammon: unknown turn enum number", bg+":score", obj(`"state":{"backgammon":{"white":[0,0,0,0,0,5,0,3,0,0,0,0,5,0,0,0,0,0,0,0,0,0,0,2,0],"black":[0,0,0,0,0,5,0,3,0,0,0,0,5,0,0,0,0,0,0,0,0,0,0,2,0],"turn":7,"phase":"BACKGAMMON_PHASE_ROLL"}}`), bad, inv, "turn 7 is not a known value"),
+		hc("backgammon: unknown phase enum number", bg+":score", obj(`"state":{"backgammon":{"white":[0,0,0,0,0,5,0,3,0,0,0,0,5,0,0,0,0,0,0,0,0,0,0,2,0],"black":[0,0,0,0,0,5,0,3,0,0,0,0,5,0,0,0,0,0,0,0,0,0,0,2,0],"turn":"BACKGAMMON_PLAYER_WHITE","phase":99}}`), bad, inv, "phase 99 is not a known value"),
+		hc("backgammon: unknown enum name", bg+":score", obj(`"state":{"backgammon":{"turn":"WHITE"}}`), bad, "", "invalid value for enum field turn", true),
+		hc("backgammon: count 300", bg+":score", obj(`"state":{"backgammon":{"white":[300,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"black":[0,0,0,0,0,5,0,3,0,0,0,0,5,0,0,0,0,0,0,0,0,0,0,2,0],"turn":"BACKGAMMON_PLAYER_WHITE","phase":"BACKGAMMON_PHASE_ROLL"}}`), bad, inv, "more than 15 checkers on slot 1"),
+		hc("backgammon: negative count", bg+":score", obj(`"state":{"backgammon":{"white":[-1]}}`), bad, "", "invalid value for uint32 field white", true),
+	)
+
+	// --- Abalone.
+	ab := "/v1/games/abalone"
+	add(
+		hc("abalone: row too long", ab+":legalMoves", obj(st("wwwwwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b")), bad, inv, "row I has more than 5 cells"),
+		hc("abalone: 15 marbles", ab+":legalMoves", obj(`"state":{"abalone":{"black":["a1","a2","a3","a4","a5","b1","b2","b3","b4","b5","b6","c3","c4","c5","c6"],"white":["i5"],"toMove":"ABALONE_PLAYER_BLACK"}}`), bad, inv, "15"),
+		hc("abalone: a cell twice", ab+":legalMoves", obj(`"state":{"abalone":{"black":["a1","a1"],"white":["i5"],"toMove":"ABALONE_PLAYER_BLACK"}}`), bad, inv, "a1"),
+		hc("abalone: off-board cell", ab+":legalMoves", obj(`"state":{"abalone":{"black":["a9"],"white":["i5"],"toMove":"ABALONE_PLAYER_BLACK"}}`), bad, inv, "a9"),
+		hc("abalone: 1,000 cells", ab+":legalMoves", obj(`"state":{"abalone":{"black":[`+repeatJSON(`"a1"`, 1000)+`],"toMove":"ABALONE_PLAYER_BLACK"}}`), bad, inv, "the board has 61"),
+		hc("abalone: the winner to move", ab+":legalMoves", obj(st("wwwww/www3/7/8/9/8/2bbb2/bbbbbb/bbbb1 b")), bad, inv, ""),
+		hc("abalone: side to move UNSPECIFIED", ab+":legalMoves", obj(`"state":{"abalone":{"black":["a1"],"white":["i5"]}}`), bad, inv, "to_move"),
+		hc("abalone: text and typed disagree", ab+":legalMoves", obj(`"state":{"text":"`+abStart+`","abalone":{"black":["a1","a2","a3","a4","a5","b1","b2","b3","b4","b5","b6","c3","c4","c5"],"white":["g5","g6","g7","h4","h5","h6","h7","h8","h9","i5","i6","i7","i8","i9"],"toMove":"ABALONE_PLAYER_WHITE"}}`), bad, inv, "different states"),
+		hc("abalone: 7 black marbles", ab+":legalMoves", obj(`"state":{"abalone":{"black":["a1"],"white":["i5"],"toMove":"ABALONE_PLAYER_BLACK"}}`), bad, inv, "want 8..14"),
+		hc("abalone: plies over the limit", ab+":legalMoves", obj(st(abStart+" 11/10")), bad, inv, ""),
+		hc("abalone: white moves on black's turn", ab+":applyMove", obj(st(abStart), mv("i5h5")), bad, ill, "not a black one"),
+		hc("abalone: four in line", ab+":applyMove", obj(st(abStart), mv("a1a2")), bad, ill, ""),
+		hc("abalone: move after the end", ab+":applyMove", obj(st(abWon), mv("i5h5")), bad, over, "six pushed off"),
+		hc("abalone: unknown layout", ab+":new", obj(`"abalone":{"layout":"hexagon"}`), bad, opt, "hexagon"),
+		hc("abalone: maxPlies over the limit", ab+":new", obj(`"abalone":{"maxPlies":4000000000}`), bad, opt, "4000000000"),
+		hc("abalone: maxPlies negative", ab+":new", obj(`"abalone":{"maxPlies":-1}`), bad, "", "invalid value for uint32 field maxPlies", true),
+		hc("abalone: custom cells for a standard layout", ab+":new", obj(`"abalone":{"layout":"classic","black":["a1"]}`), bad, opt, ""),
+		hc("abalone: typed move of another game", ab+":applyMove", obj(st(abStart), `"move":{"labyrinth":{}}`), bad, ill, "typed move is for game"),
+	)
+
+	// --- Labyrinth.
+	lab := "/v1/games/labyrinth"
+	labField := func(i int, v string) string {
+		f := strings.Split(labShift, " ")
+		f[i] = v
+		return strings.Join(f, " ")
+	}
+	add(
+		hc("labyrinth: Vader symbol on a corner", lab+":legalMoves", obj(st("6aeAdNeB3*c/56Sa33Xca/7C57D6eEadF/65357O7M9/7GeRbH9dI3VdJ/aa59WabQ5/3ePbK6bL9U9 6T R11,Y17,V65 - Rs :LTDGHNPWIREM,:CVOAJKQSFUXB v")), bad, inv, "Vader symbol is on a corner tile"),
+		hc("labyrinth: a card twice", lab+":legalMoves", obj(st(labField(5, ":LTDGHNPWIREM,:LVOAJKQSFUXB"))), bad, inv, ""),
+		hc("labyrinth: one player", lab+":legalMoves", obj(st(labField(2, "R11,V65"))), bad, inv, ""),
+		hc("labyrinth: ship off the board", lab+":legalMoves", obj(st(labField(2, "R81,Y17,V65"))), bad, inv, ""),
+		hc("labyrinth: a hidden card (a view)", lab+":score", obj(st(labField(5, ":?,:CVOAJKQSFUXB"))), bad, inv, ""),
+		hc("labyrinth: 1,000 typed players", lab+":legalMoves", obj(`"state":{"labyrinth":{"players":[`+repeatJSON("{}", 1000)+`]}}`), bad, inv, "players"),
+		hc("labyrinth: 1,000 typed tiles", lab+":legalMoves", obj(`"state":{"labyrinth":{"board":[`+repeatJSON("{}", 1000)+`],"players":[{},{}]}}`), bad, inv, "49"),
+		hc("labyrinth: move before the shift", lab+":applyMove", obj(st(labShift), mv("r3c5")), bad, ill, "starts with a shift"),
+		hc("labyrinth: shift in the move phase", lab+":applyMove", obj(st(labMove), mv("N2")), bad, ill, ""),
+		hc("labyrinth: insertion point N9", lab+":applyMove", obj(st(labShift), mv("N9")), bad, ill, "insertion point"),
+		hc("labyrinth: rotation :7", lab+":applyMove", obj(st(labShift), mv("N2:7")), bad, ill, ""),
+		hc("labyrinth: unreachable square", lab+":applyMove", obj(st(labMove), mv("r7c7")), bad, ill, ""),
+		hc("labyrinth: move after the end", lab+":applyMove", obj(st(labOver), mv("N2")), bad, over, "finished"),
+		hc("labyrinth: observe without player", lab+":observe", obj(st(labShift)), bad, req, "player is required"),
+		hc("labyrinth: five players", lab+":new", obj(`"labyrinth":{"players":5}`), bad, opt, ""),
+		hc("labyrinth: unknown colour", lab+":new", obj(`"labyrinth":{"colors":["red","purple"]}`), bad, opt, "purple"),
+		hc("labyrinth: a colour twice", lab+":new", obj(`"labyrinth":{"colors":["red","red"]}`), bad, opt, ""),
+		hc("labyrinth: 1,000 colours", lab+":new", obj(`"labyrinth":{"colors":[`+repeatJSON(`"red"`, 1000)+`]}`), bad, opt, "at most 4 players"),
+		hc("labyrinth: first player out of range", lab+":new", obj(`"labyrinth":{"players":2,"firstPlayer":7}`), bad, opt, ""),
+		hc("labyrinth: players is a string", lab+":new", obj(`"labyrinth":{"players":"two"}`), bad, "", "invalid value for int32 field players", true),
+	)
+
+	// --- Gravity Trap.
+	gt := "/v1/games/gravity_trap"
+	add(
+		hc("gravity_trap: 21 stations", gt+":legalMoves", obj(st("RoooBoooooooooooooooo r")), bad, inv, "22, not 21"),
+		hc("gravity_trap: the mover already stuck before", gt+":legalMoves", obj(st("R.ooBooooooooooooooooo r")), bad, inv, "no empty station"),
+		hc("gravity_trap: two red ships", gt+":legalMoves", obj(st("RoooRooooooooooooooooo r")), bad, inv, ""),
+		hc("gravity_trap: unknown board", gt+":legalMoves", obj(st(gtMove+" hexagon")), bad, inv, ""),
+		hc("gravity_trap: land on the other ship", gt+":applyMove", obj(st(gtMove), mv("4")), bad, ill, "may not land on the other"),
+		hc("gravity_trap: mirror placement", gt+":applyMove", obj(st(gtPlace), mv("place 11")), bad, ill, ""),
+		hc("gravity_trap: station 99", gt+":applyMove", obj(st(gtMove), mv("99")), bad, ill, ""),
+		hc("gravity_trap: place during play", gt+":applyMove", obj(st(gtMove), mv("place 3")), bad, ill, ""),
+		hc("gravity_trap: move after the end", gt+":applyMove", obj(st(gtFinished), mv("0")), bad, over, "finished"),
+		hc("gravity_trap: 1,000 empty lines", gt+":new", obj(`"gravityTrap":{"customBoard":{"stations":[{"id":0},{"id":1},{"id":2},{"id":3}],"lines":[`+repeatJSON("{}", 1000)+`]}}`), bad, inv, "at most 256 lines"),
+		hc("gravity_trap: 1,000 stations", gt+":new", obj(`"gravityTrap":{"customBoard":{"stations":[`+repeatJSON("{}", 1000)+`]}}`), bad, inv, "1000"),
+		hc("gravity_trap: a line given twice", gt+":new", obj(`"gravityTrap":{"customBoard":{"stations":[{"id":0},{"id":1},{"id":2},{"id":3}],"lines":[{"stations":[0,1]},{"stations":[1,0]}]}}`), bad, inv, "same stations"),
+		hc("gravity_trap: line to an unknown station", gt+":new", obj(`"gravityTrap":{"customBoard":{"stations":[{"id":0},{"id":1},{"id":2},{"id":3}],"lines":[{"stations":[0,9]}]}}`), bad, inv, "unknown station 9"),
+		hc("gravity_trap: opposite not an involution", gt+":new", obj(`"gravityTrap":{"customBoard":{"stations":[{"id":0},{"id":1},{"id":2},{"id":3}],"lines":[{"stations":[0,1,2,3]}],"opposite":[1,2,3,0]}}`), bad, inv, "involution"),
+		hc("gravity_trap: unknown built-in board", gt+":new", obj(`"gravityTrap":{"board":"hexagon"}`), bad, opt, "hexagon"),
+		hc("gravity_trap: first player 5", gt+":new", obj(`"gravityTrap":{"firstPlayer":5}`), bad, opt, ""),
+		hc("gravity_trap: typed marbles beyond the board", gt+":score", obj(`"state":{"gravityTrap":{"marbles":[1,2,99],"redShip":0,"blueShip":4,"toAct":"GRAVITY_TRAP_PLAYER_RED"}}`), bad, inv, "99"),
+		hc("gravity_trap: a marble twice", gt+":score", obj(`"state":{"gravityTrap":{"marbles":[1,1,2],"redShip":0,"blueShip":4,"toAct":"GRAVITY_TRAP_PLAYER_RED"}}`), bad, inv, ""),
+	)
+
+	// --- RenderState (POST; the GET form is in transportCases).
+	for _, g := range []string{"backgammon", "abalone", "labyrinth", "gravity_trap"} {
+		p := "/v1/games/" + g + ":render"
+		add(
+			hc(g+": render without a state", p, `{}`, bad, inv, "state is required"),
+			hc(g+": render a garbage state", p, obj(st("zzz")), bad, inv, "cannot parse"),
+			hc(g+": render size 5", p, obj(st(starts[g]), `"size":5`), bad, req, "want 100..4096"),
+			hc(g+": render size 2^31-1", p, obj(st(starts[g]), `"size":2147483647`), bad, req, "want 100..4096"),
+			hc(g+": render highlight off the board", p, obj(st(starts[g]), `"highlightFrom":"zz9"`), bad, req, "zz9"),
+		)
+	}
+
+	// --- Whole games and records.
+	nMoves := func(n int, m string) string { return `"moves":[` + repeatJSON(jsonString(m), n) + `]` }
+	add(
+		hc("replay: the second move is bad", "/v1/games/backgammon:replay", obj(st(bg31), nMoves(1, "8/5 6/5")[:len(nMoves(1, "8/5 6/5"))-1]+`,"roll 9-9"]`), bad, ill, "moves[1]"),
+		hc("replay: a move after the end", "/v1/games/gravity_trap:replay", obj(st(gtFinished), nMoves(1, "0")), bad, over, "moves[0]"),
+		hc("replay: 9,001 moves", "/v1/games/gravity_trap:replay", obj(st(gtMove), nMoves(9001, "8")), bad, req, "at most 9000 per call"),
+		hc("replay: 1,001 moves with every state", "/v1/games/gravity_trap:replay", obj(st(gtMove), nMoves(1001, "8"), `"includeStates":true`), bad, req, "1000"),
+		hc("replay: a garbage start state", "/v1/games/abalone:replay", obj(st("zzz"), nMoves(1, "a1b2")), bad, inv, "cannot parse"),
+		hc("replay: options of another game", "/v1/games/abalone:replay", obj(`"options":{"labyrinth":{}}`), bad, "", "unknown field", true),
+		hc("importRecord: unknown format", "/v1/games/abalone:importRecord", obj(`"format":"zzz"`, `"text":"x"`), bad, req, "record format"),
+		hc("importRecord: .mat garbage", "/v1/games/backgammon:importRecord", obj(`"format":"mat"`, `"text":"garbage\nmore"`), bad, req, "line 1, column 1"),
+		hc("importRecord: JSON record not JSON", "/v1/games/labyrinth:importRecord", obj(`"format":"json"`, `"text":"{oops"`), bad, req, "line 1"),
+		hc("importRecord: 600 KB text", "/v1/games/backgammon:importRecord", obj(`"format":"mat"`, `"text":`+jsonString(strings.Repeat("x", 600_000))), 413, "", "larger than the server's limit", true),
+		hc("exportRecord: no replay", "/v1/games/backgammon:exportRecord", obj(`"format":"mat"`), bad, req, "replay is required"),
+		hc("exportRecord: apgn for backgammon", "/v1/games/backgammon:exportRecord", obj(`"format":"apgn"`, `"replay":{"game":"backgammon"}`), bad, req, "apgn"),
+	)
+
+	// --- Transports and routing (the game in the path decides).
+	add(
+		hc("unknown game", "/v1/games/chess:legalMoves", obj(st("x")), bad, unk, "chess"),
+		hc("unknown game, 10 KB id", "/v1/games/"+strings.Repeat("q", 10000)+":new", `{}`, bad, unk, "qqqq"),
+		hc("game id with a space", "/v1/games/back%20gammon:new", `{}`, bad, unk, "back gammon"),
+		hc("trailing garbage", "/v1/games/backgammon:legalMoves", obj(st(bg31))+" GARBAGE", bad, "", "more data after its JSON value", true),
+		hc("two JSON objects", "/v1/games/backgammon:legalMoves", obj(st(bg31))+`{"foo":1}`, bad, "", "more data after its JSON value", true),
+		hc("a JSON array", "/v1/games/backgammon:legalMoves", `[]`, bad, "", "", true),
+		hc("a JSON string", "/v1/games/backgammon:legalMoves", `"state"`, bad, "", "", true),
+		hc("null", "/v1/games/backgammon:legalMoves", `null`, bad, "", "unexpected token null", true),
+		hc("truncated JSON", "/v1/games/backgammon:legalMoves", `{"state":{"text":`, bad, "", "not valid JSON", true),
+		hc("deep nesting", "/v1/games/backgammon:legalMoves", strings.Repeat("[", 20000)+strings.Repeat("]", 20000), bad, "", "", true),
+		hc("deep nesting in a field", "/v1/games/backgammon:legalMoves", `{"state":`+strings.Repeat(`{"a":`, 5000)+"1"+strings.Repeat("}", 5001), bad, "", "", true),
+		hc("invalid UTF-8 in the body", "/v1/games/backgammon:legalMoves", "{\"state\":{\"text\":\"\xff\xfe\"}}", bad, "", "", true),
+		hc("lone surrogate escape", "/v1/games/backgammon:legalMoves", `{"state":{"text":"\ud800"}}`, bad, "", "surrogate", true),
+		hc("duplicate field", "/v1/games/backgammon:legalMoves", `{"state":{"text":"x"},"state":{"text":"y"}}`, bad, "", "duplicate field", true),
+		hc("both text and typed of two games", "/v1/games/abalone:legalMoves", obj(`"state":{"text":"`+abStart+`","backgammon":{}}`), bad, inv, "typed state is for game"),
+		hc("number as a huge float", "/v1/games/labyrinth:new", `{"labyrinth":{"players":1e400}}`, bad, "", "", true),
+		hc("oversized body (600 KB)", "/v1/games/backgammon:legalMoves", obj(st(strings.Repeat("x", 600_000))), 413, "", "larger than the server's limit", true),
+	)
+	return cs
+}
+
+// jsonName is the protojson name of a game's options field.
+func jsonName(game string) string {
+	if game == "gravity_trap" {
+		return "gravityTrap"
+	}
+	return game
+}
+
+// grpcCall maps a REST verb to its RPC and message types.
+var grpcCall = map[string]struct {
+	method    string
+	req, resp func() proto.Message
+}{
+	"new":          {"NewGame", func() proto.Message { return &gamerulesv1.NewGameRequest{} }, func() proto.Message { return &gamerulesv1.NewGameResponse{} }},
+	"legalMoves":   {"LegalMoves", func() proto.Message { return &gamerulesv1.LegalMovesRequest{} }, func() proto.Message { return &gamerulesv1.LegalMovesResponse{} }},
+	"applyMove":    {"ApplyMove", func() proto.Message { return &gamerulesv1.ApplyMoveRequest{} }, func() proto.Message { return &gamerulesv1.ApplyMoveResponse{} }},
+	"score":        {"Score", func() proto.Message { return &gamerulesv1.ScoreRequest{} }, func() proto.Message { return &gamerulesv1.ScoreResponse{} }},
+	"observe":      {"ObserveState", func() proto.Message { return &gamerulesv1.ObserveStateRequest{} }, func() proto.Message { return &gamerulesv1.ObserveStateResponse{} }},
+	"replay":       {"ReplayGame", func() proto.Message { return &gamerulesv1.ReplayGameRequest{} }, func() proto.Message { return &gamerulesv1.ReplayGameResponse{} }},
+	"importRecord": {"ImportRecord", func() proto.Message { return &gamerulesv1.ImportRecordRequest{} }, func() proto.Message { return &gamerulesv1.ImportRecordResponse{} }},
+	"exportRecord": {"ExportRecord", func() proto.Message { return &gamerulesv1.ExportRecordRequest{} }, func() proto.Message { return &gamerulesv1.ExportRecordResponse{} }},
+	"render":       {"RenderState", func() proto.Message { return &gamerulesv1.RenderStateRequest{} }, func() proto.Message { return &httpbody.HttpBody{} }},
+}
+
+var restPath = regexp.MustCompile(`^/v1/games/([^/:]*):(\w+)$`)
+
+// errorOf reads an error answer's reason from its details.
+func reasonFromDetails(details []any) string {
+	for _, d := range details {
+		if ei, ok := d.(*errdetails.ErrorInfo); ok {
+			return ei.GetReason()
+		}
+	}
+	return ""
+}
+
+// TestHostileCatalogue sends every catalogue case over REST and gRPC to the
+// real server (default limits) and checks the status, the ErrorInfo reason
+// and a fragment of the message, then that the server still answers. No
+// case may be INTERNAL.
+func TestHostileCatalogue(t *testing.T) {
+	a := startServerWith(t, func(c *Options) {})
+	conn := dial(t, a.GRPC)
+	health := healthpb.NewHealthClient(conn)
+	bgOver, labOver := finishedStates(t)
+	cases := hostileCatalogue(bgOver, labOver)
+	ran := 0
+	for _, tc := range cases {
+		// REST.
+		code, body := postRaw(t, a.HTTP, tc.path, tc.body)
+		var rs struct {
+			Code    int               `json:"code"`
+			Message string            `json:"message"`
+			Details []json.RawMessage `json:"details"`
+		}
+		if err := json.Unmarshal(body, &rs); err != nil {
+			t.Errorf("%s: REST answer is not a status: %d %.200s", tc.name, code, body)
+		}
+		reason := ""
+		for _, d := range rs.Details {
+			var ei struct {
+				Type   string `json:"@type"`
+				Reason string `json:"reason"`
+			}
+			if json.Unmarshal(d, &ei) == nil && strings.HasSuffix(ei.Type, "ErrorInfo") {
+				reason = ei.Reason
+			}
+		}
+		if code != tc.status || reason != tc.reason || !strings.Contains(rs.Message, tc.fragment) || rs.Code == int(codes.Internal) {
+			t.Errorf("%s: REST %s = %d reason %q %.300q; want %d reason %q containing %q", tc.name, tc.path, code, reason, rs.Message, tc.status, tc.reason, tc.fragment)
+		}
+		if len(rs.Message) > 2000 {
+			t.Errorf("%s: REST message is %d bytes; a long input must be quoted in part", tc.name, len(rs.Message))
+		}
+		ran++
+		// gRPC.
+		if !tc.restOnly {
+			ran++
+			m := restPath.FindStringSubmatch(tc.path)
+			if m == nil {
+				t.Fatalf("%s: path %s is not /v1/games/{game}:{verb}", tc.name, tc.path)
+			}
+			game, verb := m[1], m[2]
+			if g, err := urlUnescape(game); err == nil {
+				game = g
+			}
+			call, ok := grpcCall[verb]
+			if !ok {
+				t.Fatalf("%s: no RPC for verb %s", tc.name, verb)
+			}
+			req := call.req()
+			if strings.TrimSpace(tc.body) != "" {
+				if err := protojson.Unmarshal([]byte(tc.body), req); err != nil {
+					t.Fatalf("%s: the body is not a %T (mark the case restOnly?): %v", tc.name, req, err)
+				}
+			}
+			req.ProtoReflect().Set(req.ProtoReflect().Descriptor().Fields().ByName("game"), protoreflect.ValueOfString(game))
+			err := conn.Invoke(context.Background(), "/gamerules.v1.GameRules/"+call.method, req, call.resp())
+			s := status.Convert(err)
+			want := codes.InvalidArgument
+			if tc.status == 413 || tc.status == 429 {
+				want = codes.ResourceExhausted
+			}
+			if s.Code() != want || reasonFromDetails(s.Details()) != tc.reason || !strings.Contains(s.Message(), tc.fragment) {
+				t.Errorf("%s: gRPC %s = %v reason %q %.300q; want %v reason %q containing %q", tc.name, call.method, s.Code(), reasonFromDetails(s.Details()), s.Message(), want, tc.reason, tc.fragment)
+			}
+			if s.Message() != rs.Message && tc.status == 400 && reason != "" {
+				t.Errorf("%s: REST and gRPC messages differ: %q vs %q", tc.name, rs.Message, s.Message())
+			}
+		}
+		// The server still answers.
+		if h, err := health.Check(context.Background(), &healthpb.HealthCheckRequest{}); err != nil || h.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+			t.Fatalf("after %s: health = %v, %v", tc.name, h, err)
+		}
+	}
+	ran += rawGRPCCases(t, a, conn)
+	ran += budgetCases(t, a, conn)
+	ran += transportCases(t, a)
+	if ran < 150 {
+		t.Errorf("catalogue ran %d cases; want at least 150", ran)
+	}
+	t.Logf("hostile catalogue: %d cases over REST and gRPC", ran)
+}
+
+func urlUnescape(s string) (string, error) { return url.PathUnescape(s) }
+
+// postRaw posts body and returns the status and the raw answer.
+func postRaw(t *testing.T, base, path, body string) (int, []byte) {
+	t.Helper()
+	resp, err := http.Post("http://"+base+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatalf("POST %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, raw
+}
+
+// rawCodec sends a []byte as the request message as it is, so that a test
+// can put bytes on the wire that no generated client would.
+type rawCodec struct{}
+
+func (rawCodec) Marshal(v any) ([]byte, error) { return v.([]byte), nil }
+func (rawCodec) Unmarshal(data []byte, v any) error {
+	*(v.(*[]byte)) = append([]byte(nil), data...)
+	return nil
+}
+func (rawCodec) Name() string { return "proto" }
+
+// rawGRPCCases sends messages that are not valid protobuf: grpc-go refuses
+// them with INTERNAL before any handler runs (its convention for a message
+// it cannot parse), and the server logs and counts each one. It returns the
+// number of cases.
+func rawGRPCCases(t *testing.T, a Addrs, conn *grpc.ClientConn) int {
+	t.Helper()
+	// LegalMovesRequest: field 1 game (string), field 2 state (GameState: field 1 text).
+	cases := []struct {
+		name string
+		msg  []byte
+		code codes.Code
+		frag string
+	}{
+		{"string that is not UTF-8", []byte{0x0a, 0x02, 0xff, 0xfe}, codes.Internal, "failed to unmarshal"},
+		{"nested string that is not UTF-8", []byte{0x12, 0x04, 0x0a, 0x02, 0xc3, 0x28}, codes.Internal, "failed to unmarshal"},
+		{"truncated length", []byte{0x0a, 0x10, 'b'}, codes.Internal, "failed to unmarshal"},
+		{"truncated varint", []byte{0x18, 0xff, 0xff}, codes.Internal, "failed to unmarshal"},
+		{"garbage", []byte("this is not protobuf at all"), codes.Internal, "failed to unmarshal"},
+		{"field number 0", []byte{0x00, 0x01}, codes.Internal, "failed to unmarshal"},
+		{"garbage inside a nested message", []byte{0x12, 0x02, 0xff, 0xff}, codes.Internal, "failed to unmarshal"},
+		{"group start without end", []byte{0x13}, codes.Internal, "failed to unmarshal"},
+		{"oversized (600 KB, over the public limit)", append([]byte{0x0a, 0xc0, 0xcf, 0x24}, make([]byte, 600000)...), codes.ResourceExhausted, "larger than the server's limit of 524288 bytes"},
+		{"oversized (1.2 MB, over the transport's limit)", append([]byte{0x0a, 0x80, 0x9f, 0x49}, make([]byte, 1200000)...), codes.ResourceExhausted, "larger than max"},
+	}
+	malformed := 0
+	for _, tc := range cases {
+		var out []byte
+		err := conn.Invoke(context.Background(), "/gamerules.v1.GameRules/LegalMoves", tc.msg, &out, grpc.ForceCodec(rawCodec{}))
+		if s := status.Convert(err); s.Code() != tc.code || !strings.Contains(s.Message(), tc.frag) {
+			t.Errorf("raw gRPC %s: %v; want %v containing %q", tc.name, err, tc.code, tc.frag)
+		}
+		if tc.code == codes.Internal {
+			malformed++
+		}
+	}
+	_, metrics := get(t, a.HTTP, "/metrics")
+	for _, want := range []string{
+		fmt.Sprintf(`gamerules_requests_refused_total{port="grpc",reason="malformed"} %d`, malformed),
+		`gamerules_requests_refused_total{port="grpc",reason="too_large"} 2`,
+	} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+	return len(cases)
+}
+
+// transportCases covers what a JSON body cannot say: methods, paths,
+// headers, stalled and short bodies. It returns the number of cases.
+func transportCases(t *testing.T, a Addrs) int {
+	t.Helper()
+	n := 0
+	check := func(name string, code int, body []byte, wantCode int, frag string) {
+		t.Helper()
+		n++
+		if code != wantCode || !strings.Contains(string(body), frag) {
+			t.Errorf("%s: HTTP %d %.300s; want %d containing %q", name, code, body, wantCode, frag)
+		}
+		if strings.Contains(string(body), "127.0.0.1") {
+			t.Errorf("%s: the answer echoes a socket address: %s", name, body)
+		}
+	}
+	do := func(method, path, body string, hdr map[string]string) (int, []byte) {
+		req, _ := http.NewRequest(method, "http://"+a.HTTP+path, strings.NewReader(body))
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("%s %s: %v", method, path, err)
+		}
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, raw
+	}
+	code, body := do("GET", "/v1/games/backgammon:legalMoves", "", nil)
+	check("GET on a POST route", code, body, 405, "use POST")
+	code, body = do("PUT", "/v1/games/backgammon:new", "{}", nil)
+	check("PUT on a POST route", code, body, 405, "use POST")
+	code, body = do("DELETE", "/v1/games", "", nil)
+	check("DELETE /v1/games", code, body, 405, "use GET")
+	code, body = do("GET", "/v1/games/backgammon:render?state.text=zzz", "", nil)
+	check("GET render, a garbage state", code, body, 400, "INVALID_STATE")
+	code, body = do("GET", "/v1/games/abalone:render?state.text="+url.QueryEscape(abStart)+"&size=abc", "", nil)
+	check("GET render, size not a number", code, body, 400, "size")
+	code, body = do("GET", "/v1/games/gravity_trap/boards/hexagon", "", nil)
+	check("GET an unknown board", code, body, 400, "not built in")
+	code, body = do("GET", "/v1/games/chess/boards/default", "", nil)
+	check("GET a board of an unknown game", code, body, 400, "UNKNOWN_GAME")
+	code, body = do("POST", "/v1/nothing", "{}", nil)
+	check("unknown route", code, body, 404, "")
+	code, body = do("POST", "/v1/games/%ff:new", "{}", nil)
+	check("path not UTF-8", code, body, 400, "UTF-8")
+	code, body = do("POST", "/v1/games/backgammon:legalMoves", obj(st(bg31)), map[string]string{"Content-Type": "text/plain"})
+	check("any content type is read as JSON", code, body, 200, "moves")
+	code, body = do("POST", "/v1/games/backgammon:legalMoves", obj(st(bg31)), map[string]string{"X-Huge": strings.Repeat("h", 100<<10)})
+	check("a 100 KB header", code, body, 431, "")
+
+	// Raw sockets: a body shorter than its Content-Length, and a stalled body.
+	raw := func(req string, wait time.Duration) string {
+		c, err := net.Dial("tcp", a.HTTP)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		_, _ = io.WriteString(c, req)
+		if wait == 0 {
+			c.(*net.TCPConn).CloseWrite()
+		}
+		_ = c.SetReadDeadline(time.Now().Add(wait + 10*time.Second))
+		out, _ := io.ReadAll(c)
+		return string(out)
+	}
+	out := raw("POST /v1/games/backgammon:legalMoves HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"state\":", 0)
+	check("short body", statusOf(out), []byte(out), 400, "ended after 9 of its 100 declared bytes")
+	return n
+}
+
+// statusOf reads the status code of a raw HTTP/1.1 answer.
+func statusOf(resp string) int {
+	var code int
+	fmt.Sscanf(resp, "HTTP/1.1 %d", &code)
+	return code
+}
+
+// budgetCases sends requests just over the element budget (MaxElements
+// sub-messages and strings) on both transports: gRPC refuses them before
+// decoding with INVALID_REQUEST on the field where the budget ran out, REST
+// with a 400 from the JSON reader. It returns the number of cases.
+func budgetCases(t *testing.T, a Addrs, conn *grpc.ClientConn) int {
+	t.Helper()
+	n := MaxElements + 1
+	players := make([]*gamerulesv1.LabyrinthPlayer, n)
+	for i := range players {
+		players[i] = &gamerulesv1.LabyrinthPlayer{}
+	}
+	cells := make([]string, n)
+	for i := range cells {
+		cells[i] = "a1"
+	}
+	cases := []struct {
+		name, method, field string
+		req                 proto.Message
+		path, body          string
+	}{
+		{"labyrinth players", "LegalMoves", "state.labyrinth.players",
+			&gamerulesv1.LegalMovesRequest{Game: "labyrinth", State: &gamerulesv1.GameState{State: &gamerulesv1.GameState_Labyrinth{Labyrinth: &gamerulesv1.LabyrinthState{Players: players}}}},
+			"/v1/games/labyrinth:legalMoves", `{"state":{"labyrinth":{"players":[` + repeatJSON("{}", n) + `]}}}`},
+		{"abalone cells", "NewGame", "abalone.black",
+			&gamerulesv1.NewGameRequest{Game: "abalone", Options: &gamerulesv1.NewGameRequest_Abalone{Abalone: &gamerulesv1.AbaloneOptions{Layout: "custom", Black: cells}}},
+			"/v1/games/abalone:new", `{"abalone":{"layout":"custom","black":[` + repeatJSON(`"a1"`, n) + `]}}`},
+	}
+	for _, tc := range cases {
+		err := conn.Invoke(context.Background(), "/gamerules.v1.GameRules/"+tc.method, tc.req, new(gamerulesv1.ScoreResponse))
+		s := status.Convert(err)
+		if s.Code() != codes.InvalidArgument || reasonFromDetails(s.Details()) != "INVALID_REQUEST" || !strings.HasPrefix(s.Message(), tc.field+": ") || !strings.Contains(s.Message(), "more than 10000") {
+			t.Errorf("gRPC over budget, %s: %v (reason %q); want INVALID_REQUEST on %s", tc.name, err, reasonFromDetails(s.Details()), tc.field)
+		}
+		code, body := postRaw(t, a.HTTP, tc.path, tc.body)
+		if code != 400 || !strings.Contains(string(body), "more than 10000 JSON objects and strings") {
+			t.Errorf("REST over budget, %s: %d %.300s; want 400 naming the budget", tc.name, code, body)
+		}
+	}
+	// Exactly at the budget (game, state, labyrinth and the players) is
+	// decoded and judged by the rules as usual.
+	under := &gamerulesv1.LegalMovesRequest{Game: "labyrinth", State: &gamerulesv1.GameState{State: &gamerulesv1.GameState_Labyrinth{Labyrinth: &gamerulesv1.LabyrinthState{Players: players[:MaxElements-3]}}}}
+	err := conn.Invoke(context.Background(), "/gamerules.v1.GameRules/LegalMoves", under, new(gamerulesv1.LegalMovesResponse))
+	if s := status.Convert(err); reasonFromDetails(s.Details()) != "INVALID_STATE" || !strings.Contains(s.Message(), "players; want 2..4") {
+		t.Errorf("gRPC just under the budget: %v; want the rules' INVALID_STATE on the player count", err)
+	}
+	return 2*len(cases) + 1
+}

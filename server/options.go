@@ -1,0 +1,281 @@
+package server
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"runtime"
+	"runtime/debug"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
+	"go.uber.org/zap"
+)
+
+// Options is everything a Server can be told: what gamerulesd's flags set
+// (each field names its flag; the GAMERULES_* environment variables set the
+// same), plus what a program that embeds the server injects (Logger,
+// Registerer and Gatherer, TracerProvider, Version, listeners).
+// DefaultOptions gives the documented defaults; Validate is the one place
+// options are checked, and New calls it.
+type Options struct {
+	// GRPCAddr is the gRPC listen address, default ":50051"; port 0 picks
+	// a free port (Server.GRPCAddr tells which). Ignored when GRPCListener
+	// is set.
+	GRPCAddr string
+	// HTTPAddr is the HTTP listen address (REST gateway, /healthz, /readyz,
+	// /metrics, /openapi.json), default ":8080".
+	HTTPAddr string
+	// LogLevel is debug, info, warn or error; default info.
+	LogLevel string
+	// LogFormat is json (default) or console.
+	LogFormat string
+	// MaxRecvBytes is the largest request accepted, in bytes, on both
+	// ports (default 512 KiB). The largest legitimate request, a Gravity
+	// Trap state on a maximal custom board, is 53 KB of compact JSON, 310 KB
+	// pretty-printed with a 2-space indent, 19 KB of protobuf, and holds 784
+	// elements (TestLargestLegitimateRequest); what a request costs to
+	// decode is bounded by MaxElements, not by its size. A larger gRPC
+	// request is RESOURCE_EXHAUSTED; a larger REST body is refused with HTTP
+	// 413.
+	MaxRecvBytes int
+	// MaxInFlight is how many API requests run at once, per port (default
+	// 4 × GOMAXPROCS). Health checks, reflection and /metrics are exempt.
+	MaxInFlight int
+	// MaxWaiting is how many more gRPC requests may be admitted (their
+	// message read and decoded) while all MaxInFlight slots are taken
+	// (default 64; a decoded request holds at most MaxElements elements,
+	// about 1 MB); beyond MaxInFlight+MaxWaiting a request is
+	// refused RESOURCE_EXHAUSTED at once, before its message is read.
+	MaxWaiting int
+	// QueueWait is the longest a request waits for a slot before it is
+	// refused RESOURCE_EXHAUSTED (REST: 429 with Retry-After); default 250 ms.
+	QueueWait time.Duration
+	// RequestTimeout is the deadline of every API request (default 5 s); a
+	// client's shorter deadline wins.
+	RequestTimeout time.Duration
+	// GRPCMaxStreams is the most concurrent streams one gRPC connection may
+	// open (HTTP/2 MAX_CONCURRENT_STREAMS; default 100).
+	GRPCMaxStreams int
+	// GRPCMaxConnectionIdle closes a gRPC connection with no call for this
+	// long (default 5 min); GRPCMaxConnectionAge closes any connection after
+	// this long (default 30 min, with GRPCMaxConnectionAgeGrace, default 30 s,
+	// for its calls to finish), so that clients rebalance across replicas.
+	GRPCMaxConnectionIdle     time.Duration
+	GRPCMaxConnectionAge      time.Duration
+	GRPCMaxConnectionAgeGrace time.Duration
+	// GRPCReadTimeout is how long an API call's message may take to arrive
+	// after its headers (default 2 s); a stream that sends headers and no
+	// message is then ended, so that it cannot hold a place in the
+	// admission gate.
+	GRPCReadTimeout time.Duration
+	// GRPCHandshakeTimeout closes a gRPC connection that has not finished
+	// its HTTP/2 handshake (preface and SETTINGS) in this long (default 10 s).
+	GRPCHandshakeTimeout time.Duration
+	// GRPCKeepaliveMinTime is the shortest interval at which a client may
+	// send keepalive pings (default 10 s); a client pinging more often is
+	// disconnected (GOAWAY "too_many_pings").
+	GRPCKeepaliveMinTime time.Duration
+	// HTTPReadTimeout bounds reading a whole REST request, headers and body
+	// (default 10 s); HTTPIdleTimeout closes a keep-alive HTTP connection
+	// idle for this long (default 2 min).
+	HTTPReadTimeout time.Duration
+	HTTPIdleTimeout time.Duration
+	// ShutdownTimeout bounds how long shutdown waits for requests in flight
+	// (default 15 s); after it, remaining connections are closed.
+	ShutdownTimeout time.Duration
+	// DrainDelay is how long the server keeps serving after a shutdown
+	// signal while /readyz and gRPC health say not ready, so that load
+	// balancers stop sending new requests first (default 0; the Kubernetes
+	// manifest sets 5 s).
+	DrainDelay time.Duration
+	// TLSCert and TLSKey are PEM files of the server's certificate (chain)
+	// and key; when set, both ports serve TLS only, and the gateway's own
+	// hop to the gRPC port is TLS too. TLSClientCA, a PEM file of CA
+	// certificates, turns on mutual TLS: every client must present a
+	// certificate signed by one of them. Default: none (plain text).
+	TLSCert, TLSKey, TLSClientCA string
+	// CORSOrigins are the browser origins allowed to call the REST API
+	// (e.g. "https://play.example.com"; "*" for any), comma-separated on
+	// the command line. Default: none (no CORS headers; a preflight is 405).
+	CORSOrigins []string
+	// RESTGateway is how the REST gateway reaches the service: "inprocess"
+	// (the default: it calls the service's methods directly, through the
+	// same interceptors as a gRPC call) or "loopback" (it dials the gRPC
+	// port and makes each REST call a gRPC call; slower, kept for
+	// comparison). See gateway.go.
+	RESTGateway string
+
+	// GCPercent is the garbage collector's target (Go's GOGC), default
+	// 400: the server's live heap is small (a few MB when idle), so at Go's
+	// 100 it collects after every few MB of answers, and the collector was
+	// a third of a loaded server's CPU; at 400 it costs about half of that
+	// (BENCHMARKS.md). MemoryLimitMiB, default 256 (the Kubernetes
+	// manifest's limit), is the soft memory limit (Go's GOMEMLIMIT) at
+	// which the collector works harder whatever GCPercent says, so that a
+	// heap bounded by the request limits stays within it; 0 means none.
+	// When GOGC or GOMEMLIMIT is set in the environment, Go's own value
+	// wins. They apply to the process (gamerulesd's main), not to a server
+	// run inside another program.
+	GCPercent      int
+	MemoryLimitMiB int
+
+	// GRPCListener and HTTPListener, when set, are served instead of
+	// listening on GRPCAddr and HTTPAddr (e.g. a systemd socket, or a
+	// listener the host program opened); the Server closes them when it
+	// stops.
+	GRPCListener, HTTPListener net.Listener
+
+	// Logger, when set, receives the server's log lines (named "rpc" and
+	// "http" below it) instead of a logger built from LogLevel and
+	// LogFormat; the host program owns it (the server does not Sync it).
+	Logger *zap.Logger
+	// Registerer and Gatherer, when set, are where the server registers
+	// its metrics and what /metrics serves (e.g. prometheus.DefaultRegisterer
+	// and prometheus.DefaultGatherer, or a registry of the host's); set both
+	// or neither. When unset, the server makes its own registry with the Go
+	// and process collectors. A Registerer can hold one server's metrics.
+	Registerer prometheus.Registerer
+	Gatherer   prometheus.Gatherer
+	// TracerProvider, when set, traces both ports (OpenTelemetry), instead
+	// of the OTLP exporter that OTEL_EXPORTER_OTLP_ENDPOINT (or
+	// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) configures; the host program owns
+	// it and shuts it down. Default: nil, and tracing is on only when that
+	// variable is set.
+	TracerProvider trace.TracerProvider
+	// Getenv reads the OTEL_* environment variables of the tracing
+	// exporter; default (nil) os.Getenv.
+	Getenv func(string) string
+	// Version is the version the server reports (start-up log line, trace
+	// resource); DefaultOptions sets BuildVersion().
+	Version string
+
+	// logOutput, when set (by tests), receives the log lines instead of
+	// standard error.
+	logOutput io.Writer
+}
+
+// DefaultOptions returns the options used when nothing is set: those
+// documented on each field, and Version from the build (BuildVersion).
+func DefaultOptions() Options {
+	return Options{
+		GRPCAddr:                  ":50051",
+		HTTPAddr:                  ":8080",
+		LogLevel:                  "info",
+		LogFormat:                 "json",
+		MaxRecvBytes:              512 << 10,
+		MaxInFlight:               4 * runtime.GOMAXPROCS(0),
+		MaxWaiting:                64,
+		QueueWait:                 250 * time.Millisecond,
+		RequestTimeout:            5 * time.Second,
+		GRPCMaxStreams:            100,
+		GRPCMaxConnectionIdle:     5 * time.Minute,
+		GRPCMaxConnectionAge:      30 * time.Minute,
+		GRPCMaxConnectionAgeGrace: 30 * time.Second,
+		GRPCHandshakeTimeout:      10 * time.Second,
+		GRPCReadTimeout:           2 * time.Second,
+		GRPCKeepaliveMinTime:      10 * time.Second,
+		HTTPReadTimeout:           10 * time.Second,
+		HTTPIdleTimeout:           2 * time.Minute,
+		ShutdownTimeout:           15 * time.Second,
+		RESTGateway:               GatewayInProcess,
+		GCPercent:                 400,
+		MemoryLimitMiB:            256,
+		Version:                   BuildVersion(),
+	}
+}
+
+// Validate refuses options that cannot work, naming the flag (and the
+// environment variable where one was the likely source); New calls it.
+func (c Options) Validate() error {
+	positive := []struct {
+		name string
+		ok   bool
+		val  any
+	}{
+		{"--max-recv-bytes", c.MaxRecvBytes > 0, c.MaxRecvBytes},
+		{"--max-in-flight", c.MaxInFlight > 0, c.MaxInFlight},
+		{"--grpc-max-streams", c.GRPCMaxStreams > 0, c.GRPCMaxStreams},
+		{"--request-timeout", c.RequestTimeout > 0, c.RequestTimeout},
+		{"--grpc-max-connection-idle", c.GRPCMaxConnectionIdle > 0, c.GRPCMaxConnectionIdle},
+		{"--grpc-max-connection-age", c.GRPCMaxConnectionAge > 0, c.GRPCMaxConnectionAge},
+		{"--grpc-handshake-timeout", c.GRPCHandshakeTimeout > 0, c.GRPCHandshakeTimeout},
+		{"--grpc-read-timeout", c.GRPCReadTimeout > 0, c.GRPCReadTimeout},
+		{"--grpc-keepalive-min-time", c.GRPCKeepaliveMinTime > 0, c.GRPCKeepaliveMinTime},
+		{"--http-read-timeout", c.HTTPReadTimeout > 0, c.HTTPReadTimeout},
+		{"--http-idle-timeout", c.HTTPIdleTimeout > 0, c.HTTPIdleTimeout},
+		{"--shutdown-timeout", c.ShutdownTimeout > 0, c.ShutdownTimeout},
+	}
+	for _, v := range positive {
+		if !v.ok {
+			return fmt.Errorf("%s must be positive, got %v", v.name, v.val)
+		}
+	}
+	notNegative := []struct {
+		name string
+		ok   bool
+		val  any
+	}{
+		{"--max-waiting", c.MaxWaiting >= 0, c.MaxWaiting},
+		{"--queue-wait", c.QueueWait >= 0, c.QueueWait},
+		{"--grpc-max-connection-age-grace", c.GRPCMaxConnectionAgeGrace >= 0, c.GRPCMaxConnectionAgeGrace},
+		{"--drain-delay", c.DrainDelay >= 0, c.DrainDelay},
+	}
+	if m := c.MemoryLimitMiB; m != 0 && (m < 32 || m > 1<<20) {
+		return fmt.Errorf("--memory-limit-mib must be 0 (none) or 32..1048576 (1 TiB), got %d", m)
+	}
+	if c.GCPercent < 25 || c.GCPercent > 10_000 {
+		return fmt.Errorf("--gc-percent must be 25..10000, got %d", c.GCPercent)
+	}
+	for _, v := range notNegative {
+		if !v.ok {
+			return fmt.Errorf("%s must not be negative, got %v", v.name, v.val)
+		}
+	}
+	for _, v := range []struct {
+		name string
+		n    int
+	}{{"--max-in-flight", c.MaxInFlight}, {"--max-waiting", c.MaxWaiting}, {"--grpc-max-streams", c.GRPCMaxStreams}} {
+		if v.n > 1_000_000 {
+			return fmt.Errorf("%s %d is over 1,000,000; no server needs that many", v.name, v.n)
+		}
+	}
+	if c.MaxRecvBytes > 64<<20 {
+		return fmt.Errorf("--max-recv-bytes %d is over 64 MiB; no request needs that much", c.MaxRecvBytes)
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		return fmt.Errorf("--log-level (GAMERULES_LOG_LEVEL) %q: want debug, info, warn or error", c.LogLevel)
+	}
+	if c.RESTGateway != GatewayInProcess && c.RESTGateway != GatewayLoopback {
+		return fmt.Errorf("--rest-gateway (GAMERULES_REST_GATEWAY) %q: want inprocess or loopback", c.RESTGateway)
+	}
+	if c.LogFormat != "json" && c.LogFormat != "console" {
+		return fmt.Errorf("--log-format (GAMERULES_LOG_FORMAT) %q: want json or console", c.LogFormat)
+	}
+	if (c.Registerer == nil) != (c.Gatherer == nil) {
+		return fmt.Errorf("Registerer and Gatherer go together: set both or neither")
+	}
+	return c.checkProduction()
+}
+
+// BuildVersion returns what the Go build info knows of this binary's
+// version: the module version, else "devel-" and the VCS revision, else
+// "(devel)".
+func BuildVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" {
+			return "devel-" + s.Value
+		}
+	}
+	return "(devel)"
+}

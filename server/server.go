@@ -1,0 +1,481 @@
+package server
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"time"
+
+	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/keepalive"
+	"google.golang.org/grpc/reflection"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/gen/openapiv2"
+)
+
+// gcPercent returns the collector's target (Go has no getter: setting
+// returns the old value, which is set back at once).
+func gcPercent() int {
+	p := debug.SetGCPercent(100)
+	debug.SetGCPercent(p)
+	return p
+}
+
+// latencyBuckets are the histogram buckets, in seconds, of the gRPC and the
+// HTTP latency metrics (100 µs to 1 s: the rules answer in microseconds).
+var latencyBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1}
+
+// Addrs are the addresses the server actually listens on (useful with port 0).
+type Addrs struct {
+	GRPC, HTTP string
+}
+
+// Server is the whole gamerules stack: the gamerules.v1 API over gRPC on one
+// port and over REST/JSON on another, with its limits (admission, in-flight
+// and queue wait, body bytes, element budget, deadlines, connection limits),
+// interceptors (request id, logs, metrics, panic recovery, tracing), gRPC
+// health and reflection, and on the HTTP port /healthz, /readyz, /metrics,
+// /openapi.json, /docs and the playground. Make one with New, then Run it.
+// It keeps no game state: any number of copies can serve behind a load
+// balancer.
+type Server struct {
+	opts       Options
+	logger     *zap.Logger
+	ownLogger  bool // built by New from LogLevel and LogFormat: New's caller does not own it
+	tls        *serverTLS
+	tr         *tracing
+	api        *API
+	grpcLis    net.Listener
+	httpLis    net.Listener
+	grpcServer *grpc.Server
+	httpServer *http.Server
+	healthSrv  *healthServer
+	httpLimit  *limiter
+	closeGW    func()
+	running    sync.Once
+}
+
+// New validates opts (Options.Validate), builds the stack and opens both
+// listeners (or takes Options.GRPCListener and HTTPListener), so that
+// GRPCAddr and HTTPAddr are valid once it returns; nothing is served until
+// Run. Its errors name the option (flag) at fault: a bad option, an
+// unreadable TLS file, an address already in use.
+func New(opts Options) (*Server, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	s := &Server{opts: opts, closeGW: func() {}}
+	ok := false
+	defer func() {
+		if !ok {
+			s.closeEarly()
+		}
+	}()
+	var err error
+	if s.logger = opts.Logger; s.logger == nil {
+		if s.logger, err = newLogger(opts); err != nil {
+			return nil, err
+		}
+		s.ownLogger = true
+	}
+	if s.tls, err = loadTLS(opts); err != nil {
+		return nil, err
+	}
+	if s.tr, err = newTracing(context.Background(), opts); err != nil {
+		return nil, err
+	}
+	if s.grpcLis = opts.GRPCListener; s.grpcLis == nil {
+		if s.grpcLis, err = net.Listen("tcp", opts.GRPCAddr); err != nil {
+			return nil, fmt.Errorf("gRPC listener: %w", err)
+		}
+	}
+	if s.httpLis = opts.HTTPListener; s.httpLis == nil {
+		if s.httpLis, err = net.Listen("tcp", opts.HTTPAddr); err != nil {
+			return nil, fmt.Errorf("HTTP listener: %w", err)
+		}
+	}
+	if s.api, err = newAPI(opts, s.logger, s.tr); err != nil {
+		return nil, err
+	}
+	a := s.api
+	s.grpcServer = grpc.NewServer(a.grpcServerOptions(productionServerOptions(s.tls, s.tr)...)...)
+	a.RegisterGRPC(s.grpcServer)
+	s.healthSrv = newHealthServer()
+	healthpb.RegisterHealthServer(s.grpcServer, s.healthSrv)
+	reflection.Register(s.grpcServer)
+
+	// REST calls pass the same interceptors (logs, metrics, recovery,
+	// deadline) as gRPC calls: in process by default, or over the gateway's
+	// loopback hop to the gRPC port (--rest-gateway; gateway.go).
+	gw, closeGW, err := restGateway(context.Background(), opts, a.svc, a.chain, a.adm, s.tls, s.tr, s.grpcLis.Addr())
+	if err != nil {
+		return nil, err
+	}
+	s.closeGW = closeGW
+	s.httpLimit = newLimiter(opts.MaxInFlight, opts.QueueWait)
+	s.httpServer = &http.Server{
+		Handler:           s.tr.handler(newHTTPHandler(opts, gw, a.reg, s.healthSrv.Server, s.httpLimit, a.refused.WithLabelValues("http", "overloaded"), s.logger.Named("http"))),
+		ReadHeaderTimeout: min(opts.HTTPReadTimeout, 10*time.Second),
+		ReadTimeout:       opts.HTTPReadTimeout, // a slow client cannot hold a request open
+		WriteTimeout:      opts.HTTPReadTimeout + opts.RequestTimeout + 5*time.Second,
+		IdleTimeout:       opts.HTTPIdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          zap.NewStdLog(s.logger.Named("http")),
+	}
+	ok = true
+	return s, nil
+}
+
+// closeEarly releases what a failed New opened.
+func (s *Server) closeEarly() {
+	s.closeGW()
+	if s.grpcLis != nil {
+		s.grpcLis.Close()
+	}
+	if s.httpLis != nil {
+		s.httpLis.Close()
+	}
+	if s.tr != nil {
+		_ = s.tr.shutdown(context.Background())
+	}
+	if s.ownLogger {
+		_ = s.logger.Sync()
+	}
+}
+
+// GRPCAddr is the address the gRPC port listens on ("127.0.0.1:41234"
+// when Options.GRPCAddr asked for port 0); valid once New has returned.
+func (s *Server) GRPCAddr() string { return s.grpcLis.Addr().String() }
+
+// HTTPAddr is the address the HTTP port listens on; valid once New has
+// returned.
+func (s *Server) HTTPAddr() string { return s.httpLis.Addr().String() }
+
+// run is New and Run in one, for the tests: when ready is not nil, the
+// listening addresses are sent on it once both ports are open.
+func run(ctx context.Context, cfg Options, ready chan<- Addrs) error {
+	s, err := New(cfg)
+	if err != nil {
+		return err
+	}
+	if ready != nil {
+		ready <- Addrs{GRPC: s.GRPCAddr(), HTTP: s.HTTPAddr()}
+	}
+	return s.Run(ctx)
+}
+
+// errRunTwice is Run's answer when the Server has already run.
+var errRunTwice = errors.New("server: Run called twice; a Server serves once (make another with New)")
+
+// Run serves both ports until ctx is done, then shuts down gracefully and
+// returns nil; or, when a port fails, shuts down and returns that error.
+// Shutdown: the health status turns NOT_SERVING and /readyz answers 503
+// while both ports still serve for Options.DrainDelay; then health Watch
+// streams end, and both servers stop accepting and finish the requests in
+// flight, REST first, bounded by Options.ShutdownTimeout, after which what
+// is left is closed. A Server runs once.
+func (s *Server) Run(ctx context.Context) error {
+	first := false
+	s.running.Do(func() { first = true })
+	if !first {
+		return errRunTwice
+	}
+	cfg, logger, a := s.opts, s.logger, s.api
+	defer func() {
+		if s.ownLogger {
+			_ = logger.Sync()
+		}
+	}()
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := s.tr.shutdown(sctx); err != nil {
+			logger.Warn("flushing traces", zap.Error(err))
+		}
+	}()
+	defer s.closeGW()
+	grpcServer, httpServer, healthSrv, httpLimit := s.grpcServer, s.httpServer, s.healthSrv, s.httpLimit
+
+	var wg sync.WaitGroup
+	errc := make(chan error, 2)
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		if err := grpcServer.Serve(s.grpcLis); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
+			errc <- fmt.Errorf("gRPC server: %w", err)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		if err := serveHTTP(httpServer, s.httpLis, s.tls); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			errc <- fmt.Errorf("HTTP server: %w", err)
+		}
+	}()
+	logCtx, stopLog := context.WithCancel(context.Background())
+	defer stopLog()
+	go a.adm.logRefusals(logCtx, logger.Named("rpc"))
+	healthSrv.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
+	healthSrv.SetServingStatus(gamerulesv1.GameRules_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
+	logger.Info("gamerulesd serving",
+		zap.String("version", cfg.Version),
+		zap.String("grpc_addr", s.GRPCAddr()),
+		zap.String("http_addr", s.HTTPAddr()),
+		zap.Strings("games", a.games),
+		zap.Int("max_recv_bytes", cfg.MaxRecvBytes),
+		zap.Int("max_in_flight", cfg.MaxInFlight),
+		zap.Int("max_waiting", cfg.MaxWaiting),
+		zap.Duration("request_timeout", cfg.RequestTimeout),
+		zap.Bool("tls", s.tls != nil), zap.Bool("mutual_tls", cfg.TLSClientCA != ""),
+		zap.Strings("cors_origins", cfg.CORSOrigins), zap.Bool("tracing", s.tr != nil),
+		zap.Int("gc_percent", gcPercent()), zap.Int64("memory_limit_bytes", debug.SetMemoryLimit(-1)))
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+		logger.Info("shutting down", zap.Duration("drain_delay", cfg.DrainDelay), zap.Duration("timeout", cfg.ShutdownTimeout))
+	case runErr = <-errc:
+		logger.Error("server failed; shutting down", zap.Error(runErr))
+	}
+	// 1. Not ready: gRPC health says NOT_SERVING (watchers are told), and
+	// /readyz answers 503, while both ports still serve.
+	healthSrv.Shutdown()
+	if cfg.DrainDelay > 0 && runErr == nil {
+		logger.Info("draining: not ready, still serving", zap.Duration("drain_delay", cfg.DrainDelay))
+		time.Sleep(cfg.DrainDelay)
+	}
+	// 2. End the health Watch streams, which would otherwise hold the
+	// graceful stop until the timeout.
+	healthSrv.endWatches()
+
+	// 3. Stop accepting, and let the calls in flight finish. REST first:
+	// with --rest-gateway loopback its handlers need the gRPC port (the
+	// gateway's hop), so gRPC serves on until no REST handler runs (in
+	// process the order does not matter, and this one is as good); then whatever is left on the HTTP port
+	// (bodies still arriving, answers a client is slow to read) is closed.
+	// Then gRPC: once no API handler runs, whatever is left (streams that
+	// sent no message, reflection streams) is closed. Nothing a client does
+	// can hold this past the handlers it has running.
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	httpDone := make(chan struct{})
+	go func() { _ = httpServer.Shutdown(sctx); close(httpDone) }()
+	if !waitIdle(sctx, httpDone, func() bool { return httpLimit.running.Load() == 0 }) {
+		logger.Warn("shutdown timed out with REST calls still running; closing")
+	}
+	httpServer.Close()
+	<-httpDone
+	grpcDone := make(chan struct{})
+	go func() { grpcServer.GracefulStop(); close(grpcDone) }()
+	if !waitIdle(sctx, grpcDone, func() bool { return a.adm.running.Load() == 0 }) {
+		logger.Warn("shutdown timed out with gRPC calls still running; stopping")
+	}
+	grpcServer.Stop()
+	<-grpcDone
+	wg.Wait()
+	logger.Info("stopped")
+	return runErr
+}
+
+// newGRPCServer builds the gRPC server with its limits and interceptors.
+//
+// Limits: the message size (cfg.MaxRecvBytes), the admission gate (adm,
+// before a message is read), the element budget (costCodec, before a
+// message is decoded), streams per connection, keepalive enforcement, and
+// idle and age limits on connections. The unary interceptors are
+// apiInterceptors' gRPC links (chain.go; the first is the outermost):
+// logging, metrics, recovery, the element budget's verdict (costGate), the
+// public size limit, the deadline, then the in-flight limit. What fails
+// before any interceptor runs (a message that does not parse or is too
+// large) is seen by the stats handler ts.
+//
+// extra options come first, so that their interceptors (the request id)
+// run outside all of these.
+func newGRPCServer(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *admission, refused *prometheus.CounterVec, ts *transportStats, srv gamerulesv1.GameRulesServer, extra ...grpc.ServerOption) *grpc.Server {
+	s := grpc.NewServer(grpcServerOptions(cfg, logger, metrics, adm, refused, ts, extra...)...)
+	gamerulesv1.RegisterGameRulesServer(s, srv)
+	return s
+}
+
+// grpcServerOptions are newGRPCServer's options: extra first, then the
+// limits and interceptors.
+func grpcServerOptions(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *admission, refused *prometheus.CounterVec, ts *transportStats, extra ...grpc.ServerOption) []grpc.ServerOption {
+	recoverPanic := recoverPanicFunc(logger)
+	return append(extra,
+		// Twice the public limit, for the gateway's protobuf form of a
+		// JSON body; publicSize holds other clients to the limit itself.
+		grpc.MaxRecvMsgSize(2*cfg.MaxRecvBytes),
+		// Metadata: 64 KiB, as the REST port's headers (grpc-go's default
+		// is 16 MiB per stream).
+		grpc.MaxHeaderListSize(64<<10),
+		grpc.MaxConcurrentStreams(uint32(cfg.GRPCMaxStreams)),
+		grpc.InTapHandle(adm.tap),
+		grpc.ForceServerCodecV2(newCostCodec()),
+		grpc.StatsHandler(ts),
+		// A connection must finish its HTTP/2 handshake quickly.
+		grpc.ConnectionTimeout(cfg.GRPCHandshakeTimeout),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{
+			MinTime:             cfg.GRPCKeepaliveMinTime,
+			PermitWithoutStream: true,
+		}),
+		grpc.KeepaliveParams(keepalive.ServerParameters{
+			MaxConnectionIdle:     cfg.GRPCMaxConnectionIdle,
+			MaxConnectionAge:      cfg.GRPCMaxConnectionAge,
+			MaxConnectionAgeGrace: cfg.GRPCMaxConnectionAgeGrace,
+			// Ping a silent client after a minute; one that does not answer
+			// within 20 s is gone.
+			Time:    time.Minute,
+			Timeout: 20 * time.Second,
+		}),
+		grpc.ChainUnaryInterceptor(grpcInterceptors(apiInterceptors(cfg, logger, metrics, adm, refused, nil))...),
+		grpc.ChainStreamInterceptor(
+			logging.StreamServerInterceptor(zapLogger(logger.Named("rpc")), logging.WithLogOnEvents(logging.FinishCall)),
+			metrics.StreamServerInterceptor(),
+			recovery.StreamServerInterceptor(recovery.WithRecoveryHandlerContext(recoverPanic)),
+		),
+	)
+}
+
+// newHTTPHandler routes the HTTP port: probes, metrics, the OpenAPI document,
+// the playground page (web.go), and everything else to the REST gateway.
+func newHTTPHandler(cfg Options, gw http.Handler, reg metricsRegistry, hs *health.Server, lim *limiter, refused prometheus.Counter, logger *zap.Logger) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintln(w, "ok")
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		resp, err := hs.Check(r.Context(), &healthpb.HealthCheckRequest{})
+		if err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprintln(w, "not ready")
+			return
+		}
+		fmt.Fprintln(w, "ready")
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(openapiv2.GameRules)
+	})
+	registerWeb(mux)
+	registerDocs(mux)
+	budget := &bodyBudget{max: int64(cfg.MaxInFlight+cfg.MaxWaiting) * int64(cfg.MaxRecvBytes), refused: refused}
+	mux.Handle("/", guardREST(limitHTTP(gw, lim, refused), int64(cfg.MaxRecvBytes), budget))
+	return withRequestID(instrument(withCORS(cfg, mux), newHTTPMetrics(reg), logger))
+}
+
+// dialTarget turns a listener address into one the gateway can dial: an
+// unspecified host (":50051", "[::]:50051") becomes loopback.
+func dialTarget(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok || tcp.IP == nil || tcp.IP.IsUnspecified() {
+		_, port, _ := net.SplitHostPort(a.String())
+		return net.JoinHostPort("127.0.0.1", port)
+	}
+	return tcp.String()
+}
+
+// newLogger builds the zap logger from the config.
+func newLogger(cfg Options) (*zap.Logger, error) {
+	level, err := zapcore.ParseLevel(cfg.LogLevel)
+	if err != nil {
+		return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", cfg.LogLevel)
+	}
+	var zc zap.Config
+	switch cfg.LogFormat {
+	case "json":
+		zc = zap.NewProductionConfig()
+	case "console":
+		zc = zap.NewDevelopmentConfig()
+	default:
+		return nil, fmt.Errorf("--log-format %q: want json or console", cfg.LogFormat)
+	}
+	zc.Level = zap.NewAtomicLevelAt(level)
+	zc.Sampling = nil
+	zc.EncoderConfig.TimeKey = "time"
+	zc.EncoderConfig.EncodeTime = zapcore.ISO8601TimeEncoder
+	if cfg.logOutput != nil {
+		return zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zc.EncoderConfig), zapcore.AddSync(cfg.logOutput), zc.Level)), nil
+	}
+	return zc.Build()
+}
+
+// zapLogger adapts zap to go-grpc-middleware's logging.Logger.
+func zapLogger(l *zap.Logger) logging.Logger {
+	return logging.LoggerFunc(func(_ context.Context, lvl logging.Level, msg string, fields ...any) {
+		f := make([]zap.Field, 0, len(fields)/2)
+		for i := 0; i+1 < len(fields); i += 2 {
+			key, _ := fields[i].(string)
+			if key == "grpc.time_ms" {
+				// The middleware writes milliseconds as a string; log the
+				// duration as the HTTP line does: "duration", float seconds.
+				if ms, err := strconv.ParseFloat(fmt.Sprint(fields[i+1]), 64); err == nil {
+					f = append(f, zap.Float64("duration", ms/1000))
+					continue
+				}
+			}
+			f = append(f, zap.Any(key, fields[i+1]))
+		}
+		l := l.WithOptions(zap.WithCaller(false)).With(f...)
+		switch lvl {
+		case logging.LevelDebug:
+			l.Debug(msg)
+		case logging.LevelInfo:
+			l.Info(msg)
+		case logging.LevelWarn:
+			l.Warn(msg)
+		default:
+			l.Error(msg)
+		}
+	})
+}
+
+// waitIdle waits until done is closed, or idle has held for 20 ms (two
+// checks 10 ms apart after the first), or ctx ends; it reports false only
+// when ctx ended first.
+func waitIdle(ctx context.Context, done <-chan struct{}, idle func() bool) bool {
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	quiet := 0
+	for {
+		select {
+		case <-done:
+			return true
+		case <-ctx.Done():
+			return false
+		case <-tick.C:
+			if quiet++; !idle() {
+				quiet = 0
+			}
+			if quiet >= 3 {
+				return true
+			}
+		}
+	}
+}
+
+// randomToken returns 128 random bits in hex: the gateway token, which
+// only this process knows.
+func randomToken() string {
+	var b [16]byte
+	_, _ = crand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
