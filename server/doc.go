@@ -1,0 +1,32 @@
+// Package server is the whole gamerules stack as a library: the
+// gamerules.v1 GameRules API over gRPC and REST/JSON with every limit and
+// interceptor gamerulesd has. cmd/gamerulesd is only its flags.
+//
+// The contract:
+//
+//	opts := server.DefaultOptions()                           // the documented defaults; one field per gamerulesd flag
+//	opts.GRPCAddr, opts.HTTPAddr = "127.0.0.1:0", "127.0.0.1:0" // port 0: free ports
+//	s, err := server.New(opts)                                // Validate, then build and listen; errors name the option
+//	go s.Run(ctx)                                             // serve until ctx is done, then shut down gracefully; nil after a clean stop
+//	s.GRPCAddr(), s.HTTPAddr()                                // the bound addresses, valid once New has returned
+//
+// What a host program injects: Options.Logger (*zap.Logger),
+// Options.Registerer and Options.Gatherer (Prometheus), Options.TracerProvider
+// (OpenTelemetry), Options.Version, and its own listeners
+// (Options.GRPCListener, Options.HTTPListener). The collector settings
+// (GCPercent, MemoryLimitMiB) are validated here but applied to the process
+// only by gamerulesd's main: a library does not change its host's
+// collector.
+//
+// To serve the API from a program's own *grpc.Server and http.ServeMux with
+// the same limits and interceptors, use NewAPI (API.GRPCServerOptions,
+// API.RegisterGRPC, API.RESTHandler). Package server/limit has the limits
+// alone, to put in front of a program's own handlers; package
+// server/servertest starts the whole stack for a test.
+//
+// Shutdown (Run, when ctx is done): gRPC health turns NOT_SERVING and
+// /readyz answers 503 while both ports still serve for Options.DrainDelay;
+// then health Watch streams end; then the REST port and the gRPC port stop
+// accepting and finish the calls in flight within Options.ShutdownTimeout,
+// after which what is left is closed.
+package server
