@@ -13,6 +13,7 @@ import (
 	"google.golang.org/grpc"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/server/limit"
 	"github.com/gamerules/gamerules/service"
 )
 
@@ -39,7 +40,7 @@ type API struct {
 	reg      metricsRegistry
 	httpOnce sync.Once
 	httpM    httpMetrics
-	adm      *admission
+	adm      *limit.Admission
 	svc      gamerulesv1.GameRulesServer
 	chain    []apiInterceptor
 	games    []string
@@ -82,13 +83,7 @@ func newAPI(opts Options, logger *zap.Logger, tr *tracing) (*API, error) {
 	svc := service.New()
 	a := &API{
 		opts: opts, logger: logger, tr: tr, metrics: metrics, refused: refused, reg: reg,
-		adm: &admission{
-			cap:            int64(opts.MaxInFlight + opts.MaxWaiting),
-			refused:        refused.WithLabelValues("grpc", "overloaded"),
-			readTimeout:    opts.GRPCReadTimeout,
-			requestTimeout: opts.RequestTimeout,
-			gatewayToken:   randomToken(),
-		},
+		adm:   newAdmission(opts, refused),
 		svc:   newGRPCService(svc),
 		games: svc.Games(),
 	}
@@ -133,9 +128,7 @@ func (a *API) RESTHandler() (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	lim := newLimiter(opts.MaxInFlight, opts.QueueWait)
-	budget := &bodyBudget{max: int64(opts.MaxInFlight+opts.MaxWaiting) * int64(opts.MaxRecvBytes), refused: a.refused.WithLabelValues("http", "overloaded")}
-	h := guardREST(limitHTTP(gw, lim, a.refused.WithLabelValues("http", "overloaded")), int64(opts.MaxRecvBytes), budget)
+	h := restLimits(opts, gw, limit.NewInFlight(opts.MaxInFlight, opts.QueueWait), a.refused.WithLabelValues("http", "overloaded"))
 	return withRequestID(instrument(h, a.httpMetrics(), a.logger.Named("http"))), nil
 }
 

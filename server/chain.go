@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"net/http"
 
 	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
@@ -10,6 +11,9 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/server/limit"
 )
 
 // apiInterceptor is one link of an API call's unary interceptor chain, and
@@ -30,18 +34,18 @@ type apiInterceptor struct {
 //     productionServerOptions and otelgrpc's stats handler (tr), outside this
 //     chain; REST runs them here (requestIDUnary reads the id the gateway
 //     puts in the incoming metadata, requestIDMetadata; tr.restSpan);
-//   - adm.started (the admission gate's read timer and the count shutdown
-//     waits for), costGate (the verdict of costCodec's wire scan),
-//     adm.publicSize and limitUnary are the gRPC port's gate and limits; a
-//     REST call has passed the REST port's own (guardREST: size and body
-//     budget, strictJSON: the element budget, limitHTTP: the in-flight
-//     limit and queue wait) before its handler runs, and is counted by
-//     limitHTTP for shutdown.
+//   - adm.Started (the admission gate's read timer and the count shutdown
+//     waits for), limit.ElementGate (the verdict of limit.Codec's wire
+//     scan), adm.PublicSize and the in-flight limit are the gRPC port's gate
+//     and limits; a REST call has passed the REST port's own (restLimits:
+//     limit.Body for size and body budget, strictJSON: the element budget,
+//     InFlight.HTTP: the in-flight limit and queue wait) before its handler
+//     runs, and is counted by InFlight.HTTP for shutdown.
 //
 // Recovery sits inside logging and metrics so that a panic, turned into
 // INTERNAL, is still logged and counted; so is a gRPC request refused by
 // the in-flight limit.
-func apiInterceptors(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *admission, refused *prometheus.CounterVec, tr *tracing) []apiInterceptor {
+func apiInterceptors(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *limit.Admission, refused *prometheus.CounterVec, tr *tracing) []apiInterceptor {
 	const grpcOnly, restOnly, both = 1, 2, 3
 	link := func(f grpc.UnaryServerInterceptor, where int) apiInterceptor {
 		return apiInterceptor{f: f, onGRPC: where&grpcOnly != 0, onREST: where&restOnly != 0}
@@ -49,16 +53,53 @@ func apiInterceptors(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMe
 	links := []apiInterceptor{
 		link(tr.restSpan(), restOnly),
 		link(requestIDUnary, restOnly),
-		link(adm.started, grpcOnly),
+		link(adm.Started, grpcOnly),
 		link(logUnary(logger.Named("rpc")), both),
 		link(metrics.UnaryServerInterceptor(), both),
 		link(recovery.UnaryServerInterceptor(recovery.WithRecoveryHandlerContext(recoverPanicFunc(logger))), both),
-		link(costGate, grpcOnly),
-		link(adm.publicSize(cfg.MaxRecvBytes, refused.WithLabelValues("grpc", "too_large")), grpcOnly),
-		link(deadlineUnary(cfg.RequestTimeout), both),
-		link(limitUnary(newLimiter(cfg.MaxInFlight, cfg.QueueWait), adm), grpcOnly),
+		link(limit.ElementGate, grpcOnly),
+		link(adm.PublicSize(cfg.MaxRecvBytes, refused.WithLabelValues("grpc", "too_large")), grpcOnly),
+		link(limit.Deadline(cfg.RequestTimeout), both),
+		link(limit.NewInFlight(cfg.MaxInFlight, cfg.QueueWait).UnaryServerInterceptor(apiScope, adm.FromGateway), grpcOnly),
 	}
 	return links
+}
+
+// gameRulesPrefix is the full-method prefix of the API's own RPCs. Only they
+// count against the request limits (apiScope): health checks, reflection
+// and /metrics are exempt, so probes and monitoring still answer under
+// overload.
+var gameRulesPrefix = "/" + gamerulesv1.GameRules_ServiceDesc.ServiceName + "/"
+
+// apiScope is the scope of the gRPC limits: the API's own RPCs.
+var apiScope = limit.MethodPrefix(gameRulesPrefix)
+
+// MaxElements is the most sub-messages and strings one request may hold,
+// on gRPC and REST (limit.MaxElements): a request over it is refused before
+// it is decoded, INVALID_ARGUMENT with reason INVALID_REQUEST on gRPC,
+// HTTP 400 on REST.
+const MaxElements = limit.MaxElements
+
+// newAdmission is the gRPC port's admission gate for opts: room for
+// MaxInFlight+MaxWaiting API calls, the gateway's calls exempt by a token
+// only this process knows.
+func newAdmission(opts Options, refused *prometheus.CounterVec) *limit.Admission {
+	return &limit.Admission{
+		Cap:            int64(opts.MaxInFlight + opts.MaxWaiting),
+		Scope:          apiScope,
+		Refused:        refused.WithLabelValues("grpc", "overloaded"),
+		ReadTimeout:    opts.GRPCReadTimeout,
+		RequestTimeout: opts.RequestTimeout,
+		GatewayToken:   randomToken(),
+	}
+}
+
+// restLimits puts the REST port's limits in front of the gateway gw: the
+// body size and the body budget ((MaxInFlight+MaxWaiting) × MaxRecvBytes),
+// then the in-flight limit lim, their refusals counted on refused.
+func restLimits(opts Options, gw http.Handler, lim *limit.InFlight, refused prometheus.Counter) http.Handler {
+	budget := limit.NewBodyBudget(int64(opts.MaxInFlight+opts.MaxWaiting)*int64(opts.MaxRecvBytes), refused)
+	return limit.Body(lim.HTTP(gw, refused), int64(opts.MaxRecvBytes), budget)
 }
 
 // grpcInterceptors are the links of chain that run on the gRPC port.
@@ -117,4 +158,15 @@ func chainedHandler(ics []grpc.UnaryServerInterceptor, curr int, info *grpc.Unar
 	return func(ctx context.Context, req any) (any, error) {
 		return ics[curr+1](ctx, req, info, chainedHandler(ics, curr+1, info, final))
 	}
+}
+
+// refusedCounter is the metric of requests refused by a limit before any
+// handler ran, by port and reason.
+func refusedCounter(reg prometheus.Registerer) *prometheus.CounterVec {
+	c := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gamerules_requests_refused_total",
+		Help: "Requests refused before reaching a handler, by port (grpc, http) and reason (overloaded, malformed, too_large).",
+	}, []string{"port", "reason"})
+	reg.MustRegister(c)
+	return c
 }

@@ -8,6 +8,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/server/limit"
 	"github.com/gamerules/gamerules/service"
 )
 
@@ -18,7 +19,7 @@ import (
 func TestCodecMarshalSameBytes(t *testing.T) {
 	srv := service.New()
 	ctx := context.Background()
-	codec := newCostCodec()
+	codec := limit.Codec()
 	check := func(what string, m proto.Message) {
 		t.Helper()
 		want, err := proto.Marshal(m)
@@ -84,7 +85,7 @@ func TestCodecMarshalSameBytes(t *testing.T) {
 // the LegalMoves answers of mid-game states, with their result states.
 func BenchmarkMarshal(b *testing.B) {
 	srv := service.New()
-	codec := newCostCodec()
+	codec := limit.Codec()
 	for _, g := range []struct {
 		id    string
 		plies int
@@ -112,5 +113,14 @@ func BenchmarkMarshal(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// TestLimitNamesMatchService: server/limit, which must not import service,
+// writes the same ErrorInfo domain and INVALID_REQUEST reason as the
+// service.
+func TestLimitNamesMatchService(t *testing.T) {
+	if limit.Domain != service.ErrorDomain || limit.ReasonInvalidRequest != service.ReasonInvalidRequest {
+		t.Errorf("limit's domain %q and reason %q differ from the service's %q and %q", limit.Domain, limit.ReasonInvalidRequest, service.ErrorDomain, service.ReasonInvalidRequest)
 	}
 }

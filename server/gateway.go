@@ -19,6 +19,7 @@ import (
 	otelcodes "go.opentelemetry.io/otel/codes"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/server/limit"
 )
 
 // The REST gateway's two ways to reach the service (--rest-gateway).
@@ -40,14 +41,14 @@ const (
 // dials grpcAddr, its calls carrying adm's gateway token so that the gRPC
 // port's admission gate and in-flight limit do not count them twice. The
 // returned function releases what it holds (the loopback connection).
-func restGateway(ctx context.Context, cfg Options, srv gamerulesv1.GameRulesServer, chain []apiInterceptor, adm *admission, tlsSet *serverTLS, tr *tracing, grpcAddr net.Addr) (http.Handler, func(), error) {
+func restGateway(ctx context.Context, cfg Options, srv gamerulesv1.GameRulesServer, chain []apiInterceptor, adm *limit.Admission, tlsSet *serverTLS, tr *tracing, grpcAddr net.Addr) (http.Handler, func(), error) {
 	gw := newGateway()
 	if cfg.RESTGateway == GatewayLoopback {
 		conn, err := grpc.NewClient(dialTarget(grpcAddr), append([]grpc.DialOption{
 			gatewayCredentials(tlsSet),
 			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20), grpc.MaxCallSendMsgSize(2*cfg.MaxRecvBytes)),
 			grpc.WithChainUnaryInterceptor(func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
-				return invoker(metadata.AppendToOutgoingContext(ctx, gatewayMetadata, adm.gatewayToken), method, req, reply, cc, opts...)
+				return invoker(metadata.AppendToOutgoingContext(ctx, limit.GatewayMetadata, adm.GatewayToken), method, req, reply, cc, opts...)
 			}),
 		}, tr.dialOptions()...)...)
 		if err != nil {

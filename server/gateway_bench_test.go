@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/server/limit"
 	"github.com/gamerules/gamerules/service"
 )
 
@@ -53,13 +54,7 @@ func newGatewayStack(tb testing.TB, srv gamerulesv1.GameRulesServer, set func(*O
 			tb.Fatal(err)
 		}
 	}
-	adm := &admission{
-		cap:            int64(cfg.MaxInFlight + cfg.MaxWaiting),
-		refused:        refused.WithLabelValues("grpc", "overloaded"),
-		readTimeout:    cfg.GRPCReadTimeout,
-		requestTimeout: cfg.RequestTimeout,
-		gatewayToken:   randomToken(),
-	}
+	adm := newAdmission(cfg, refused)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
@@ -74,7 +69,7 @@ func newGatewayStack(tb testing.TB, srv gamerulesv1.GameRulesServer, set func(*O
 	}
 	tb.Cleanup(func() { cancel(); closeGW(); gs.Stop() })
 	hs := newHealthServer()
-	h := tr.handler(newHTTPHandler(cfg, gw, reg, hs.Server, newLimiter(cfg.MaxInFlight, cfg.QueueWait), refused.WithLabelValues("http", "overloaded"), logger.Named("http")))
+	h := tr.handler(newHTTPHandler(cfg, gw, reg, hs.Server, limit.NewInFlight(cfg.MaxInFlight, cfg.QueueWait), refused.WithLabelValues("http", "overloaded"), logger.Named("http")))
 	return gatewayStack{handler: h, reg: reg, grpc: lis.Addr().String()}
 }
 

@@ -4,16 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"github.com/prometheus/client_golang/prometheus"
@@ -26,6 +22,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/gamerules/gamerules/internal/fastjson"
+	"github.com/gamerules/gamerules/server/limit"
 )
 
 // newGateway returns the REST mux. JSON output uses protojson's lowerCamelCase
@@ -65,7 +62,7 @@ func routingError(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshale
 			allow = http.MethodGet + ", " + http.MethodPost
 		}
 		w.Header().Set("Allow", allow)
-		writeStatus(w, http.StatusMethodNotAllowed, codes.Unimplemented,
+		limit.WriteError(w, http.StatusMethodNotAllowed, codes.Unimplemented,
 			fmt.Sprintf("method %s is not allowed on %s; use %s", r.Method, r.URL.Path, allow))
 		return
 	}
@@ -84,154 +81,11 @@ func gatewayError(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshale
 	if st, ok := status.FromError(err); ok && st.Code() == codes.ResourceExhausted {
 		for _, d := range st.Details() {
 			if ri, ok := d.(*errdetails.RetryInfo); ok {
-				w.Header().Set("Retry-After", strconv.Itoa(max(1, int(ri.GetRetryDelay().AsDuration().Round(time.Second)/time.Second))))
+				limit.SetRetryAfter(w.Header(), ri.GetRetryDelay().AsDuration())
 			}
 		}
 	}
 	runtime.DefaultHTTPErrorHandler(ctx, mux, m, w, r, err)
-}
-
-// writeStatus writes a google.rpc.Status-shaped JSON error, as the gateway
-// does, for errors raised before the gateway runs.
-func writeStatus(w http.ResponseWriter, httpStatus int, code codes.Code, msg string) {
-	writeStatusProto(w, httpStatus, status.New(code, msg))
-}
-
-// writeStatusProto is writeStatus for a status that may carry details.
-func writeStatusProto(w http.ResponseWriter, httpStatus int, st *status.Status) {
-	body, _ := protojson.Marshal(st.Proto())
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(httpStatus)
-	_, _ = w.Write(body)
-}
-
-// guardREST refuses, before the gateway reads anything, a body that says it
-// is larger than limit (413) and a path that is not valid UTF-8 (400): the
-// gateway would copy such a path into a protobuf string and fail with an
-// internal error. Then it reads the whole body (readBody), so that what
-// follows works on bytes in memory and no slow client holds a request slot.
-// The bytes of request bodies as they arrive, and of answers kept in memory
-// for a client that reads them slowly, share budget (bodyBudget): a request
-// that would pass it is refused, 429 with Retry-After, so that neither slow
-// uploads nor slow readers can hold unbounded memory. Bytes are charged as
-// they arrive, so a declared length that never comes costs nothing.
-func guardREST(next http.Handler, limit int64, budget *bodyBudget) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > limit {
-			writeStatus(w, http.StatusRequestEntityTooLarge, codes.ResourceExhausted,
-				fmt.Sprintf("request body of %d bytes is larger than the server's limit of %d bytes (--max-recv-bytes)", r.ContentLength, limit))
-			return
-		}
-		if !utf8.ValidString(r.URL.Path) {
-			writeStatus(w, http.StatusBadRequest, codes.InvalidArgument, "the request path is not valid UTF-8")
-			return
-		}
-		held := &budgetHold{budget: budget}
-		defer held.release()
-		if !readBody(w, r, limit, held) {
-			return
-		}
-		next.ServeHTTP(w, withHold(r, held))
-	})
-}
-
-// bodyBudget bounds the bytes of REST request bodies being read or held at
-// once. It is safe for concurrent use.
-type bodyBudget struct {
-	max     int64
-	used    atomic.Int64
-	refused prometheus.Counter
-}
-
-func (b *bodyBudget) take(n int64) bool {
-	if b.used.Add(n) > b.max {
-		b.used.Add(-n)
-		return false
-	}
-	return true
-}
-
-func (b *bodyBudget) give(n int64) { b.used.Add(-n) }
-
-// errBudget is a budgetReader's error when the budget is spent.
-var errBudget = errors.New("body budget spent")
-
-// budgetHold is what one request has taken from the budget; release gives
-// it all back when the request is done.
-type budgetHold struct {
-	budget *bodyBudget
-	n      int64
-}
-
-func (h *budgetHold) take(n int64) bool {
-	if !h.budget.take(n) {
-		h.budget.refused.Inc()
-		return false
-	}
-	h.n += n
-	return true
-}
-
-func (h *budgetHold) release() { h.budget.give(h.n); h.n = 0 }
-
-// budgetReader charges the bytes it reads to a hold.
-type budgetReader struct {
-	r    io.Reader
-	hold *budgetHold
-}
-
-func (b budgetReader) Read(p []byte) (int, error) {
-	n, err := b.r.Read(p)
-	if n > 0 && !b.hold.take(int64(n)) {
-		return n, errBudget
-	}
-	return n, err
-}
-
-type holdKey struct{}
-
-// withHold passes a request's budget hold to limitHTTP, which charges the
-// answer it keeps in memory to it.
-func withHold(r *http.Request, h *budgetHold) *http.Request {
-	return r.WithContext(context.WithValue(r.Context(), holdKey{}, h))
-}
-
-// readBody reads r's whole body, at most limit bytes, and puts it back as an
-// in-memory reader. When it cannot, it answers and returns false: 413 for a
-// body over the limit, 408 for a body that stalls past the server's read
-// timeout, 400 for one that ends before its declared length. The messages
-// never echo socket addresses or the reader's own error text.
-func readBody(w http.ResponseWriter, r *http.Request, limit int64, held *budgetHold) bool {
-	if r.Body == nil || r.Body == http.NoBody {
-		return true
-	}
-	var buf bytes.Buffer // grown as bytes arrive, not from the declared length
-	_, err := buf.ReadFrom(budgetReader{http.MaxBytesReader(w, r.Body, limit), held})
-	var tooLarge *http.MaxBytesError
-	switch {
-	case errors.Is(err, errBudget):
-		w.Header().Set("Retry-After", strconv.Itoa(int(retryAfter/time.Second)))
-		writeStatusProto(w, http.StatusTooManyRequests, overloadStatus(fmt.Sprintf("the server holds %d bytes of request bodies and answers, its limit ((--max-in-flight + --max-waiting) × --max-recv-bytes)", held.budget.max)))
-		return false
-	case err == nil:
-		r.Body = memBody{bytes.NewReader(buf.Bytes()), buf.Bytes()}
-		r.ContentLength = int64(buf.Len())
-		return true
-	case errors.As(err, &tooLarge):
-		writeStatus(w, http.StatusRequestEntityTooLarge, codes.ResourceExhausted,
-			fmt.Sprintf("request body is larger than the server's limit of %d bytes (--max-recv-bytes)", limit))
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		w.Header().Set("Connection", "close")
-		writeStatus(w, http.StatusRequestTimeout, codes.DeadlineExceeded,
-			fmt.Sprintf("the request body did not arrive in time: %d bytes came before the server's read timeout", buf.Len()))
-	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		writeStatus(w, http.StatusBadRequest, codes.InvalidArgument,
-			fmt.Sprintf("the request body ended after %d of its %d declared bytes", buf.Len(), r.ContentLength))
-	default:
-		writeStatus(w, http.StatusBadRequest, codes.InvalidArgument,
-			fmt.Sprintf("the request body could not be read (%d bytes came)", buf.Len()))
-	}
-	return false
 }
 
 // strictJSON is the gateway's JSON marshaler (protojson through
@@ -259,12 +113,12 @@ func (m strictJSON) Marshal(v any) ([]byte, error) {
 }
 
 // NewDecoder implements runtime.Marshaler. The body is already in memory
-// (readBody), so reading it whole costs nothing extra.
+// (limit.Body), so reading it whole costs nothing extra.
 func (m strictJSON) NewDecoder(r io.Reader) runtime.Decoder {
 	return runtime.DecoderFunc(func(v any) error {
 		var b []byte
-		if mb, ok := r.(memBody); ok && mb.Len() == len(mb.b) {
-			b = mb.b // unread: its bytes as they are, no copy
+		if mb, ok := limit.BodyBytes(r); ok {
+			b = mb // unread: its bytes as they are, no copy
 		} else {
 			var err error
 			if b, err = io.ReadAll(r); err != nil {
@@ -276,8 +130,8 @@ func (m strictJSON) NewDecoder(r io.Reader) runtime.Decoder {
 		}
 		// The element count first: it is a single pass that allocates
 		// nothing, where the JSON check builds the decoder's state.
-		if n, over := jsonElements(b); over {
-			return fmt.Errorf("the request body holds more than %d JSON objects and strings (%d); no game needs that many, so it was not decoded", MaxElements, n)
+		if n, over := limit.JSONElements(b); over {
+			return fmt.Errorf("the request body holds more than %d JSON objects and strings (%d); no game needs that many, so it was not decoded", limit.MaxElements, n)
 		}
 		if err := oneJSONValue(b); err != nil {
 			return err
@@ -285,15 +139,6 @@ func (m strictJSON) NewDecoder(r io.Reader) runtime.Decoder {
 		return m.JSONPb.Unmarshal(b, v)
 	})
 }
-
-// memBody is a request body readBody holds in memory: a reader of b that
-// the gateway's decoder (strictJSON) may take b from without copying it.
-type memBody struct {
-	*bytes.Reader
-	b []byte
-}
-
-func (memBody) Close() error { return nil }
 
 // oneJSONValue reports an error unless b holds exactly one JSON value.
 // json.Valid decides (a scan that allocates nothing); only a body it

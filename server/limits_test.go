@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -17,117 +16,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/net/http2"
-	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
-	"google.golang.org/grpc/tap"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/server/limit"
 )
-
-// TestLimiter: a slot is taken at once when free, waited for at most the
-// queue wait, and never past the caller's context.
-func TestLimiter(t *testing.T) {
-	l := newLimiter(2, 50*time.Millisecond)
-	r1, err1 := l.acquire(context.Background())
-	r2, err2 := l.acquire(context.Background())
-	if err1 != nil || err2 != nil {
-		t.Fatalf("two free slots: %v, %v", err1, err2)
-	}
-	if _, err := l.acquire(context.Background()); !errors.Is(err, errBusy) {
-		t.Errorf("third acquire = %v; want errBusy after the wait", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := l.acquire(ctx); !errors.Is(err, context.Canceled) {
-		t.Errorf("acquire with a cancelled context = %v; want context.Canceled", err)
-	}
-	// A slot freed while waiting is taken.
-	go func() { time.Sleep(10 * time.Millisecond); r1() }()
-	r3, err := newWaitingAcquire(l)
-	if err != nil {
-		t.Errorf("acquire while a slot frees up: %v", err)
-	}
-	r2()
-	r3()
-	if len(l.slots) != 0 {
-		t.Errorf("%d slots still taken after every release", len(l.slots))
-	}
-}
-
-func newWaitingAcquire(l *limiter) (func(), error) {
-	l2 := &limiter{slots: l.slots, wait: 5 * time.Second} // the same slots, a longer wait
-	return l2.acquire(context.Background())
-}
-
-// TestLimitUnary: with every slot held, an API request is refused
-// RESOURCE_EXHAUSTED with reason OVERLOADED and a RetryInfo, while a health
-// check (another service) still runs.
-func TestLimitUnary(t *testing.T) {
-	l := newLimiter(1, 20*time.Millisecond)
-	hold, _ := l.acquire(context.Background())
-	defer hold()
-	intercept := limitUnary(l, nil)
-	ran := false
-	handler := func(context.Context, any) (any, error) { ran = true; return "ok", nil }
-	_, err := intercept(context.Background(), nil, &grpc.UnaryServerInfo{FullMethod: "/gamerules.v1.GameRules/LegalMoves"}, handler)
-	st := status.Convert(err)
-	var reason string
-	var retry time.Duration
-	for _, d := range st.Details() {
-		switch d := d.(type) {
-		case *errdetails.ErrorInfo:
-			reason = d.GetReason()
-		case *errdetails.RetryInfo:
-			retry = d.GetRetryDelay().AsDuration()
-		}
-	}
-	if st.Code() != codes.ResourceExhausted || reason != "OVERLOADED" || retry != time.Second || ran || !strings.Contains(st.Message(), "--max-in-flight") {
-		t.Errorf("overloaded LegalMoves = %v (reason %q, retry %v, handler ran %v); want RESOURCE_EXHAUSTED, OVERLOADED, 1s, not run", err, reason, retry, ran)
-	}
-	if out, err := intercept(context.Background(), nil, &grpc.UnaryServerInfo{FullMethod: "/grpc.health.v1.Health/Check"}, handler); err != nil || out != "ok" {
-		t.Errorf("health check under overload = %v, %v; want it exempt", out, err)
-	}
-}
-
-// TestAdmission: the gate admits up to its cap of API streams, refuses the
-// next at once, exempts other services, and frees a place when a stream's
-// context ends.
-func TestAdmission(t *testing.T) {
-	a := &admission{cap: 2, readTimeout: time.Minute, requestTimeout: time.Minute, refused: prometheus.NewCounter(prometheus.CounterOpts{Name: "test_refused_total"})}
-	api := &tap.Info{FullMethodName: "/gamerules.v1.GameRules/Score"}
-	ctx1, end1 := context.WithCancel(context.Background())
-	ctx2, end2 := context.WithCancel(context.Background())
-	defer end2()
-	for _, ctx := range []context.Context{ctx1, ctx2} {
-		if _, err := a.tap(ctx, api); err != nil {
-			t.Fatalf("admission under the cap: %v", err)
-		}
-	}
-	if _, err := a.tap(context.Background(), api); status.Code(err) != codes.ResourceExhausted {
-		t.Errorf("admission over the cap = %v; want RESOURCE_EXHAUSTED", err)
-	}
-	if _, err := a.tap(context.Background(), &tap.Info{FullMethodName: "/grpc.health.v1.Health/Check"}); err != nil {
-		t.Errorf("health over the cap = %v; want it exempt", err)
-	}
-	end1()
-	deadline := time.Now().Add(5 * time.Second)
-	for a.n.Load() != 1 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	if _, err := a.tap(context.Background(), api); err != nil {
-		t.Errorf("admission after a stream ended = %v; want a free place", err)
-	}
-	if a.refusedN.Load() != 1 {
-		t.Errorf("refused count %d; want 1", a.refusedN.Load())
-	}
-}
 
 // TestOverloadOverTheWire: with one slot and no wait, concurrent expensive
 // calls are either answered or refused as the API says — REST 429 with
@@ -205,35 +104,6 @@ func TestStalledBody(t *testing.T) {
 	out, _ := io.ReadAll(c)
 	if statusOf(string(out)) != http.StatusRequestTimeout || !strings.Contains(string(out), "did not arrive in time") || strings.Contains(string(out), "127.0.0.1") {
 		t.Errorf("stalled body answered %q; want 408 saying the body did not arrive, with no address", out)
-	}
-}
-
-// TestRequestTimeout: the server's deadline is applied to a call without
-// one, and a client's shorter deadline wins.
-func TestRequestTimeout(t *testing.T) {
-	intercept := deadlineUnary(2 * time.Second)
-	var got time.Duration
-	h := func(ctx context.Context, _ any) (any, error) {
-		dl, _ := ctx.Deadline()
-		got = time.Until(dl)
-		return nil, nil
-	}
-	info := &grpc.UnaryServerInfo{FullMethod: "/gamerules.v1.GameRules/Score"}
-	_, _ = intercept(context.Background(), nil, info, h)
-	if got <= time.Second || got > 2*time.Second {
-		t.Errorf("no client deadline: handler sees %v; want about 2s", got)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	_, _ = intercept(ctx, nil, info, h)
-	if got > 100*time.Millisecond {
-		t.Errorf("client deadline 100ms: handler sees %v", got)
-	}
-	ctx2, cancel2 := context.WithTimeout(context.Background(), time.Hour)
-	defer cancel2()
-	_, _ = intercept(ctx2, nil, info, h)
-	if got > 2*time.Second {
-		t.Errorf("client deadline 1h: handler sees %v; want it cut to 2s", got)
 	}
 }
 
@@ -470,7 +340,7 @@ func TestLargestLegitimateRequest(t *testing.T) {
 	_ = json.Indent(&indented, compact.Bytes(), "", "  ")
 	js := compact.Bytes()
 	wire, _ := proto.Marshal(req)
-	n, _ := jsonElements(js)
+	n, _ := limit.JSONElements(js)
 	t.Logf("largest legitimate request: %d bytes of compact JSON (%d indented), %d of protobuf, %d JSON elements", len(js), indented.Len(), len(wire), n)
 	limit := DefaultOptions().MaxRecvBytes
 	if len(js) > limit/4 || indented.Len() > limit || n > MaxElements/4 {

@@ -28,6 +28,7 @@ import (
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	"github.com/gamerules/gamerules/gen/openapiv2"
+	"github.com/gamerules/gamerules/server/limit"
 )
 
 // gcPercent returns the collector's target (Go has no getter: setting
@@ -67,7 +68,7 @@ type Server struct {
 	grpcServer *grpc.Server
 	httpServer *http.Server
 	healthSrv  *healthServer
-	httpLimit  *limiter
+	httpLimit  *limit.InFlight
 	closeGW    func()
 	running    sync.Once
 }
@@ -129,7 +130,7 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.closeGW = closeGW
-	s.httpLimit = newLimiter(opts.MaxInFlight, opts.QueueWait)
+	s.httpLimit = limit.NewInFlight(opts.MaxInFlight, opts.QueueWait)
 	s.httpServer = &http.Server{
 		Handler:           s.tr.handler(newHTTPHandler(opts, gw, a.reg, s.healthSrv.Server, s.httpLimit, a.refused.WithLabelValues("http", "overloaded"), s.logger.Named("http"))),
 		ReadHeaderTimeout: min(opts.HTTPReadTimeout, 10*time.Second),
@@ -230,7 +231,7 @@ func (s *Server) Run(ctx context.Context) error {
 	}()
 	logCtx, stopLog := context.WithCancel(context.Background())
 	defer stopLog()
-	go a.adm.logRefusals(logCtx, logger.Named("rpc"))
+	go a.adm.LogRefusals(logCtx, logger.Named("rpc"))
 	healthSrv.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	healthSrv.SetServingStatus(gamerulesv1.GameRules_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	logger.Info("gamerulesd serving",
@@ -276,14 +277,14 @@ func (s *Server) Run(ctx context.Context) error {
 	defer cancel()
 	httpDone := make(chan struct{})
 	go func() { _ = httpServer.Shutdown(sctx); close(httpDone) }()
-	if !waitIdle(sctx, httpDone, func() bool { return httpLimit.running.Load() == 0 }) {
+	if !waitIdle(sctx, httpDone, func() bool { return httpLimit.Running() == 0 }) {
 		logger.Warn("shutdown timed out with REST calls still running; closing")
 	}
 	httpServer.Close()
 	<-httpDone
 	grpcDone := make(chan struct{})
 	go func() { grpcServer.GracefulStop(); close(grpcDone) }()
-	if !waitIdle(sctx, grpcDone, func() bool { return a.adm.running.Load() == 0 }) {
+	if !waitIdle(sctx, grpcDone, func() bool { return a.adm.Running() == 0 }) {
 		logger.Warn("shutdown timed out with gRPC calls still running; stopping")
 	}
 	grpcServer.Stop()
@@ -296,18 +297,18 @@ func (s *Server) Run(ctx context.Context) error {
 // newGRPCServer builds the gRPC server with its limits and interceptors.
 //
 // Limits: the message size (cfg.MaxRecvBytes), the admission gate (adm,
-// before a message is read), the element budget (costCodec, before a
+// before a message is read), the element budget (limit.Codec, before a
 // message is decoded), streams per connection, keepalive enforcement, and
 // idle and age limits on connections. The unary interceptors are
 // apiInterceptors' gRPC links (chain.go; the first is the outermost):
-// logging, metrics, recovery, the element budget's verdict (costGate), the
+// logging, metrics, recovery, the element budget's verdict (limit.ElementGate), the
 // public size limit, the deadline, then the in-flight limit. What fails
 // before any interceptor runs (a message that does not parse or is too
 // large) is seen by the stats handler ts.
 //
 // extra options come first, so that their interceptors (the request id)
 // run outside all of these.
-func newGRPCServer(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *admission, refused *prometheus.CounterVec, ts *transportStats, srv gamerulesv1.GameRulesServer, extra ...grpc.ServerOption) *grpc.Server {
+func newGRPCServer(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *limit.Admission, refused *prometheus.CounterVec, ts *transportStats, srv gamerulesv1.GameRulesServer, extra ...grpc.ServerOption) *grpc.Server {
 	s := grpc.NewServer(grpcServerOptions(cfg, logger, metrics, adm, refused, ts, extra...)...)
 	gamerulesv1.RegisterGameRulesServer(s, srv)
 	return s
@@ -315,18 +316,18 @@ func newGRPCServer(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetr
 
 // grpcServerOptions are newGRPCServer's options: extra first, then the
 // limits and interceptors.
-func grpcServerOptions(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *admission, refused *prometheus.CounterVec, ts *transportStats, extra ...grpc.ServerOption) []grpc.ServerOption {
+func grpcServerOptions(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *limit.Admission, refused *prometheus.CounterVec, ts *transportStats, extra ...grpc.ServerOption) []grpc.ServerOption {
 	recoverPanic := recoverPanicFunc(logger)
 	return append(extra,
 		// Twice the public limit, for the gateway's protobuf form of a
-		// JSON body; publicSize holds other clients to the limit itself.
+		// JSON body; adm.PublicSize holds other clients to the limit itself.
 		grpc.MaxRecvMsgSize(2*cfg.MaxRecvBytes),
 		// Metadata: 64 KiB, as the REST port's headers (grpc-go's default
 		// is 16 MiB per stream).
 		grpc.MaxHeaderListSize(64<<10),
 		grpc.MaxConcurrentStreams(uint32(cfg.GRPCMaxStreams)),
-		grpc.InTapHandle(adm.tap),
-		grpc.ForceServerCodecV2(newCostCodec()),
+		grpc.InTapHandle(adm.TapHandle),
+		grpc.ForceServerCodecV2(limit.Codec()),
 		grpc.StatsHandler(ts),
 		// A connection must finish its HTTP/2 handshake quickly.
 		grpc.ConnectionTimeout(cfg.GRPCHandshakeTimeout),
@@ -354,7 +355,7 @@ func grpcServerOptions(cfg Options, logger *zap.Logger, metrics *grpcprom.Server
 
 // newHTTPHandler routes the HTTP port: probes, metrics, the OpenAPI document,
 // the playground page (web.go), and everything else to the REST gateway.
-func newHTTPHandler(cfg Options, gw http.Handler, reg metricsRegistry, hs *health.Server, lim *limiter, refused prometheus.Counter, logger *zap.Logger) http.Handler {
+func newHTTPHandler(cfg Options, gw http.Handler, reg metricsRegistry, hs *health.Server, lim *limit.InFlight, refused prometheus.Counter, logger *zap.Logger) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -377,8 +378,7 @@ func newHTTPHandler(cfg Options, gw http.Handler, reg metricsRegistry, hs *healt
 	})
 	registerWeb(mux)
 	registerDocs(mux)
-	budget := &bodyBudget{max: int64(cfg.MaxInFlight+cfg.MaxWaiting) * int64(cfg.MaxRecvBytes), refused: refused}
-	mux.Handle("/", guardREST(limitHTTP(gw, lim, refused), int64(cfg.MaxRecvBytes), budget))
+	mux.Handle("/", restLimits(cfg, gw, lim, refused))
 	return withRequestID(instrument(withCORS(cfg, mux), newHTTPMetrics(reg), logger))
 }
 

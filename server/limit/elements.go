@@ -1,8 +1,10 @@
-package server
+package limit
 
 import (
 	"bytes"
 	"context"
+	crand "crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -19,13 +21,23 @@ import (
 )
 
 // MaxElements is the most sub-messages and strings one request may hold,
-// on gRPC and REST. Decoding costs an allocation per element: a 256 KiB
+// on gRPC (Codec, ElementGate) and REST (JSONElements). Decoding costs an allocation per element: a 256 KiB
 // request of empty sub-messages is 130,000 of them, about 16 MB and tens of
 // milliseconds of CPU, where the largest legitimate request (a Gravity Trap
 // state on a custom board of 64 stations and 256 lines) has about 600. A
 // request over the budget is refused before it is decoded: INVALID_ARGUMENT
 // with reason INVALID_REQUEST on gRPC, HTTP 400 on REST.
 const MaxElements = 10_000
+
+// Codec is the gRPC server codec of the element budget, for
+// grpc.ForceServerCodecV2: grpc-go's proto codec, preceded by a scan of a
+// request's wire bytes (no allocation) that counts its elements. A request
+// over MaxElements is not decoded: the codec leaves a marker in it, which
+// ElementGate, a unary interceptor, turns into INVALID_ARGUMENT (a codec
+// error would reach the client as INTERNAL); without ElementGate such a
+// request reaches its handler empty. Answers that have vtprotobuf's
+// marshalers are written by them; others by proto.Marshal.
+func Codec() encoding.CodecV2 { return newCostCodec() }
 
 // costCodec is the gRPC server's codec: grpc-go's proto codec, preceded by
 // a scan of the wire bytes (no allocation) that counts the request's
@@ -39,7 +51,7 @@ const MaxElements = 10_000
 // boards' coordinates are normalised, TestBuiltinCoordinatesHaveNoNegativeZero);
 // a station coordinate a client sends as -0 in a custom board comes back 0,
 // which compares equal. A request over MaxElements is not decoded; instead the codec
-// leaves only a marker in the message's unknown fields, which costGate turns
+// leaves only a marker in the message's unknown fields, which ElementGate turns
 // into INVALID_ARGUMENT (a codec error would reach the client as INTERNAL).
 type costCodec struct{ base encoding.CodecV2 }
 
@@ -177,10 +189,12 @@ func costPath(m proto.Message) (string, bool) {
 	return "", false
 }
 
-// costGate is the unary interceptor that refuses a request costCodec
-// marked: INVALID_ARGUMENT, reason INVALID_REQUEST, with a field violation
-// on the field where the budget ran out.
-func costGate(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+// ElementGate is the unary interceptor that refuses a request Codec
+// marked as over MaxElements: INVALID_ARGUMENT with an ErrorInfo (reason
+// INVALID_REQUEST, domain gamerules, metadata field: the field path where
+// the budget ran out) and a BadRequest field violation on that field; on
+// REST, grpc-gateway makes it HTTP 400.
+func ElementGate(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 	if m, ok := req.(proto.Message); ok {
 		if path, over := costPath(m); over {
 			return nil, overBudgetStatus(path).Err()
@@ -193,19 +207,20 @@ func overBudgetStatus(path string) *status.Status {
 	msg := fmt.Sprintf("%s: the request holds more than %d sub-messages and strings; no game needs that many, so it was not decoded", path, MaxElements)
 	st := status.New(codes.InvalidArgument, msg)
 	if d, err := st.WithDetails(
-		&errdetails.ErrorInfo{Reason: "INVALID_REQUEST", Domain: "gamerules", Metadata: map[string]string{"field": path}},
-		&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{Field: path, Description: msg, Reason: "INVALID_REQUEST"}}},
+		&errdetails.ErrorInfo{Reason: ReasonInvalidRequest, Domain: Domain, Metadata: map[string]string{"field": path}},
+		&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{Field: path, Description: msg, Reason: ReasonInvalidRequest}}},
 	); err == nil {
 		return d
 	}
 	return st
 }
 
-// jsonElements counts the objects and strings (keys included) of a JSON
-// text b and reports whether there are more than MaxElements. It allocates
-// nothing. On text that is not JSON the count means little, but then the
-// request is refused either way.
-func jsonElements(b []byte) (n int, over bool) {
+// JSONElements counts the objects and strings (keys included) of a JSON
+// text b and reports whether there are more than MaxElements: a JSON
+// decoder's element budget, checked before decoding. It allocates nothing.
+// On text that is not JSON the count means little, but then the request is
+// refused either way.
+func JSONElements(b []byte) (n int, over bool) {
 	inString, escaped := false, false
 	for _, c := range b {
 		switch {
@@ -226,4 +241,11 @@ func jsonElements(b []byte) (n int, over bool) {
 		}
 	}
 	return n, n > MaxElements
+}
+
+// randomToken returns 128 random bits in hex.
+func randomToken() string {
+	var b [16]byte
+	_, _ = crand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }

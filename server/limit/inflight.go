@@ -1,0 +1,184 @@
+package limit
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/status"
+)
+
+// InFlight bounds the requests running at once (its slots) and how long a
+// request may wait for a slot (its wait). It is safe for concurrent use. One
+// InFlight may guard a gRPC server (UnaryServerInterceptor) or an HTTP
+// handler (HTTP); the gamerules server gives each port its own.
+type InFlight struct {
+	slots   chan struct{}
+	wait    time.Duration
+	running atomic.Int64 // REST requests past the body read, waiting or running, not writing (for shutdown)
+}
+
+// NewInFlight returns a limit of n requests running at once (n ≥ 1), each
+// waiting at most wait for a slot (0: no wait, refused at once when every
+// slot is taken). gamerulesd's --max-in-flight and --queue-wait set them
+// (defaults 4 × GOMAXPROCS and 250 ms).
+func NewInFlight(n int, wait time.Duration) *InFlight {
+	return &InFlight{slots: make(chan struct{}, n), wait: wait}
+}
+
+// ErrBusy is Acquire's answer when no slot freed up in time.
+var ErrBusy = errors.New("busy")
+
+// Acquire takes a slot, waiting at most l's wait (and never past ctx), and
+// returns the function that gives it back. It fails with ErrBusy, or with
+// ctx's error when the caller gave up first.
+func (l *InFlight) Acquire(ctx context.Context) (release func(), err error) {
+	select {
+	case l.slots <- struct{}{}:
+		return l.release, nil
+	default:
+	}
+	if l.wait <= 0 {
+		return nil, ErrBusy
+	}
+	t := time.NewTimer(l.wait)
+	defer t.Stop()
+	select {
+	case l.slots <- struct{}{}:
+		return l.release, nil
+	case <-t.C:
+		return nil, ErrBusy
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (l *InFlight) release() { <-l.slots }
+
+// Running is the number of HTTP requests inside HTTP's limit now, waiting
+// for a slot or running (not those writing a produced answer): what a
+// graceful shutdown waits for.
+func (l *InFlight) Running() int64 { return l.running.Load() }
+
+// UnaryServerInterceptor is the unary interceptor that runs at most n (of
+// NewInFlight) requests at once; a request waits for a slot at most the
+// limit's wait, then is refused with OverloadStatus: RESOURCE_EXHAUSTED,
+// ErrorInfo reason OVERLOADED, RetryInfo 1 s. A caller that gives up while
+// waiting gets its context's error (CANCELED, DEADLINE_EXCEEDED). Methods
+// outside scope (nil: every method) run unlimited, as do calls for which
+// exempt (nil: none) reports true — the gamerules server exempts health and
+// reflection, and its gateway's calls, which the REST port's limit counted.
+func (l *InFlight) UnaryServerInterceptor(scope func(fullMethod string) bool, exempt func(ctx context.Context) bool) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		if !inScope(scope, info.FullMethod) {
+			return handler(ctx, req)
+		}
+		if exempt != nil && exempt(ctx) {
+			return handler(ctx, req) // already counted on the REST port
+		}
+		release, err := l.Acquire(ctx)
+		if err != nil {
+			if errors.Is(err, ErrBusy) {
+				return nil, OverloadStatus(fmt.Sprintf("the server is running %d requests, its limit (--max-in-flight), and none finished within %v (--queue-wait)", cap(l.slots), l.wait)).Err()
+			}
+			return nil, status.FromContextError(err).Err()
+		}
+		defer release()
+		return handler(ctx, req)
+	}
+}
+
+// Deadline is the unary interceptor that gives every request a deadline of
+// at most d: a client's shorter deadline wins, a longer one or none is cut
+// to d (gamerulesd's --request-timeout, default 5 s).
+func Deadline(d time.Duration) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > d {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, d)
+			defer cancel()
+		}
+		return handler(ctx, req)
+	}
+}
+
+// HTTP runs at most n (of NewInFlight) requests at once through next;
+// beyond that a request waits at most the limit's wait and is then refused
+// (WriteOverloaded: 429, Retry-After: 1, the OVERLOADED status as JSON),
+// counted on refused (nil: not counted). next's answer is produced into
+// memory and the slot given back before it is written, so that a client
+// that reads slowly holds no slot. Behind Body, that answer is charged to
+// the request's body budget, and refused (429 again) past it. It should sit
+// after the body has been read (Body), so that a slow upload holds no slot.
+func (l *InFlight) HTTP(next http.Handler, refused Counter) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		buf := &bufferedResponse{header: http.Header{}, code: http.StatusOK}
+		if !l.produce(w, r, next, buf, refused) {
+			return
+		}
+		// The answer was produced into memory and the slot given back
+		// before it is written, so that a client that reads slowly (or not
+		// at all) holds no slot while the write timeout runs. The bytes it
+		// holds are charged to the request's body budget; past the budget
+		// the answer is refused instead.
+		if h, ok := r.Context().Value(holdKey{}).(*budgetHold); ok && !h.take(int64(buf.body.Len())) {
+			WriteOverloaded(w, h.budget.overMessage())
+			return
+		}
+		buf.writeTo(w)
+	})
+}
+
+// produce runs next into buf within a slot, and reports whether it did (it
+// answers 429 itself when no slot came). While it runs, the request counts
+// in l.running, which shutdown waits for; writing the answer does not.
+func (l *InFlight) produce(w http.ResponseWriter, r *http.Request, next http.Handler, buf *bufferedResponse, refused Counter) bool {
+	l.running.Add(1)
+	defer l.running.Add(-1)
+	release, err := l.Acquire(r.Context())
+	if err != nil {
+		inc(refused)
+		WriteOverloaded(w, fmt.Sprintf("the server is running %d REST requests, its limit (--max-in-flight), and none finished within %v (--queue-wait)", cap(l.slots), l.wait))
+		return false
+	}
+	defer release()
+	next.ServeHTTP(buf, r)
+	return true
+}
+
+// bufferedResponse is an http.ResponseWriter that keeps the answer in
+// memory (the gateway writes its marshalled message in one piece anyway).
+type bufferedResponse struct {
+	header http.Header
+	code   int
+	wrote  bool
+	body   bytes.Buffer
+}
+
+func (b *bufferedResponse) Header() http.Header { return b.header }
+
+func (b *bufferedResponse) WriteHeader(code int) {
+	if !b.wrote {
+		b.code, b.wrote = code, true
+	}
+}
+
+func (b *bufferedResponse) Write(p []byte) (int, error) {
+	b.wrote = true
+	return b.body.Write(p)
+}
+
+// writeTo sends the kept answer to w.
+func (b *bufferedResponse) writeTo(w http.ResponseWriter) {
+	h := w.Header()
+	for k, v := range b.header {
+		h[k] = v
+	}
+	w.WriteHeader(b.code)
+	_, _ = w.Write(b.body.Bytes())
+}

@@ -1,0 +1,108 @@
+package limit
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// TestLimiter: a slot is taken at once when free, waited for at most the
+// queue wait, and never past the caller's context.
+func TestLimiter(t *testing.T) {
+	l := NewInFlight(2, 50*time.Millisecond)
+	r1, err1 := l.Acquire(context.Background())
+	r2, err2 := l.Acquire(context.Background())
+	if err1 != nil || err2 != nil {
+		t.Fatalf("two free slots: %v, %v", err1, err2)
+	}
+	if _, err := l.Acquire(context.Background()); !errors.Is(err, ErrBusy) {
+		t.Errorf("third acquire = %v; want ErrBusy after the wait", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := l.Acquire(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("acquire with a cancelled context = %v; want context.Canceled", err)
+	}
+	// A slot freed while waiting is taken.
+	go func() { time.Sleep(10 * time.Millisecond); r1() }()
+	r3, err := newWaitingAcquire(l)
+	if err != nil {
+		t.Errorf("acquire while a slot frees up: %v", err)
+	}
+	r2()
+	r3()
+	if len(l.slots) != 0 {
+		t.Errorf("%d slots still taken after every release", len(l.slots))
+	}
+}
+
+func newWaitingAcquire(l *InFlight) (func(), error) {
+	l2 := &InFlight{slots: l.slots, wait: 5 * time.Second} // the same slots, a longer wait
+	return l2.Acquire(context.Background())
+}
+
+// TestLimitUnary: with every slot held, an API request is refused
+// RESOURCE_EXHAUSTED with reason OVERLOADED and a RetryInfo, while a health
+// check (another service) still runs.
+func TestLimitUnary(t *testing.T) {
+	l := NewInFlight(1, 20*time.Millisecond)
+	hold, _ := l.Acquire(context.Background())
+	defer hold()
+	intercept := l.UnaryServerInterceptor(MethodPrefix("/gamerules.v1.GameRules/"), nil)
+	ran := false
+	handler := func(context.Context, any) (any, error) { ran = true; return "ok", nil }
+	_, err := intercept(context.Background(), nil, &grpc.UnaryServerInfo{FullMethod: "/gamerules.v1.GameRules/LegalMoves"}, handler)
+	st := status.Convert(err)
+	var reason string
+	var retry time.Duration
+	for _, d := range st.Details() {
+		switch d := d.(type) {
+		case *errdetails.ErrorInfo:
+			reason = d.GetReason()
+		case *errdetails.RetryInfo:
+			retry = d.GetRetryDelay().AsDuration()
+		}
+	}
+	if st.Code() != codes.ResourceExhausted || reason != "OVERLOADED" || retry != time.Second || ran || !strings.Contains(st.Message(), "--max-in-flight") {
+		t.Errorf("overloaded LegalMoves = %v (reason %q, retry %v, handler ran %v); want RESOURCE_EXHAUSTED, OVERLOADED, 1s, not run", err, reason, retry, ran)
+	}
+	if out, err := intercept(context.Background(), nil, &grpc.UnaryServerInfo{FullMethod: "/grpc.health.v1.Health/Check"}, handler); err != nil || out != "ok" {
+		t.Errorf("health check under overload = %v, %v; want it exempt", out, err)
+	}
+}
+
+// TestRequestTimeout: the server's deadline is applied to a call without
+// one, and a client's shorter deadline wins.
+func TestRequestTimeout(t *testing.T) {
+	intercept := Deadline(2 * time.Second)
+	var got time.Duration
+	h := func(ctx context.Context, _ any) (any, error) {
+		dl, _ := ctx.Deadline()
+		got = time.Until(dl)
+		return nil, nil
+	}
+	info := &grpc.UnaryServerInfo{FullMethod: "/gamerules.v1.GameRules/Score"}
+	_, _ = intercept(context.Background(), nil, info, h)
+	if got <= time.Second || got > 2*time.Second {
+		t.Errorf("no client deadline: handler sees %v; want about 2s", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, _ = intercept(ctx, nil, info, h)
+	if got > 100*time.Millisecond {
+		t.Errorf("client deadline 100ms: handler sees %v", got)
+	}
+	ctx2, cancel2 := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel2()
+	_, _ = intercept(ctx2, nil, info, h)
+	if got > 2*time.Second {
+		t.Errorf("client deadline 1h: handler sees %v; want it cut to 2s", got)
+	}
+}
