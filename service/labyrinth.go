@@ -191,7 +191,7 @@ func labyrinthStateFromProto(pb *gamerulesv1.LabyrinthState) (labyrinth.State, e
 	if n := len(pb.GetPlayers()); n < labyrinth.MinPlayers || n > labyrinth.MaxPlayers {
 		return labyrinth.State{}, fmt.Errorf("labyrinth: %w: %d players; want 2..4", bad, n)
 	}
-	var sn labyrinth.Snapshot
+	var sn labyrinth.Position
 	if err := labyrinthBoardFromProto(pb.GetBoard(), pb.GetSpare(), &sn.Board, &sn.Spare, bad); err != nil {
 		return labyrinth.State{}, err
 	}
@@ -233,7 +233,7 @@ func labyrinthStateFromProto(pb *gamerulesv1.LabyrinthState) (labyrinth.State, e
 	}
 	sn.Phase = labyrinth.Phase(pb.GetPhase())
 	sn.Variants = labyrinth.Variants{Vader: pb.GetVaderVariant(), OpenCards: pb.GetOpenCards(), NoReturn: pb.GetNoReturn()}
-	return labyrinth.FromSnapshot(sn)
+	return labyrinth.FromPosition(sn)
 }
 
 // labyrinthStateToProto is the typed form of s.
@@ -308,7 +308,7 @@ func (e *labyrinthEncoder) encode(s labyrinth.State) *gamerulesv1.GameState {
 	return st
 }
 
-// typedState is the typed form of s (labyrinth.State.Snapshot spelled out).
+// typedState is the typed form of s (labyrinth.State.Position spelled out).
 func (e *labyrinthEncoder) typedState(s labyrinth.State) *gamerulesv1.LabyrinthState {
 	v := s.Variants()
 	pb := e.typed.next()

@@ -403,11 +403,11 @@ func (s State) validateCube() error {
 	return nil
 }
 
-// Fields is the typed form of everything in a State but the board: the
+// Position is the typed form of everything in a State but the board: the
 // players, the phase, the dice, the score, and the cube, match and decision
-// fields (spec "Doubling cube, match play, resignation"). State.Fields and
-// FromFields convert; the zero Fields plus a Phase is the default game.
-type Fields struct {
+// fields (spec "Doubling cube, match play, resignation"). State.Position and
+// FromPosition convert; the zero Fields plus a Phase is the default game.
+type Position struct {
 	// Turn is the player to act (State.Turn); OnRoll the dice owner
 	// (State.OnRoll), from whose side the Position ID is written. They
 	// differ only while a decision is offered and in some finished games.
@@ -442,9 +442,9 @@ type Fields struct {
 	End int
 }
 
-// Fields returns the typed form of s apart from its board.
-func (s State) Fields() Fields {
-	f := Fields{
+// Position returns the typed form of s apart from its board.
+func (s State) Position() Position {
+	f := Position{
 		Turn: int(s.actor), OnRoll: int(s.turn), Phase: s.Phase(),
 		Dice: [2]int{int(s.dice[0]), int(s.dice[1])}, Score: [2]int{int(s.score[0]), int(s.score[1])},
 		Cube: s.cubeUse, CubeValue: 1 << s.cubeLog, CubeOwner: s.CubeOwner(), DoubleOffered: s.doubled,
@@ -457,9 +457,9 @@ func (s State) Fields() Fields {
 	return f
 }
 
-// FromFields builds a State from a board and its Fields, and validates it
+// FromPosition builds a State from a board and its Fields, and validates it
 // as ParseState would the same gnubg ID. Errors wrap game.ErrInvalidState.
-func FromFields(b Board, f Fields) (State, error) {
+func FromPosition(b Board, f Position) (State, error) {
 	bad := func(format string, args ...any) (State, error) {
 		return State{}, fmt.Errorf("backgammon: %w: %s", game.ErrInvalidState, fmt.Sprintf(format, args...))
 	}

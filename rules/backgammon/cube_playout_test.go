@@ -11,7 +11,7 @@ import (
 
 // TestCubePlayouts plays random money games and matches with random cube
 // and resignation decisions and checks every invariant at every step: the
-// text form and the typed Fields round-trip, every listed move applies and
+// text form and the typed Position round-trip, every listed move applies and
 // its notation parses back to it, the stake in the score is the game's
 // points at the end, no double is listed in the Crawford game or beyond the
 // cube limit, and a match ends exactly when a player reaches its length.
@@ -144,8 +144,8 @@ func checkCubeInvariants(t *testing.T, s State) {
 	if err != nil || back != s {
 		t.Fatalf("ParseState(%s) = %s, %v", s, back, err)
 	}
-	if f, err := FromFields(s.Board(), s.Fields()); err != nil || f != s {
-		t.Fatalf("FromFields(%s) = %s, %v", s, f, err)
+	if f, err := FromPosition(s.Board(), s.Position()); err != nil || f != s {
+		t.Fatalf("FromPosition(%s) = %s, %v", s, f, err)
 	}
 	if s.CubeValue() > MaxCube {
 		t.Fatalf("%s: cube %d", s, s.CubeValue())
