@@ -193,7 +193,8 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 		return backgammon.State{}, err
 	}
 	f := backgammon.Position{
-		Turn: turn, OnRoll: onRoll, Phase: phase, Dice: [2]int{d1, d2},
+		Board: b,
+		Turn:  turn, OnRoll: onRoll, Phase: phase, Dice: [2]int{d1, d2},
 		Score:         [2]int{int(pb.GetWhiteScore()), int(pb.GetBlackScore())},
 		CubeValue:     int(pb.GetCubeValue()),
 		CubeOwner:     owner,
@@ -208,7 +209,7 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 	// As in the text form: a turned, owned or offered cube, a resignation,
 	// a drop or a match has the cube in use.
 	f.Cube = pb.GetCube() || f.CubeValue > 1 || owner != -1 || doubled || resign != 0 || end > 2 || f.MatchLength > 0
-	s, err := backgammon.FromPosition(b, f)
+	s, err := backgammon.FromPosition(f)
 	if err != nil {
 		return backgammon.State{}, err
 	}

@@ -144,7 +144,7 @@ func checkCubeInvariants(t *testing.T, s State) {
 	if err != nil || back != s {
 		t.Fatalf("ParseState(%s) = %s, %v", s, back, err)
 	}
-	if f, err := FromPosition(s.Board(), s.Position()); err != nil || f != s {
+	if f, err := FromPosition(s.Position()); err != nil || f != s {
 		t.Fatalf("FromPosition(%s) = %s, %v", s, f, err)
 	}
 	if s.CubeValue() > MaxCube {
