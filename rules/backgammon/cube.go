@@ -449,7 +449,7 @@ type Position struct {
 func (s State) Position() Position {
 	f := Position{
 		Board: s.Board(),
-		Turn: int(s.actor), OnRoll: int(s.turn), Phase: s.Phase(),
+		Turn:  int(s.actor), OnRoll: int(s.turn), Phase: s.Phase(),
 		Dice: [2]int{int(s.dice[0]), int(s.dice[1])}, Score: [2]int{int(s.score[0]), int(s.score[1])},
 		Cube: s.cubeUse, CubeValue: 1 << s.cubeLog, CubeOwner: s.CubeOwner(), DoubleOffered: s.doubled,
 		Resignation: int(s.resign), MatchLength: int(s.matchLen), Crawford: s.crawford,

@@ -1,13 +1,14 @@
 // Package game holds the few things every rules engine in gamerules shares:
 // the error kinds that the service maps to API error reasons, the parse
-// error type, and the Outcome of a position.
+// error type, the Info that describes a game, and the Outcome of a position.
 //
 // Every engine (rules/backgammon, rules/abalone, rules/labyrinth,
 // rules/gravitytrap) offers the same surface (see the README and
 // docs/architecture.md): a value-type State, New(Options), Validate, LegalMoves (complete,
 // deduplicated, in a documented stable order), Apply (never mutates its
 // receiver), Outcome, ParseMove / Move.String and ParseState / State.String
-// (round-trip exact).
+// (round-trip exact), the typed form Position with State.Position and
+// FromPosition (FromPosition(s.Position()) == s), and Info() Info.
 //
 // Invariants every engine keeps, checked by the shared random-playout tests:
 //   - LegalMoves is empty exactly when Outcome().Finished is true;
@@ -93,4 +94,25 @@ type Outcome struct {
 	Points []int
 	// Detail is a short word or phrase, e.g. "gammon", "draw", "" when none.
 	Detail string
+}
+
+// Info describes a game as a whole, for listings; every engine's Info
+// function returns one (the service's ListGames answer is built from it).
+type Info struct {
+	// ID is the API's game id: "backgammon", "abalone", "labyrinth",
+	// "gravity_trap".
+	ID string
+	// Name is the game's display name, e.g. "Backgammon".
+	Name string
+	// Players are the players' (or seats') names by index, as the engine's
+	// messages use them: e.g. "white", "black"; Labyrinth's four colours in
+	// the default seating order.
+	Players []string
+	// MinPlayers and MaxPlayers bound the number of players of one game.
+	MinPlayers, MaxPlayers int
+	// HasChance is true when some moves are chance outcomes (dice rolls).
+	HasChance bool
+	// HasHiddenInformation is true when a player's view of a state hides
+	// part of it (Labyrinth's cards).
+	HasHiddenInformation bool
 }

@@ -15,6 +15,20 @@ const (
 	MaxPlayers = 4
 )
 
+// Info returns the description of Labyrinth: 2 to 4 players seated by
+// colour (red, yellow, green, blue by default), no chance after the deal,
+// and hidden information (each player's cards).
+func Info() game.Info {
+	return game.Info{
+		ID:                   "labyrinth",
+		Name:                 "Labyrinth (Star Wars edition)",
+		Players:              []string{Red.String(), Yellow.String(), Green.String(), Blue.String()},
+		MinPlayers:           MinPlayers,
+		MaxPlayers:           MaxPlayers,
+		HasHiddenInformation: true,
+	}
+}
+
 // maxCards is the largest stack: 24 cards dealt to 2 players.
 const maxCards = NumTargets / MinPlayers
 
