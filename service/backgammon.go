@@ -20,20 +20,15 @@ type backgammonEngine struct{}
 func init() { register(backgammonEngine{}) }
 
 func (backgammonEngine) Info() *gamerulesv1.GameInfo {
-	return &gamerulesv1.GameInfo{
-		Id:          "backgammon",
-		DisplayName: "Backgammon",
-		MinPlayers:  2,
-		MaxPlayers:  2,
-		HasChance:   true,
-		Variants: []string{
-			"money game without the cube (the default, the leaflet's game)",
-			"money game with the doubling cube (option cube), the Jacoby rule (on by default; option jacoby) and beavers (option beavers)",
-			"match play to match_length points with the Crawford rule (options match_length, white_score, black_score, crawford)",
-		},
-		MoveNotation:  `gnubg's: "24/18 13/11", "bar/22", "6/off", "13/9(4)", "24/23*/20"; "pass" when no number can be played; dice as "roll 6-5" (opening: "roll <white>-<black>"), or "roll" to have the server draw them; with the cube "double", "take", "drop", "beaver", "resign single|gammon|backgammon", "accept", "decline", and "next game" between the games of a match`,
-		StateNotation: `gnubg ID "<Position ID>:<Match ID>" from the side of the player on roll, e.g. "4HPwATDgc/ABMA:MIEFAAAAAAAE" (the start, white to play 3-1); a money game with the cube adds " cube", and " beavers" when they are allowed`,
+	info := gameInfo(backgammon.Info())
+	info.Variants = []string{
+		"money game without the cube (the default, the leaflet's game)",
+		"money game with the doubling cube (option cube), the Jacoby rule (on by default; option jacoby) and beavers (option beavers)",
+		"match play to match_length points with the Crawford rule (options match_length, white_score, black_score, crawford)",
 	}
+	info.MoveNotation = `gnubg's: "24/18 13/11", "bar/22", "6/off", "13/9(4)", "24/23*/20"; "pass" when no number can be played; dice as "roll 6-5" (opening: "roll <white>-<black>"), or "roll" to have the server draw them; with the cube "double", "take", "drop", "beaver", "resign single|gammon|backgammon", "accept", "decline", and "next game" between the games of a match`
+	info.StateNotation = `gnubg ID "<Position ID>:<Match ID>" from the side of the player on roll, e.g. "4HPwATDgc/ABMA:MIEFAAAAAAAE" (the start, white to play 3-1); a money game with the cube adds " cube", and " beavers" when they are allowed`
+	return info
 }
 
 func (backgammonEngine) NewGame(req *gamerulesv1.NewGameRequest, _ uint64) (Position, error) {

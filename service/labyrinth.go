@@ -18,22 +18,17 @@ type labyrinthEngine struct{}
 func init() { register(labyrinthEngine{}) }
 
 func (labyrinthEngine) Info() *gamerulesv1.GameInfo {
-	return &gamerulesv1.GameInfo{
-		Id:                   "labyrinth",
-		DisplayName:          "Labyrinth (Star Wars edition)",
-		MinPlayers:           labyrinth.MinPlayers,
-		MaxPlayers:           labyrinth.MaxPlayers,
-		HasHiddenInformation: true,
-		Variants: []string{
-			"players: 2..4 (default 4), seated red, yellow, green, blue; colors: the players' colours in turn order instead, e.g. [\"blue\", \"red\"]; first_player: the 0-based index of the player who begins",
-			"vader: Darth Vader moves for the cards with the Vader symbol (targets U..X)",
-			"open_cards: a player sees all his cards and may find any unfound one",
-			"no_return: the game ends when a player has found all his cards",
-			"layout: an explicit set-up (board, spare, stacks; typed or as text) instead of a random one from the seed",
-		},
-		MoveNotation:  `shift: insertion point and quarter turns clockwise of the spare, e.g. "N2", "W4:1"; then the figure's destination, "r3c5" (own ship) or "V:r3c5" (Darth Vader); staying is the figure's own square`,
-		StateNotation: `<board> <spare> <figures> <last> <turn> <cards> <variants>, e.g. "6aeAaeB5*c/9c6ceOa7Q/7C97D6eEadF/5cT5aaa9U/7G6SbH5dI7PdJ/dM6V9936Xa/3eRbK3WbL59 7N R11,Y17 - Rs :MAGBULCXIWPE,:HKNTQRJDSFOV -" (see LabyrinthState)`,
+	info := gameInfo(labyrinth.Info())
+	info.Variants = []string{
+		"players: 2..4 (default 4), seated red, yellow, green, blue; colors: the players' colours in turn order instead, e.g. [\"blue\", \"red\"]; first_player: the 0-based index of the player who begins",
+		"vader: Darth Vader moves for the cards with the Vader symbol (targets U..X)",
+		"open_cards: a player sees all his cards and may find any unfound one",
+		"no_return: the game ends when a player has found all his cards",
+		"layout: an explicit set-up (board, spare, stacks; typed or as text) instead of a random one from the seed",
 	}
+	info.MoveNotation = `shift: insertion point and quarter turns clockwise of the spare, e.g. "N2", "W4:1"; then the figure's destination, "r3c5" (own ship) or "V:r3c5" (Darth Vader); staying is the figure's own square`
+	info.StateNotation = `<board> <spare> <figures> <last> <turn> <cards> <variants>, e.g. "6aeAaeB5*c/9c6ceOa7Q/7C97D6eEadF/5cT5aaa9U/7G6SbH5dI7PdJ/dM6V9936Xa/3eRbK3WbL59 7N R11,Y17 - Rs :MAGBULCXIWPE,:HKNTQRJDSFOV -" (see LabyrinthState)`
+	return info
 }
 
 func (labyrinthEngine) NewGame(req *gamerulesv1.NewGameRequest, seed uint64) (Position, error) {
