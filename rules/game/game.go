@@ -10,10 +10,22 @@
 // (round-trip exact), the typed form Position with State.Position and
 // FromPosition (FromPosition(s.Position()) == s), and Info() Info.
 //
-// Invariants every engine keeps, checked by the shared random-playout tests:
-//   - LegalMoves is empty exactly when Outcome().Finished is true;
+// Invariants every engine keeps, checked by the shared random-playout tests
+// (package rulestest):
+//   - LegalMoves is empty exactly when play is over: Outcome().Finished is
+//     true and no further game follows in the same State. The one case of a
+//     further game is a finished game inside an unfinished backgammon match
+//     (backgammon's State.SessionGoesOn): it is Finished, with the game's
+//     winner and points, and lists the single move "next game", which starts
+//     the next game (a State that is not Finished). A money game, and every
+//     game of the other engines, is one game: finished means no moves;
+//   - once play is over, Apply of any move fails with an error wrapping
+//     ErrGameOver; on a finished game inside an unfinished match, a move
+//     other than "next game" fails with one wrapping ErrIllegalMove (the
+//     match is not over);
 //   - Apply(m) succeeds for every m in LegalMoves, and the result Validates;
 //   - ParseMove(s, m.String()) == m and ParseState(s.String()) == s;
+//   - FromPosition(s.Position()) == s;
 //   - Apply never changes the State it is called on.
 //
 // This package has no dependencies outside the standard library.
@@ -83,7 +95,9 @@ const NoWinner = -1
 
 // Outcome is the result (so far) of a position, as the Score RPC reports it.
 type Outcome struct {
-	// Finished is true when the game is over; LegalMoves is then empty.
+	// Finished is true when the game is over. LegalMoves is then empty,
+	// except for a finished game inside an unfinished match, which lists the
+	// move to the next game (see the package comment).
 	Finished bool
 	// Winner is the player index (0-based) of the winner, or NoWinner while
 	// the game goes on or when it ended in a draw.

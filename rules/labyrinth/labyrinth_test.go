@@ -822,6 +822,7 @@ func playoutConfig(o lab.Options, start map[tileKey]int) rulestest.Config[lab.St
 		},
 		ParseState: lab.ParseState,
 		ParseMove:  lab.ParseMove,
+		Position:   func(s lab.State) (lab.State, error) { return lab.FromPosition(s.Position()) },
 		MaxPlies:   200000,
 		Check: func(t testing.TB, s lab.State) {
 			if got := tileMultiset(s); !mapsEqual(got, start) {
