@@ -5,6 +5,8 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/gamerules/gamerules/rules/rulestest"
 )
 
 // BenchmarkLegalMoves runs LegalMoves over every oracle position and roll
@@ -31,7 +33,7 @@ func BenchmarkLegalMoves(b *testing.B) {
 // TestLegalMovesMedian reports the median time of LegalMoves per oracle
 // position (the target: under 5 µs).
 func TestLegalMovesMedian(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || rulestest.RaceEnabled {
 		t.Skip("timing")
 	}
 	rows := allOracleRows(t)

@@ -34,7 +34,7 @@ func TestRandomPlayouts(t *testing.T) {
 	games := 300
 	if long() {
 		games = 20000
-	} else if testing.Short() || raceEnabled {
+	} else if testing.Short() || rulestest.RaceEnabled {
 		games = 60
 	}
 	plies := rulestest.RandomPlayouts(t, games, 1, rulestest.Config[State, Move]{
@@ -60,7 +60,7 @@ func TestRandomPlayoutsCubeAndMatch(t *testing.T) {
 	games := 200
 	if long() {
 		games = 20000
-	} else if testing.Short() || raceEnabled {
+	} else if testing.Short() || rulestest.RaceEnabled {
 		games = 40
 	}
 	plies := rulestest.RandomPlayouts(t, games, 2, rulestest.Config[State, Move]{
@@ -194,7 +194,7 @@ func TestGameProperties(t *testing.T) {
 	n, workers := 400, 1
 	if long() {
 		n, workers = 50000, 2
-	} else if testing.Short() || raceEnabled {
+	} else if testing.Short() || rulestest.RaceEnabled {
 		n = 40
 	}
 	var mu sync.Mutex
@@ -324,7 +324,7 @@ func TestAgainstReference(t *testing.T) {
 	n := 30
 	if long() {
 		n = 3000
-	} else if testing.Short() || raceEnabled {
+	} else if testing.Short() || rulestest.RaceEnabled {
 		n = 3
 	}
 	positions := 0

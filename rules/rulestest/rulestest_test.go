@@ -153,3 +153,51 @@ func TestRandomPlayoutsFails(t *testing.T) {
 		}
 	}
 }
+
+func (s toy) AppendText(b []byte) ([]byte, error)     { return append(b, s.String()...), nil }
+func (m toyMove) AppendText(b []byte) ([]byte, error) { return append(b, m.String()...), nil }
+
+// TestTextChecksFail checks that CheckTexts and CheckStateTexts pass the
+// toy's texts and fail a legacy form that differs, in each of its uses.
+func TestTextChecksFail(t *testing.T) {
+	good := Texts[toy, toyMove]{
+		LegacyState: toy.String,
+		LegacyMove:  toyMove.String,
+		AppendNotations: func(dst []string, moves []toyMove) []string {
+			for _, m := range moves {
+				dst = append(dst, m.String())
+			}
+			return dst
+		},
+		AppendStateTexts: func(dst []string, states []toy) []string {
+			for _, s := range states {
+				dst = append(dst, s.String())
+			}
+			return dst
+		},
+	}
+	check := func(x Texts[toy, toyMove]) string {
+		r := &recorder{TB: t}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			CheckTexts(r, toy{n: 1}, x)
+			CheckStateTexts(r, []toy{{n: 1}, {n: 2}}, x)
+		}()
+		<-done
+		return r.failure
+	}
+	if got := check(good); got != "" {
+		t.Errorf("sound texts: %s", got)
+	}
+	badState, badMove, badList, badStates := good, good, good, good
+	badState.LegacyState = func(s toy) string { return "?" + s.String() }
+	badMove.LegacyMove = func(m toyMove) string { return "?" }
+	badList.AppendNotations = func(dst []string, moves []toyMove) []string { return good.AppendNotations(dst, moves[1:]) }
+	badStates.AppendStateTexts = func(dst []string, states []toy) []string { return append(dst, "", "") }
+	for name, x := range map[string]Texts[toy, toyMove]{"state": badState, "move": badMove, "notations": badList, "state texts": badStates} {
+		if check(x) == "" {
+			t.Errorf("%s: a wrong text passed", name)
+		}
+	}
+}
