@@ -1,6 +1,10 @@
 // Package rulestest is the random-playout harness every rules engine runs in
 // its tests: it plays seeded random games and checks, at every step, the
-// invariants written down in package game.
+// invariants written down in package game (RandomPlayouts; every variant,
+// backgammon's cube and match included, through Config's hooks). It also
+// holds the test scaffolding the engines share: the text-form checks
+// against the legacy string code (CheckTexts, CheckStateTexts), the
+// notation benchmark (BenchNotation) and RaceEnabled.
 package rulestest
 
 import (
