@@ -18,18 +18,14 @@ type abaloneEngine struct{}
 func init() { register(abaloneEngine{}) }
 
 func (abaloneEngine) Info() *gamerulesv1.GameInfo {
-	return &gamerulesv1.GameInfo{
-		Id:          "abalone",
-		DisplayName: "Abalone",
-		MinPlayers:  2,
-		MaxPlayers:  2,
-		Variants: []string{
-			"layout: classic (default), belgian_daisy, german_daisy, or custom (cells of each colour and the side to move)",
-			"max_plies: end the game after that many plies; more marbles pushed off wins, equal is a draw (default: no limit)",
-		},
-		MoveNotation:  `Aba-Pro: in line "a1b2" (trailing marble a1 moves to b2 with the marbles ahead of it, pushing what they push); broadside "c3c5d3" (the group c3..c5 moves sideways, c3 to d3; either end first on input)`,
-		StateNotation: `rows I to A separated by '/', 'b'/'w' marbles and digits for runs of empty cells, then the side to move and, with a ply limit, "<played>/<limit>"; e.g. "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b"`,
+	info := gameInfo(abalone.Info())
+	info.Variants = []string{
+		"layout: classic (default), belgian_daisy, german_daisy, or custom (cells of each colour and the side to move)",
+		"max_plies: end the game after that many plies; more marbles pushed off wins, equal is a draw (default: no limit)",
 	}
+	info.MoveNotation = `Aba-Pro: in line "a1b2" (trailing marble a1 moves to b2 with the marbles ahead of it, pushing what they push); broadside "c3c5d3" (the group c3..c5 moves sideways, c3 to d3; either end first on input)`
+	info.StateNotation = `rows I to A separated by '/', 'b'/'w' marbles and digits for runs of empty cells, then the side to move and, with a ply limit, "<played>/<limit>"; e.g. "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b"`
+	return info
 }
 
 func (abaloneEngine) NewGame(req *gamerulesv1.NewGameRequest, _ uint64) (Position, error) {

@@ -20,20 +20,15 @@ type backgammonEngine struct{}
 func init() { register(backgammonEngine{}) }
 
 func (backgammonEngine) Info() *gamerulesv1.GameInfo {
-	return &gamerulesv1.GameInfo{
-		Id:          "backgammon",
-		DisplayName: "Backgammon",
-		MinPlayers:  2,
-		MaxPlayers:  2,
-		HasChance:   true,
-		Variants: []string{
-			"money game without the cube (the default, the leaflet's game)",
-			"money game with the doubling cube (option cube), the Jacoby rule (on by default; option jacoby) and beavers (option beavers)",
-			"match play to match_length points with the Crawford rule (options match_length, white_score, black_score, crawford)",
-		},
-		MoveNotation:  `gnubg's: "24/18 13/11", "bar/22", "6/off", "13/9(4)", "24/23*/20"; "pass" when no number can be played; dice as "roll 6-5" (opening: "roll <white>-<black>"), or "roll" to have the server draw them; with the cube "double", "take", "drop", "beaver", "resign single|gammon|backgammon", "accept", "decline", and "next game" between the games of a match`,
-		StateNotation: `gnubg ID "<Position ID>:<Match ID>" from the side of the player on roll, e.g. "4HPwATDgc/ABMA:MIEFAAAAAAAE" (the start, white to play 3-1); a money game with the cube adds " cube", and " beavers" when they are allowed`,
+	info := gameInfo(backgammon.Info())
+	info.Variants = []string{
+		"money game without the cube (the default, the leaflet's game)",
+		"money game with the doubling cube (option cube), the Jacoby rule (on by default; option jacoby) and beavers (option beavers)",
+		"match play to match_length points with the Crawford rule (options match_length, white_score, black_score, crawford)",
 	}
+	info.MoveNotation = `gnubg's: "24/18 13/11", "bar/22", "6/off", "13/9(4)", "24/23*/20"; "pass" when no number can be played; dice as "roll 6-5" (opening: "roll <white>-<black>"), or "roll" to have the server draw them; with the cube "double", "take", "drop", "beaver", "resign single|gammon|backgammon", "accept", "decline", and "next game" between the games of a match`
+	info.StateNotation = `gnubg ID "<Position ID>:<Match ID>" from the side of the player on roll, e.g. "4HPwATDgc/ABMA:MIEFAAAAAAAE" (the start, white to play 3-1); a money game with the cube adds " cube", and " beavers" when they are allowed`
+	return info
 }
 
 func (backgammonEngine) NewGame(req *gamerulesv1.NewGameRequest, _ uint64) (Position, error) {
@@ -192,8 +187,9 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 	if err != nil {
 		return backgammon.State{}, err
 	}
-	f := backgammon.Fields{
-		Turn: turn, OnRoll: onRoll, Phase: phase, Dice: [2]int{d1, d2},
+	f := backgammon.Position{
+		Board: b,
+		Turn:  turn, OnRoll: onRoll, Phase: phase, Dice: [2]int{d1, d2},
 		Score:         [2]int{int(pb.GetWhiteScore()), int(pb.GetBlackScore())},
 		CubeValue:     int(pb.GetCubeValue()),
 		CubeOwner:     owner,
@@ -208,7 +204,7 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 	// As in the text form: a turned, owned or offered cube, a resignation,
 	// a drop or a match has the cube in use.
 	f.Cube = pb.GetCube() || f.CubeValue > 1 || owner != -1 || doubled || resign != 0 || end > 2 || f.MatchLength > 0
-	s, err := backgammon.FromFields(b, f)
+	s, err := backgammon.FromPosition(f)
 	if err != nil {
 		return backgammon.State{}, err
 	}

@@ -18,19 +18,15 @@ type gravityTrapEngine struct{}
 func init() { register(gravityTrapEngine{}) }
 
 func (gravityTrapEngine) Info() *gamerulesv1.GameInfo {
-	return &gamerulesv1.GameInfo{
-		Id:          "gravity_trap",
-		DisplayName: "Gravity Trap",
-		MinPlayers:  2,
-		MaxPlayers:  2,
-		Variants: []string{
-			`board: "default" or "rings" (built in), or custom_board: a board as data (stations, lines, opposite map)`,
-			"first_player: 0 red (default) or 1 blue places first and then moves first",
-			"allow_mirror_placement: let the second ship be placed opposite the first (banned by default)",
-		},
-		MoveNotation:  `the destination station id, e.g. "7"; during set-up "place 7" (or "7")`,
-		StateNotation: `<stations> <turn>[ <board>][ m]: one character per station from 0 ('o' marble, '.' empty, 'R'/'B' ships), turn r/b to move or R/B to place, " rings" on that board, " m" when mirror placement is allowed; e.g. "RoooBooooooooooooooooo r"`,
+	info := gameInfo(gravitytrap.Info())
+	info.Variants = []string{
+		`board: "default" or "rings" (built in), or custom_board: a board as data (stations, lines, opposite map)`,
+		"first_player: 0 red (default) or 1 blue places first and then moves first",
+		"allow_mirror_placement: let the second ship be placed opposite the first (banned by default)",
 	}
+	info.MoveNotation = `the destination station id, e.g. "7"; during set-up "place 7" (or "7")`
+	info.StateNotation = `<stations> <turn>[ <board>][ m]: one character per station from 0 ('o' marble, '.' empty, 'R'/'B' ships), turn r/b to move or R/B to place, " rings" on that board, " m" when mirror placement is allowed; e.g. "RoooBooooooooooooooooo r"`
+	return info
 }
 
 func (gravityTrapEngine) NewGame(req *gamerulesv1.NewGameRequest, _ uint64) (Position, error) {

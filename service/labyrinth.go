@@ -18,22 +18,17 @@ type labyrinthEngine struct{}
 func init() { register(labyrinthEngine{}) }
 
 func (labyrinthEngine) Info() *gamerulesv1.GameInfo {
-	return &gamerulesv1.GameInfo{
-		Id:                   "labyrinth",
-		DisplayName:          "Labyrinth (Star Wars edition)",
-		MinPlayers:           labyrinth.MinPlayers,
-		MaxPlayers:           labyrinth.MaxPlayers,
-		HasHiddenInformation: true,
-		Variants: []string{
-			"players: 2..4 (default 4), seated red, yellow, green, blue; colors: the players' colours in turn order instead, e.g. [\"blue\", \"red\"]; first_player: the 0-based index of the player who begins",
-			"vader: Darth Vader moves for the cards with the Vader symbol (targets U..X)",
-			"open_cards: a player sees all his cards and may find any unfound one",
-			"no_return: the game ends when a player has found all his cards",
-			"layout: an explicit set-up (board, spare, stacks; typed or as text) instead of a random one from the seed",
-		},
-		MoveNotation:  `shift: insertion point and quarter turns clockwise of the spare, e.g. "N2", "W4:1"; then the figure's destination, "r3c5" (own ship) or "V:r3c5" (Darth Vader); staying is the figure's own square`,
-		StateNotation: `<board> <spare> <figures> <last> <turn> <cards> <variants>, e.g. "6aeAaeB5*c/9c6ceOa7Q/7C97D6eEadF/5cT5aaa9U/7G6SbH5dI7PdJ/dM6V9936Xa/3eRbK3WbL59 7N R11,Y17 - Rs :MAGBULCXIWPE,:HKNTQRJDSFOV -" (see LabyrinthState)`,
+	info := gameInfo(labyrinth.Info())
+	info.Variants = []string{
+		"players: 2..4 (default 4), seated red, yellow, green, blue; colors: the players' colours in turn order instead, e.g. [\"blue\", \"red\"]; first_player: the 0-based index of the player who begins",
+		"vader: Darth Vader moves for the cards with the Vader symbol (targets U..X)",
+		"open_cards: a player sees all his cards and may find any unfound one",
+		"no_return: the game ends when a player has found all his cards",
+		"layout: an explicit set-up (board, spare, stacks; typed or as text) instead of a random one from the seed",
 	}
+	info.MoveNotation = `shift: insertion point and quarter turns clockwise of the spare, e.g. "N2", "W4:1"; then the figure's destination, "r3c5" (own ship) or "V:r3c5" (Darth Vader); staying is the figure's own square`
+	info.StateNotation = `<board> <spare> <figures> <last> <turn> <cards> <variants>, e.g. "6aeAaeB5*c/9c6ceOa7Q/7C97D6eEadF/5cT5aaa9U/7G6SbH5dI7PdJ/dM6V9936Xa/3eRbK3WbL59 7N R11,Y17 - Rs :MAGBULCXIWPE,:HKNTQRJDSFOV -" (see LabyrinthState)`
+	return info
 }
 
 func (labyrinthEngine) NewGame(req *gamerulesv1.NewGameRequest, seed uint64) (Position, error) {
@@ -191,7 +186,7 @@ func labyrinthStateFromProto(pb *gamerulesv1.LabyrinthState) (labyrinth.State, e
 	if n := len(pb.GetPlayers()); n < labyrinth.MinPlayers || n > labyrinth.MaxPlayers {
 		return labyrinth.State{}, fmt.Errorf("labyrinth: %w: %d players; want 2..4", bad, n)
 	}
-	var sn labyrinth.Snapshot
+	var sn labyrinth.Position
 	if err := labyrinthBoardFromProto(pb.GetBoard(), pb.GetSpare(), &sn.Board, &sn.Spare, bad); err != nil {
 		return labyrinth.State{}, err
 	}
@@ -233,7 +228,7 @@ func labyrinthStateFromProto(pb *gamerulesv1.LabyrinthState) (labyrinth.State, e
 	}
 	sn.Phase = labyrinth.Phase(pb.GetPhase())
 	sn.Variants = labyrinth.Variants{Vader: pb.GetVaderVariant(), OpenCards: pb.GetOpenCards(), NoReturn: pb.GetNoReturn()}
-	return labyrinth.FromSnapshot(sn)
+	return labyrinth.FromPosition(sn)
 }
 
 // labyrinthStateToProto is the typed form of s.
@@ -308,7 +303,7 @@ func (e *labyrinthEncoder) encode(s labyrinth.State) *gamerulesv1.GameState {
 	return st
 }
 
-// typedState is the typed form of s (labyrinth.State.Snapshot spelled out).
+// typedState is the typed form of s (labyrinth.State.Position spelled out).
 func (e *labyrinthEncoder) typedState(s labyrinth.State) *gamerulesv1.LabyrinthState {
 	v := s.Variants()
 	pb := e.typed.next()

@@ -155,7 +155,7 @@ func refLabyrinthTileToProto(t labyrinth.Tile) *gamerulesv1.LabyrinthTile {
 }
 
 func refLabyrinthStateToProto(s labyrinth.State) *gamerulesv1.LabyrinthState {
-	sn := s.Snapshot()
+	sn := s.Position()
 	pb := &gamerulesv1.LabyrinthState{
 		Board:        make([]*gamerulesv1.LabyrinthTile, len(sn.Board)),
 		Spare:        refLabyrinthTileToProto(sn.Spare),

@@ -73,7 +73,7 @@
 //
 //	doc.go      this overview
 //	board.go    cells, directions, neighbour and line tables
-//	state.go    State, Options, layouts, Validate, Outcome, text form
+//	state.go    State, Options, layouts, Position, Validate, Outcome, Info, text form
 //	move.go     Move, Aba-Pro parsing, Apply with the reason for an illegal move
 //	movegen.go  LegalMoves, AppendLegalMoves (candidate tables)
 //

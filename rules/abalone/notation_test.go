@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gamerules/gamerules/rules/rulestest"
 )
 
 // The text forms as they were written before AppendText (issue 10), kept as
@@ -89,26 +91,8 @@ func TestNotationMatchesLegacy(t *testing.T) {
 		}
 		var visited []State
 		for ply := 0; ply < 300; ply++ {
-			want := legacyStateString(s)
 			visited = append(visited, s)
-			if got := s.String(); got != want {
-				t.Fatalf("State.String() = %q, legacy %q", got, want)
-			}
-			if got, _ := s.AppendText([]byte("x")); string(got) != "x"+want {
-				t.Fatalf("State.AppendText = %q, want x%q", got, want)
-			}
-			moves := s.LegalMoves()
-			list := AppendNotations([]string{"keep"}, moves)
-			if len(list) != len(moves)+1 || list[0] != "keep" {
-				t.Fatalf("%s: AppendNotations gave %d texts for %d moves (or lost dst)", s, len(list), len(moves))
-			}
-			for i, m := range moves {
-				want := legacyMoveString(m)
-				got, _ := m.AppendText([]byte("x"))
-				if m.String() != want || string(got) != "x"+want || list[i+1] != want {
-					t.Fatalf("%s: move %q: String %q, AppendText %q, AppendNotations %q", s, want, m.String(), got, list[i+1])
-				}
-			}
+			moves := rulestest.CheckTexts(t, s, texts)
 			if len(moves) == 0 {
 				break
 			}
@@ -117,7 +101,7 @@ func TestNotationMatchesLegacy(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		checkStateTexts(t, visited)
+		rulestest.CheckStateTexts(t, visited, texts)
 	}
 	for c := 0; c < 256; c++ {
 		if got, want := Cell(c).String(), legacyCellString(Cell(c)); got != want {
@@ -130,13 +114,21 @@ func TestNotationMatchesLegacy(t *testing.T) {
 	}
 }
 
+// texts is what rulestest.CheckTexts and CheckStateTexts compare.
+var texts = rulestest.Texts[State, Move]{
+	LegacyState:      legacyStateString,
+	LegacyMove:       legacyMoveString,
+	AppendNotations:  AppendNotations,
+	AppendStateTexts: AppendStateTexts,
+}
+
 var textSink string // keeps results alive in the allocation tests
 
 // TestNotationAllocs pins issue 10's allocation counts: Move.String and
 // State.String one, AppendText none with room, AppendNotations one for a
 // whole list into a dst with room, Cell.String none.
 func TestNotationAllocs(t *testing.T) {
-	if raceEnabled {
+	if rulestest.RaceEnabled {
 		t.Skip("allocation counts differ under -race")
 	}
 	for _, bs := range benchStates() {
@@ -161,28 +153,5 @@ func TestNotationAllocs(t *testing.T) {
 		if str != 1 || app != 0 || list != 1 || state != 1 {
 			t.Errorf("%s: Move.String+Cell.String %.2f allocs/move (want 1), AppendText %v (want 0), AppendNotations %v per list (want 1), State.String %v (want 1)", bs.name, str, app, list, state)
 		}
-	}
-}
-
-// checkStateTexts checks AppendStateTexts against the legacy text of each
-// state, and that a list of 64 costs at most two allocations.
-func checkStateTexts(t *testing.T, states []State) {
-	t.Helper()
-	texts := AppendStateTexts([]string{"keep"}, states)
-	if len(texts) != len(states)+1 || texts[0] != "keep" {
-		t.Fatalf("AppendStateTexts gave %d texts for %d states (or lost dst)", len(texts), len(states))
-	}
-	for i, s := range states {
-		if want := legacyStateString(s); texts[i+1] != want {
-			t.Fatalf("AppendStateTexts[%d] = %q, legacy %q", i, texts[i+1], want)
-		}
-	}
-	if raceEnabled || len(states) == 0 {
-		return
-	}
-	states = states[:min(len(states), 64)]
-	dst := make([]string, 0, len(states))
-	if n := testing.AllocsPerRun(5, func() { dst = AppendStateTexts(dst[:0], states) }); n > 2 {
-		t.Errorf("AppendStateTexts of %d states: %v allocations, want at most 2", len(states), n)
 	}
 }

@@ -222,6 +222,7 @@ func playoutConfig(check func(testing.TB, State)) rulestest.Config[State, Move] 
 		},
 		ParseState: ParseState,
 		ParseMove:  ParseMove,
+		Position:   func(s State) (State, error) { return FromPosition(s.Position()) },
 		MaxPlies:   20000,
 		Check:      check,
 	}

@@ -2,6 +2,7 @@ package abalone
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -456,7 +457,7 @@ func TestOptions(t *testing.T) {
 	if err != nil || s.String() != "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb w 0/30" {
 		t.Errorf("New(custom) = %v, %v", s, err)
 	}
-	for i, name := range Info().Layouts {
+	for i, name := range []string{"classic", "belgian_daisy", "german_daisy", "custom"} {
 		l, err := ParseLayout(name)
 		if err != nil || l != Layout(i) || l.String() != name {
 			t.Errorf("ParseLayout(%q) = %v, %v", name, l, err)
@@ -545,8 +546,15 @@ func TestPlyLimit(t *testing.T) {
 
 func TestInfo(t *testing.T) {
 	i := Info()
-	if i.Name != "abalone" || i.Players != [2]string{"black", "white"} || i.MarblesEach != 14 || i.MarblesToWin != 6 || i.Layouts[0] != "classic" {
+	if i.ID != "abalone" || i.Name != "Abalone" || !slices.Equal(i.Players, []string{"black", "white"}) || i.MinPlayers != 2 || i.MaxPlayers != 2 || i.HasChance || i.HasHiddenInformation {
 		t.Errorf("Info() = %+v", i)
+	}
+	if MarblesEach != 14 || MarblesToWin != 6 || Classic.String() != "classic" {
+		t.Errorf("MarblesEach %d, MarblesToWin %d, Classic %q", MarblesEach, MarblesToWin, Classic)
+	}
+	i.Players[0] = "changed"
+	if Info().Players[0] != "black" {
+		t.Errorf("Info().Players shares its array")
 	}
 }
 

@@ -32,23 +32,14 @@ const MaxPliesLimit = 1_000_000
 // playerNames are the players by index, as in messages and Info.
 var playerNames = [2]string{"black", "white"}
 
-// GameInfo describes the game as a whole; see Info.
-type GameInfo struct {
-	Name         string    // engine name, "abalone"
-	Players      [2]string // player names by index: "black", "white"
-	MarblesEach  int       // marbles each side starts with: 14
-	MarblesToWin int       // opposing marbles to push off to win: 6
-	Layouts      []string  // names of the starting layouts, default first
-}
-
-// Info returns the game's fixed description.
-func Info() GameInfo {
-	return GameInfo{
-		Name:         "abalone",
-		Players:      playerNames,
-		MarblesEach:  MarblesEach,
-		MarblesToWin: MarblesToWin,
-		Layouts:      []string{"classic", "belgian_daisy", "german_daisy", "custom"},
+// Info returns the description of Abalone (black and white, no chance).
+func Info() game.Info {
+	return game.Info{
+		ID:         "abalone",
+		Name:       "Abalone",
+		Players:    append([]string(nil), playerNames[:]...),
+		MinPlayers: 2,
+		MaxPlayers: 2,
 	}
 }
 

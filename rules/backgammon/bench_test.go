@@ -5,6 +5,8 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/gamerules/gamerules/rules/rulestest"
 )
 
 // BenchmarkLegalMoves runs LegalMoves over every oracle position and roll
@@ -31,7 +33,7 @@ func BenchmarkLegalMoves(b *testing.B) {
 // TestLegalMovesMedian reports the median time of LegalMoves per oracle
 // position (the target: under 5 µs).
 func TestLegalMovesMedian(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || rulestest.RaceEnabled {
 		t.Skip("timing")
 	}
 	rows := allOracleRows(t)
@@ -196,70 +198,10 @@ var sinkTexts []string
 // per result state.
 func BenchmarkNotation(b *testing.B) {
 	for _, ns := range notationStates(b) {
-		s := ns.s
-		n := len(s.LegalMoves())
-		generate := func() { _ = s.LegalMoves() }
-		withNotation := func() { sinkTexts = Notations(s.LegalMoves()) }
-		withString := func() {
-			for _, m := range s.LegalMoves() {
-				textSink = m.String()
-			}
-		}
-		perMove := (testing.AllocsPerRun(100, withNotation) - testing.AllocsPerRun(100, generate)) / float64(n)
-		b.Run(ns.name+"/generate", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				generate()
-			}
-			b.ReportMetric(float64(n), "moves/op")
-		})
-		b.Run(ns.name+"/generate+notation", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				withNotation()
-			}
-			b.ReportMetric(float64(n), "moves/op")
-			b.ReportMetric(perMove, "allocs/move")
-		})
-		perString := (testing.AllocsPerRun(100, withString) - testing.AllocsPerRun(100, generate)) / float64(n)
-		b.Run(ns.name+"/generate+string", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				withString()
-			}
-			b.ReportMetric(float64(n), "moves/op")
-			b.ReportMetric(perString, "allocs/move")
-		})
-		results := func() { _, _ = s.LegalMovesWithResults() }
-		withText := func() {
-			_, next := s.LegalMovesWithResults()
-			for _, t := range next {
-				textSink = t.String()
-			}
-		}
-		withTexts := func() {
-			_, next := s.LegalMovesWithResults()
-			sinkTexts = AppendStateTexts(sinkTexts[:0], next)
-		}
-		perState := (testing.AllocsPerRun(100, withText) - testing.AllocsPerRun(100, results)) / float64(n)
-		b.Run(ns.name+"/results", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				results()
-			}
-		})
-		b.Run(ns.name+"/results+text", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				withText()
-			}
-			b.ReportMetric(perState, "allocs/state")
-		})
-		b.Run(ns.name+"/results+texts", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				withTexts()
-			}
+		rulestest.BenchNotation(b, ns.name, ns.s, rulestest.Notation[State, Move]{
+			Notations:        Notations,
+			AppendStateTexts: AppendStateTexts,
+			Results:          State.LegalMovesWithResults,
 		})
 	}
 }

@@ -403,11 +403,14 @@ func (s State) validateCube() error {
 	return nil
 }
 
-// Fields is the typed form of everything in a State but the board: the
-// players, the phase, the dice, the score, and the cube, match and decision
-// fields (spec "Doubling cube, match play, resignation"). State.Fields and
-// FromFields convert; the zero Fields plus a Phase is the default game.
-type Fields struct {
+// Position is the typed form of a State: the board, the players, the
+// phase, the dice, the score, and the cube, match and decision fields (spec
+// "Doubling cube, match play, resignation"). State.Position and
+// FromPosition convert, FromPosition(s.Position()) == s; the starting Board
+// with every other field zero is the default game.
+type Position struct {
+	// Board: the checkers of each player (see Board).
+	Board Board
 	// Turn is the player to act (State.Turn); OnRoll the dice owner
 	// (State.OnRoll), from whose side the Position ID is written. They
 	// differ only while a decision is offered and in some finished games.
@@ -442,10 +445,11 @@ type Fields struct {
 	End int
 }
 
-// Fields returns the typed form of s apart from its board.
-func (s State) Fields() Fields {
-	f := Fields{
-		Turn: int(s.actor), OnRoll: int(s.turn), Phase: s.Phase(),
+// Position returns the typed form of s.
+func (s State) Position() Position {
+	f := Position{
+		Board: s.Board(),
+		Turn:  int(s.actor), OnRoll: int(s.turn), Phase: s.Phase(),
 		Dice: [2]int{int(s.dice[0]), int(s.dice[1])}, Score: [2]int{int(s.score[0]), int(s.score[1])},
 		Cube: s.cubeUse, CubeValue: 1 << s.cubeLog, CubeOwner: s.CubeOwner(), DoubleOffered: s.doubled,
 		Resignation: int(s.resign), MatchLength: int(s.matchLen), Crawford: s.crawford,
@@ -457,15 +461,15 @@ func (s State) Fields() Fields {
 	return f
 }
 
-// FromFields builds a State from a board and its Fields, and validates it
-// as ParseState would the same gnubg ID. Errors wrap game.ErrInvalidState.
-func FromFields(b Board, f Fields) (State, error) {
+// FromPosition builds a State from its typed form and validates it as
+// ParseState would the same gnubg ID. Errors wrap game.ErrInvalidState.
+func FromPosition(f Position) (State, error) {
 	bad := func(format string, args ...any) (State, error) {
 		return State{}, fmt.Errorf("backgammon: %w: %s", game.ErrInvalidState, fmt.Sprintf(format, args...))
 	}
 	var s State
 	for p := 0; p < 2; p++ {
-		for i, n := range b[p] {
+		for i, n := range f.Board[p] {
 			if n < 0 || n > Checkers {
 				return bad("player %d has %d checkers on %s", p, n, slotName(i+1))
 			}

@@ -113,7 +113,7 @@
 //
 //	doc.go       this overview
 //	state.go     State, Phase, Board, New, FromBoard, Validate, Outcome, Info
-//	cube.go      the cube, matches and resignations; Fields, FromFields
+//	cube.go      the cube, matches and resignations; Position, FromPosition
 //	id.go        gnubg Position ID and Match ID; String, ParseState, FromPositionID
 //	move.go      Move, Kind, Step, constructors, gnubg-style String
 //	movegen.go   legal-play generation and LegalMoves

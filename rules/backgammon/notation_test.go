@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/gamerules/gamerules/rules/rulestest"
 )
 
 // The notation as it was written before AppendText (issue 10), kept as the
@@ -127,36 +129,6 @@ func legacyStateString(s State) string {
 	return t
 }
 
-// checkTexts checks, for s and every move it lists, that String, AppendText
-// (after a non-empty prefix) and AppendNotations give the legacy text.
-func checkTexts(t *testing.T, s State) {
-	t.Helper()
-	want := legacyStateString(s)
-	if got := s.String(); got != want {
-		t.Fatalf("State.String() = %q, legacy %q", got, want)
-	}
-	if got, _ := s.AppendText([]byte("x")); string(got) != "x"+want {
-		t.Fatalf("State.AppendText = %q, want x%q", got, want)
-	}
-	moves := s.LegalMoves()
-	list := AppendNotations([]string{"keep"}, moves)
-	if len(list) != len(moves)+1 || list[0] != "keep" {
-		t.Fatalf("%s: AppendNotations gave %d texts for %d moves (or lost dst)", want, len(list), len(moves))
-	}
-	for i, m := range moves {
-		want := legacyMoveString(m)
-		if got := m.String(); got != want {
-			t.Fatalf("%s: Move.String() = %q, legacy %q", s, got, want)
-		}
-		if got, _ := m.AppendText([]byte("x")); string(got) != "x"+want {
-			t.Fatalf("%s: Move.AppendText = %q, want x%q", s, got, want)
-		}
-		if list[i+1] != want {
-			t.Fatalf("%s: AppendNotations[%d] = %q, legacy %q", s, i, list[i+1], want)
-		}
-	}
-}
-
 // TestNotationMatchesLegacy plays seeded random games (money with and
 // without the cube and beavers, a match) and checks every state's text and
 // every listed move's notation, chance outcomes and cube decisions
@@ -176,9 +148,8 @@ func TestNotationMatchesLegacy(t *testing.T) {
 		}
 		var visited []State
 		for ply := 0; ply < 2000; ply++ {
-			checkTexts(t, s)
 			visited = append(visited, s)
-			moves := s.LegalMoves()
+			moves := rulestest.CheckTexts(t, s, texts)
 			if len(moves) == 0 {
 				break
 			}
@@ -196,7 +167,7 @@ func TestNotationMatchesLegacy(t *testing.T) {
 			}
 			s = next
 		}
-		checkStateTexts(t, visited)
+		rulestest.CheckStateTexts(t, visited, texts)
 	}
 	for _, k := range []Kind{KindPlay, KindPass, KindRoll, KindOpeningRoll, KindDouble, KindTake, KindDrop, KindResign, KindAccept, KindDecline, KindNextGame} {
 		if !seen[k] {
@@ -220,13 +191,21 @@ func TestNotationMatchesLegacy(t *testing.T) {
 	}
 }
 
+// texts is what rulestest.CheckTexts and CheckStateTexts compare.
+var texts = rulestest.Texts[State, Move]{
+	LegacyState:      legacyStateString,
+	LegacyMove:       legacyMoveString,
+	AppendNotations:  AppendNotations,
+	AppendStateTexts: AppendStateTexts,
+}
+
 var textSink string
 
 // TestNotationAllocs pins the allocation counts issue 10 asks for: a play's
 // String one, a roll's none, AppendText none with room, AppendNotations one
 // for a whole list into a dst with room (none for the rolls), State.String one.
 func TestNotationAllocs(t *testing.T) {
-	if raceEnabled {
+	if rulestest.RaceEnabled {
 		t.Skip("allocation counts differ under -race")
 	}
 	for _, ns := range notationStates(t) {
@@ -253,28 +232,5 @@ func TestNotationAllocs(t *testing.T) {
 		if perMove > 1 || appendAllocs != 0 || list != wantList || state != 1 {
 			t.Errorf("%s: String %.2f allocs/move (want ≤ 1), AppendText %v (want 0), AppendNotations %v per list (want %v), State.String %v (want 1)", ns.name, perMove, appendAllocs, list, wantList, state)
 		}
-	}
-}
-
-// checkStateTexts checks AppendStateTexts against the legacy text of each
-// state, and that a list of 64 costs at most two allocations.
-func checkStateTexts(t *testing.T, states []State) {
-	t.Helper()
-	texts := AppendStateTexts([]string{"keep"}, states)
-	if len(texts) != len(states)+1 || texts[0] != "keep" {
-		t.Fatalf("AppendStateTexts gave %d texts for %d states (or lost dst)", len(texts), len(states))
-	}
-	for i, s := range states {
-		if want := legacyStateString(s); texts[i+1] != want {
-			t.Fatalf("AppendStateTexts[%d] = %q, legacy %q", i, texts[i+1], want)
-		}
-	}
-	if raceEnabled || len(states) == 0 {
-		return
-	}
-	states = states[:min(len(states), 64)]
-	dst := make([]string, 0, len(states))
-	if n := testing.AllocsPerRun(5, func() { dst = AppendStateTexts(dst[:0], states) }); n > 2 {
-		t.Errorf("AppendStateTexts of %d states: %v allocations, want at most 2", len(states), n)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/gamerules/gamerules/internal/oracle"
+
+	"github.com/gamerules/gamerules/rules/rulestest"
 )
 
 // oracleRow is one line of testdata/backgammon/gnubg-*.jsonl.gz: gnubg 1.07's
@@ -137,7 +139,7 @@ func TestOracle(t *testing.T) {
 				}
 				// The oracle's step-by-step form reads as the same play
 				// (every play of every 4th row under -race, which is slow).
-				if raceEnabled && (i%4 != 0 || k > 20) {
+				if rulestest.RaceEnabled && (i%4 != 0 || k > 20) {
 					total++
 					continue
 				}

@@ -34,7 +34,7 @@ func TestRandomPlayouts(t *testing.T) {
 	games := 300
 	if long() {
 		games = 20000
-	} else if testing.Short() || raceEnabled {
+	} else if testing.Short() || rulestest.RaceEnabled {
 		games = 60
 	}
 	plies := rulestest.RandomPlayouts(t, games, 1, rulestest.Config[State, Move]{
@@ -44,10 +44,53 @@ func TestRandomPlayouts(t *testing.T) {
 		},
 		ParseState: ParseState,
 		ParseMove:  ParseMove,
+		Position:   func(s State) (State, error) { return FromPosition(s.Position()) },
 		MaxPlies:   20000,
 		Check:      checkState,
 	})
 	t.Logf("%d games, %d plies", games, plies)
+}
+
+// TestRandomPlayoutsCubeAndMatch runs the shared harness, with uniformly
+// random moves, on the other variants: money games with the cube (Jacoby
+// on or off, beavers or not) and matches of 1 to 7 points from a random
+// score, Crawford or not, where a finished game lists "next game" until the
+// match is over. TestCubePlayouts plays them as a plausible player would.
+func TestRandomPlayoutsCubeAndMatch(t *testing.T) {
+	games := 200
+	if long() {
+		games = 20000
+	} else if testing.Short() || rulestest.RaceEnabled {
+		games = 40
+	}
+	plies := rulestest.RandomPlayouts(t, games, 2, rulestest.Config[State, Move]{
+		Start: func(i int, r *rand.Rand) State {
+			o := Options{Cube: true, NoJacoby: r.IntN(2) == 0, Beavers: r.IntN(2) == 0}
+			if i%2 == 1 {
+				o = Options{MatchLength: 1 + r.IntN(7)}
+				o.Score = [2]int{r.IntN(o.MatchLength), r.IntN(o.MatchLength)}
+				l := o.MatchLength - 1
+				o.Crawford = (o.Score[0] == l) != (o.Score[1] == l) && r.IntN(2) == 0
+			}
+			s, err := New(o)
+			if err != nil {
+				t.Fatalf("New(%+v) = %v", o, err)
+			}
+			return s
+		},
+		ParseState: ParseState,
+		ParseMove:  ParseMove,
+		Position:   func(s State) (State, error) { return FromPosition(s.Position()) },
+		Continues:  State.SessionGoesOn,
+		MaxPlies:   20000,
+		Check:      checkState,
+		End: func(t testing.TB, i int, s State) {
+			if s.MatchLength() > 0 && !s.MatchOver() {
+				t.Fatalf("play %d ended at %s before the match is over", i, s)
+			}
+		},
+	})
+	t.Logf("%d games and matches, %d plies", games, plies)
 }
 
 // gameStats counts what the property playouts saw.
@@ -151,7 +194,7 @@ func TestGameProperties(t *testing.T) {
 	n, workers := 400, 1
 	if long() {
 		n, workers = 50000, 2
-	} else if testing.Short() || raceEnabled {
+	} else if testing.Short() || rulestest.RaceEnabled {
 		n = 40
 	}
 	var mu sync.Mutex
@@ -281,7 +324,7 @@ func TestAgainstReference(t *testing.T) {
 	n := 30
 	if long() {
 		n = 3000
-	} else if testing.Short() || raceEnabled {
+	} else if testing.Short() || rulestest.RaceEnabled {
 		n = 3
 	}
 	positions := 0

@@ -476,22 +476,15 @@ func (s State) result() (winner, stake int, detail string) {
 	return w, 2, "gammon"
 }
 
-// Info describes the game for listings (the ListGames RPC).
-type Info struct {
-	Name        string   // "backgammon"
-	Players     []string // player names by index: "white", "black"
-	MaxPoints   int      // the largest stake of one game without the cube: 3 (backgammon); with the cube × its value
-	HasChance   bool     // true: dice rolls are chance moves
-	Description string
-}
-
-// GameInfo returns the Info of backgammon.
-func GameInfo() Info {
-	return Info{
-		Name:        "backgammon",
-		Players:     []string{"white", "black"},
-		MaxPoints:   3,
-		HasChance:   true,
-		Description: "Backgammon, money game or match, with the doubling cube, Crawford, Jacoby and beavers as options; legal plays and IDs exactly as GNU Backgammon",
+// Info returns the description of backgammon (white and black, dice as
+// chance moves).
+func Info() game.Info {
+	return game.Info{
+		ID:         "backgammon",
+		Name:       "Backgammon",
+		Players:    []string{"white", "black"},
+		MinPlayers: 2,
+		MaxPlayers: 2,
+		HasChance:  true,
 	}
 }

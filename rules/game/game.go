@@ -1,18 +1,31 @@
 // Package game holds the few things every rules engine in gamerules shares:
 // the error kinds that the service maps to API error reasons, the parse
-// error type, and the Outcome of a position.
+// error type, the Info that describes a game, and the Outcome of a position.
 //
 // Every engine (rules/backgammon, rules/abalone, rules/labyrinth,
 // rules/gravitytrap) offers the same surface (see the README and
 // docs/architecture.md): a value-type State, New(Options), Validate, LegalMoves (complete,
 // deduplicated, in a documented stable order), Apply (never mutates its
 // receiver), Outcome, ParseMove / Move.String and ParseState / State.String
-// (round-trip exact).
+// (round-trip exact), the typed form Position with State.Position and
+// FromPosition (FromPosition(s.Position()) == s), and Info() Info.
 //
-// Invariants every engine keeps, checked by the shared random-playout tests:
-//   - LegalMoves is empty exactly when Outcome().Finished is true;
+// Invariants every engine keeps, checked by the shared random-playout tests
+// (package rulestest):
+//   - LegalMoves is empty exactly when play is over: Outcome().Finished is
+//     true and no further game follows in the same State. The one case of a
+//     further game is a finished game inside an unfinished backgammon match
+//     (backgammon's State.SessionGoesOn): it is Finished, with the game's
+//     winner and points, and lists the single move "next game", which starts
+//     the next game (a State that is not Finished). A money game, and every
+//     game of the other engines, is one game: finished means no moves;
+//   - once play is over, Apply of any move fails with an error wrapping
+//     ErrGameOver; on a finished game inside an unfinished match, a move
+//     other than "next game" fails with one wrapping ErrIllegalMove (the
+//     match is not over);
 //   - Apply(m) succeeds for every m in LegalMoves, and the result Validates;
 //   - ParseMove(s, m.String()) == m and ParseState(s.String()) == s;
+//   - FromPosition(s.Position()) == s;
 //   - Apply never changes the State it is called on.
 //
 // This package has no dependencies outside the standard library.
@@ -82,7 +95,9 @@ const NoWinner = -1
 
 // Outcome is the result (so far) of a position, as the Score RPC reports it.
 type Outcome struct {
-	// Finished is true when the game is over; LegalMoves is then empty.
+	// Finished is true when the game is over. LegalMoves is then empty,
+	// except for a finished game inside an unfinished match, which lists the
+	// move to the next game (see the package comment).
 	Finished bool
 	// Winner is the player index (0-based) of the winner, or NoWinner while
 	// the game goes on or when it ended in a draw.
@@ -93,4 +108,25 @@ type Outcome struct {
 	Points []int
 	// Detail is a short word or phrase, e.g. "gammon", "draw", "" when none.
 	Detail string
+}
+
+// Info describes a game as a whole, for listings; every engine's Info
+// function returns one (the service's ListGames answer is built from it).
+type Info struct {
+	// ID is the API's game id: "backgammon", "abalone", "labyrinth",
+	// "gravity_trap".
+	ID string
+	// Name is the game's display name, e.g. "Backgammon".
+	Name string
+	// Players are the players' (or seats') names by index, as the engine's
+	// messages use them: e.g. "white", "black"; Labyrinth's four colours in
+	// the default seating order.
+	Players []string
+	// MinPlayers and MaxPlayers bound the number of players of one game.
+	MinPlayers, MaxPlayers int
+	// HasChance is true when some moves are chance outcomes (dice rolls).
+	HasChance bool
+	// HasHiddenInformation is true when a player's view of a state hides
+	// part of it (Labyrinth's cards).
+	HasHiddenInformation bool
 }

@@ -1,6 +1,10 @@
 package gravitytrap
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gamerules/gamerules/rules/rulestest"
+)
 
 func benchStates(b testing.TB) []State {
 	var out []State
@@ -99,11 +103,6 @@ func BenchmarkSolveDefault(b *testing.B) {
 	}
 }
 
-var (
-	sinkText  string
-	sinkTexts []string
-)
-
 // BenchmarkNotation measures, at the set-up of the default board (22
 // placements "place N"), in the oracle position with the most moves on each
 // built-in board, move generation alone ("generate"), generation plus the
@@ -129,80 +128,9 @@ func BenchmarkNotation(b *testing.B) {
 	}
 	cases = append(cases, named{"default", best[DefaultBoardName]}, named{"rings", best[RingsBoardName]})
 	for _, ns := range cases {
-		s := ns.s
-		moves := s.LegalMoves()
-		n := len(moves)
-		generate := func() { _ = s.LegalMoves() }
-		withNotation := func() { sinkTexts = Notations(s.LegalMoves()) }
-		withString := func() {
-			for _, m := range s.LegalMoves() {
-				sinkText = m.String()
-			}
-		}
-		results := func() {
-			for _, m := range moves {
-				_, _ = s.Apply(m)
-			}
-		}
-		withText := func() {
-			for _, m := range moves {
-				t, _ := s.Apply(m)
-				sinkText = t.String()
-			}
-		}
-		perMove := (testing.AllocsPerRun(100, withNotation) - testing.AllocsPerRun(100, generate)) / float64(n)
-		var next []State
-		withTexts := func() {
-			next = next[:0]
-			for _, m := range moves {
-				t, _ := s.Apply(m)
-				next = append(next, t)
-			}
-			sinkTexts = AppendStateTexts(sinkTexts[:0], next)
-		}
-		perState := (testing.AllocsPerRun(100, withText) - testing.AllocsPerRun(100, results)) / float64(n)
-		b.Run(ns.name+"/generate", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				generate()
-			}
-			b.ReportMetric(float64(n), "moves/op")
-		})
-		b.Run(ns.name+"/generate+notation", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				withNotation()
-			}
-			b.ReportMetric(float64(n), "moves/op")
-			b.ReportMetric(perMove, "allocs/move")
-		})
-		perString := (testing.AllocsPerRun(100, withString) - testing.AllocsPerRun(100, generate)) / float64(n)
-		b.Run(ns.name+"/generate+string", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				withString()
-			}
-			b.ReportMetric(float64(n), "moves/op")
-			b.ReportMetric(perString, "allocs/move")
-		})
-		b.Run(ns.name+"/results", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				results()
-			}
-		})
-		b.Run(ns.name+"/results+text", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				withText()
-			}
-			b.ReportMetric(perState, "allocs/state")
-		})
-		b.Run(ns.name+"/results+texts", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				withTexts()
-			}
+		rulestest.BenchNotation(b, ns.name, ns.s, rulestest.Notation[State, Move]{
+			Notations:        Notations,
+			AppendStateTexts: AppendStateTexts,
 		})
 	}
 }

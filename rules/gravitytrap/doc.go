@@ -76,7 +76,7 @@
 //	doc.go         this overview
 //	board.go       Board, BoardDef, NewBoard, ParseBoardJSON, the built-in boards
 //	boards/*.json  the built-in boards, embedded
-//	state.go       State, Options, New, Position, Validate, LegalMoves, Apply, Outcome
+//	state.go       State, Options, New, Position, Validate, LegalMoves, Apply, Outcome, Info
 //	move.go        Move, ParseMove
 //	text.go        State.String, ParseState, ParseStateOn
 //

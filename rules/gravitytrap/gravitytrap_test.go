@@ -70,7 +70,7 @@ func play(t testing.TB, s gt.State, moves ...string) gt.State {
 }
 
 func TestInfo(t *testing.T) {
-	if got := gt.Info(); got.ID != "gravity_trap" || got.Players != [2]string{"red", "blue"} {
+	if got := gt.Info(); got.ID != "gravity_trap" || got.Name != "Gravity Trap" || !slices.Equal(got.Players, []string{"red", "blue"}) || got.MinPlayers != 2 || got.MaxPlayers != 2 || got.HasChance || got.HasHiddenInformation {
 		t.Errorf("Info() = %+v", got)
 	}
 	for _, b := range []*gt.Board{gt.DefaultBoard(), gt.RingsBoard()} {

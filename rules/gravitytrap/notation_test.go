@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gamerules/gamerules/rules/rulestest"
 )
 
 // The text forms as they were written before AppendText (issue 10), kept as
@@ -73,26 +75,8 @@ func TestNotationMatchesLegacy(t *testing.T) {
 		}
 		var visited []State
 		for ply := 0; ply < 200; ply++ {
-			want := legacyStateString(s)
 			visited = append(visited, s)
-			if got := s.String(); got != want {
-				t.Fatalf("State.String() = %q, legacy %q", got, want)
-			}
-			if got, _ := s.AppendText([]byte("x")); string(got) != "x"+want {
-				t.Fatalf("State.AppendText = %q, want x%q", got, want)
-			}
-			moves := s.LegalMoves()
-			list := AppendNotations([]string{"keep"}, moves)
-			if len(list) != len(moves)+1 || list[0] != "keep" {
-				t.Fatalf("%s: AppendNotations gave %d texts for %d moves (or lost dst)", s, len(list), len(moves))
-			}
-			for i, m := range moves {
-				want := legacyMoveString(m)
-				got, _ := m.AppendText([]byte("x"))
-				if m.String() != want || string(got) != "x"+want || list[i+1] != want {
-					t.Fatalf("%s: move %q: String %q, AppendText %q, AppendNotations %q", s, want, m.String(), got, list[i+1])
-				}
-			}
+			moves := rulestest.CheckTexts(t, s, texts)
 			if len(moves) == 0 {
 				break
 			}
@@ -100,7 +84,7 @@ func TestNotationMatchesLegacy(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		checkStateTexts(t, visited)
+		rulestest.CheckStateTexts(t, visited, texts)
 	}
 	for _, st := range []int{-1000, -1, 0, 9, 10, 63, 64, 99, 100, 12345} {
 		for _, m := range []Move{{Station: st}, {Place: true, Station: st}} {
@@ -114,13 +98,21 @@ func TestNotationMatchesLegacy(t *testing.T) {
 	}
 }
 
+// texts is what rulestest.CheckTexts and CheckStateTexts compare.
+var texts = rulestest.Texts[State, Move]{
+	LegacyState:      legacyStateString,
+	LegacyMove:       legacyMoveString,
+	AppendNotations:  AppendNotations,
+	AppendStateTexts: AppendStateTexts,
+}
+
 var textSink string // keeps results alive in the allocation tests
 
 // TestNotationAllocs pins issue 10's allocation counts: Move.String none
 // (flights and placements), State.String one, AppendText none with room,
 // AppendNotations none into a dst with room.
 func TestNotationAllocs(t *testing.T) {
-	if raceEnabled {
+	if rulestest.RaceEnabled {
 		t.Skip("allocation counts differ under -race")
 	}
 	setup, _ := New(Options{Board: mustBuiltin(RingsBoardName), AllowMirrorPlacement: true})
@@ -147,28 +139,5 @@ func TestNotationAllocs(t *testing.T) {
 		if str != 0 || app != 0 || list != 0 || state != 1 {
 			t.Errorf("%s: Move.String %v allocs (want 0), AppendText %v (want 0), AppendNotations %v per list (want 0), State.String %v (want 1)", s, str, app, list, state)
 		}
-	}
-}
-
-// checkStateTexts checks AppendStateTexts against the legacy text of each
-// state, and that a list of 64 costs at most two allocations.
-func checkStateTexts(t *testing.T, states []State) {
-	t.Helper()
-	texts := AppendStateTexts([]string{"keep"}, states)
-	if len(texts) != len(states)+1 || texts[0] != "keep" {
-		t.Fatalf("AppendStateTexts gave %d texts for %d states (or lost dst)", len(texts), len(states))
-	}
-	for i, s := range states {
-		if want := legacyStateString(s); texts[i+1] != want {
-			t.Fatalf("AppendStateTexts[%d] = %q, legacy %q", i, texts[i+1], want)
-		}
-	}
-	if raceEnabled || len(states) == 0 {
-		return
-	}
-	states = states[:min(len(states), 64)]
-	dst := make([]string, 0, len(states))
-	if n := testing.AllocsPerRun(5, func() { dst = AppendStateTexts(dst[:0], states) }); n > 2 {
-		t.Errorf("AppendStateTexts of %d states: %v allocations, want at most 2", len(states), n)
 	}
 }

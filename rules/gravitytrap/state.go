@@ -19,14 +19,16 @@ const NoStation = -1
 // playerNames are the players' names, by index, as Info and errors use them.
 var playerNames = [2]string{"red", "blue"}
 
-// GameInfo describes the game for listings.
-type GameInfo struct {
-	ID      string    // the API's game id, "gravity_trap"
-	Players [2]string // player names by index: "red", "blue"
+// Info returns the description of Gravity Trap (red and blue, no chance).
+func Info() game.Info {
+	return game.Info{
+		ID:         "gravity_trap",
+		Name:       "Gravity Trap",
+		Players:    append([]string(nil), playerNames[:]...),
+		MinPlayers: 2,
+		MaxPlayers: 2,
+	}
 }
-
-// Info returns the game's description.
-func Info() GameInfo { return GameInfo{ID: "gravity_trap", Players: playerNames} }
 
 // Options are the variants of a new game (spec "Set-up").
 type Options struct {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	lab "github.com/gamerules/gamerules/rules/labyrinth"
+
+	"github.com/gamerules/gamerules/rules/rulestest"
 )
 
 // benchState is a mid-game 4-player position with Darth Vader, in the
@@ -126,11 +128,6 @@ func BenchmarkRandomGame(b *testing.B) {
 	b.ReportMetric(float64(plies)/float64(b.N), "plies/op")
 }
 
-var (
-	sinkText  string
-	sinkTexts []string
-)
-
 // BenchmarkNotation measures, in benchState's shift phase (44 shifts) and
 // in the move phase after the shift that gives the mover the most squares,
 // move generation alone ("generate"), generation plus the notation of every
@@ -153,80 +150,9 @@ func BenchmarkNotation(b *testing.B) {
 		name string
 		s    lab.State
 	}{{"shift", shift}, {"move", move}} {
-		s := ns.s
-		moves := s.LegalMoves()
-		n := len(moves)
-		generate := func() { _ = s.LegalMoves() }
-		withNotation := func() { sinkTexts = lab.Notations(s.LegalMoves()) }
-		withString := func() {
-			for _, m := range s.LegalMoves() {
-				sinkText = m.String()
-			}
-		}
-		results := func() {
-			for _, m := range moves {
-				_, _ = s.Apply(m)
-			}
-		}
-		withText := func() {
-			for _, m := range moves {
-				t, _ := s.Apply(m)
-				sinkText = t.String()
-			}
-		}
-		perMove := (testing.AllocsPerRun(100, withNotation) - testing.AllocsPerRun(100, generate)) / float64(n)
-		var next []lab.State
-		withTexts := func() {
-			next = next[:0]
-			for _, m := range moves {
-				t, _ := s.Apply(m)
-				next = append(next, t)
-			}
-			sinkTexts = lab.AppendStateTexts(sinkTexts[:0], next)
-		}
-		perState := (testing.AllocsPerRun(100, withText) - testing.AllocsPerRun(100, results)) / float64(n)
-		b.Run(ns.name+"/generate", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				generate()
-			}
-			b.ReportMetric(float64(n), "moves/op")
-		})
-		b.Run(ns.name+"/generate+notation", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				withNotation()
-			}
-			b.ReportMetric(float64(n), "moves/op")
-			b.ReportMetric(perMove, "allocs/move")
-		})
-		perString := (testing.AllocsPerRun(100, withString) - testing.AllocsPerRun(100, generate)) / float64(n)
-		b.Run(ns.name+"/generate+string", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				withString()
-			}
-			b.ReportMetric(float64(n), "moves/op")
-			b.ReportMetric(perString, "allocs/move")
-		})
-		b.Run(ns.name+"/results", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				results()
-			}
-		})
-		b.Run(ns.name+"/results+text", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				withText()
-			}
-			b.ReportMetric(perState, "allocs/state")
-		})
-		b.Run(ns.name+"/results+texts", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				withTexts()
-			}
+		rulestest.BenchNotation(b, ns.name, ns.s, rulestest.Notation[lab.State, lab.Move]{
+			Notations:        lab.Notations,
+			AppendStateTexts: lab.AppendStateTexts,
 		})
 	}
 }

@@ -26,14 +26,14 @@ func mustNew(t testing.TB, o lab.Options) lab.State {
 	return s
 }
 
-// edit returns s changed by f through its Snapshot.
-func edit(t testing.TB, s lab.State, f func(*lab.Snapshot)) lab.State {
+// edit returns s changed by f through its Position.
+func edit(t testing.TB, s lab.State, f func(*lab.Position)) lab.State {
 	t.Helper()
-	sn := s.Snapshot()
+	sn := s.Position()
 	f(&sn)
-	out, err := lab.FromSnapshot(sn)
+	out, err := lab.FromPosition(sn)
 	if err != nil {
-		t.Fatalf("FromSnapshot: %v", err)
+		t.Fatalf("FromPosition: %v", err)
 	}
 	return out
 }
@@ -62,7 +62,7 @@ func squareOf(s lab.State, target uint8) lab.Square {
 
 // giveTop moves card c to the top of player p's stack, swapping it with the
 // card there (possibly another player's).
-func giveTop(sn *lab.Snapshot, p int, c uint8) {
+func giveTop(sn *lab.Position, p int, c uint8) {
 	top := sn.Stacks[p][0]
 	for _, st := range sn.Stacks {
 		for i := range st {
@@ -204,7 +204,7 @@ func TestNewOptions(t *testing.T) {
 
 func TestShiftWrapsFigures(t *testing.T) {
 	s := mustNew(t, lab.Options{Players: 2, Seed: 5, Variants: lab.Variants{Vader: true}})
-	s = edit(t, s, func(sn *lab.Snapshot) {
+	s = edit(t, s, func(sn *lab.Position) {
 		sn.Ships[0] = lab.Sq(7, 2)
 		sn.Ships[1] = lab.Sq(4, 1)
 		sn.Vader = lab.Sq(7, 2)
@@ -222,7 +222,7 @@ func TestShiftWrapsFigures(t *testing.T) {
 		t.Errorf("after N2:1 figures at %v, %v, V %v; want r1c2, r4c1, V r1c2", after.Ship(0), after.Ship(1), after.Vader())
 	}
 	// A figure in the middle of the line moves one square.
-	s2 := edit(t, s, func(sn *lab.Snapshot) { sn.Ships[0] = lab.Sq(4, 3) })
+	s2 := edit(t, s, func(sn *lab.Position) { sn.Ships[0] = lab.Sq(4, 3) })
 	if got := mustApply(t, s2, "W4").Ship(0); got != lab.Sq(4, 4) {
 		t.Errorf("W4 moves r4c3 to %v; want r4c4", got)
 	}
@@ -268,7 +268,7 @@ func TestTargetOnSpareNotFound(t *testing.T) {
 		s = mustNew(t, lab.Options{Players: 2, Seed: seed})
 	}
 	c := s.Spare().Target
-	s = edit(t, s, func(sn *lab.Snapshot) {
+	s = edit(t, s, func(sn *lab.Position) {
 		giveTop(sn, 0, c)
 		sn.Phase, sn.Last = lab.PhaseMove, lab.N2
 	})
@@ -297,7 +297,7 @@ func vaderGame(t *testing.T, v lab.Variants) (lab.State, uint8) {
 		c++
 	}
 	q := squareOf(s, c)
-	s = edit(t, s, func(sn *lab.Snapshot) {
+	s = edit(t, s, func(sn *lab.Position) {
 		giveTop(sn, 0, c)
 		if sn.Stacks[1][0] >= 21 { // player 1 goes for an ordinary card
 			for i, x := range sn.Stacks[1] {
@@ -342,11 +342,11 @@ func TestVaderCard(t *testing.T) {
 		t.Fatalf("Vader move with an ordinary card: %v; want ErrIllegalMove", err)
 	}
 	// Without the variant the same card is an ordinary target: Vader moves are refused.
-	plain := edit(t, s, func(sn *lab.Snapshot) { sn.Variants.Vader, sn.Vader = false, lab.NoSquare })
+	plain := edit(t, s, func(sn *lab.Position) { sn.Variants.Vader, sn.Vader = false, lab.NoSquare })
 	if _, err := plain.Apply(lab.VaderMove(q)); !errors.Is(err, game.ErrIllegalMove) {
 		t.Fatalf("Vader move without the variant: %v; want ErrIllegalMove", err)
 	}
-	ship := edit(t, plain, func(sn *lab.Snapshot) { sn.Ships[0] = q })
+	ship := edit(t, plain, func(sn *lab.Position) { sn.Ships[0] = q })
 	if got := mustApply(t, ship, q.String()).Found(0); !slices.Equal(got, []uint8{c}) {
 		t.Fatalf("without the variant the ship on %v finds %v; want [%d]", q, got, c)
 	}
@@ -361,7 +361,7 @@ func TestOpenCards(t *testing.T) {
 		third = st[3]
 		q = squareOf(s, third)
 	}
-	s = edit(t, s, func(sn *lab.Snapshot) {
+	s = edit(t, s, func(sn *lab.Position) {
 		sn.Ships[0] = q
 		sn.Phase, sn.Last = lab.PhaseMove, lab.W4
 	})
@@ -374,7 +374,7 @@ func TestOpenCards(t *testing.T) {
 		t.Fatalf("open cards: stack after %v; want %v (order kept)", got, want)
 	}
 	// The same stay without open cards finds nothing.
-	closed := edit(t, s, func(sn *lab.Snapshot) { sn.Variants.OpenCards = false })
+	closed := edit(t, s, func(sn *lab.Position) { sn.Variants.OpenCards = false })
 	if got := mustApply(t, closed, q.String()).Found(0); len(got) != 0 {
 		t.Fatalf("closed cards: staying on the third card found %v", got)
 	}
@@ -393,12 +393,12 @@ func TestOpenCards(t *testing.T) {
 		t.Fatalf("open cards with Vader: %d ship and %d Vader moves; want both", ships, vaders)
 	}
 	// The ship on a Vader card's square does not find it.
-	onIt := edit(t, ov, func(sn *lab.Snapshot) { sn.Ships[0] = sn.Vader })
+	onIt := edit(t, ov, func(sn *lab.Position) { sn.Ships[0] = sn.Vader })
 	if got := mustApply(t, onIt, onIt.Vader().String()).Found(0); len(got) != 0 {
 		t.Fatalf("ship on Vader card %c found %v", lab.TargetLetter(c), got)
 	}
 	// Only Vader cards left: only Vader moves.
-	onlyVader := edit(t, ov, func(sn *lab.Snapshot) {
+	onlyVader := edit(t, ov, func(sn *lab.Position) {
 		var keep []uint8
 		for _, x := range sn.Stacks[0] {
 			if x >= 21 {
@@ -420,7 +420,7 @@ func TestOpenCards(t *testing.T) {
 // his last one, c, on the board, in the move phase of his turn.
 func lastCard(t *testing.T, s lab.State, p int) (lab.State, uint8) {
 	var c uint8
-	s = edit(t, s, func(sn *lab.Snapshot) {
+	s = edit(t, s, func(sn *lab.Position) {
 		st := sn.Stacks[p]
 		i := 0
 		for squareOfSn(sn, st[i]) == lab.NoSquare || st[i] >= 21 {
@@ -434,7 +434,7 @@ func lastCard(t *testing.T, s lab.State, p int) (lab.State, uint8) {
 	return s, c
 }
 
-func squareOfSn(sn *lab.Snapshot, c uint8) lab.Square {
+func squareOfSn(sn *lab.Position, c uint8) lab.Square {
 	for q, tile := range sn.Board {
 		if tile.Target == c {
 			return lab.Square(q)
@@ -452,7 +452,7 @@ func TestWinning(t *testing.T) {
 	// Standard: the last card found, then back to the start square.
 	s, c := lastCard(t, base, 1)
 	q := squareOf(s, c)
-	s = edit(t, s, func(sn *lab.Snapshot) { sn.Ships[1] = q })
+	s = edit(t, s, func(sn *lab.Position) { sn.Ships[1] = q })
 	s = mustApply(t, s, q.String())
 	if s.Phase() != lab.PhaseShift || s.Turn() != 2 || len(s.Stack(1)) != 0 {
 		t.Fatalf("after the last card: phase %v, turn %d, stack %v; want player 2 to shift", s.Phase(), s.Turn(), s.Stack(1))
@@ -469,7 +469,7 @@ func TestWinning(t *testing.T) {
 	if near == lab.NoSquare {
 		t.Fatalf("%v: the yellow start square is cut off; pick another seed", s)
 	}
-	home := edit(t, s, func(sn *lab.Snapshot) {
+	home := edit(t, s, func(sn *lab.Position) {
 		sn.Ships[1] = near
 		sn.Turn, sn.Phase = 1, lab.PhaseMove
 	})
@@ -495,10 +495,10 @@ func TestWinning(t *testing.T) {
 	}
 
 	// No return: the last card ends the game.
-	nr := edit(t, base, func(sn *lab.Snapshot) { sn.NoReturn = true })
+	nr := edit(t, base, func(sn *lab.Position) { sn.NoReturn = true })
 	nr, c = lastCard(t, nr, 2)
 	q = squareOf(nr, c)
-	nr = edit(t, nr, func(sn *lab.Snapshot) { sn.Ships[2] = q })
+	nr = edit(t, nr, func(sn *lab.Position) { sn.Ships[2] = q })
 	nr = mustApply(t, nr, q.String())
 	if o := nr.Outcome(); !o.Finished || o.Winner != 2 || o.Points[2] != 8 {
 		t.Fatalf("no return: Outcome after the last card = %+v; want player 2 winning", o)
@@ -511,7 +511,7 @@ func TestWinning(t *testing.T) {
 func TestVaderFindsLastCard(t *testing.T) {
 	s, c := vaderGame(t, lab.Variants{Vader: true})
 	q := s.Vader()
-	s = edit(t, s, func(sn *lab.Snapshot) {
+	s = edit(t, s, func(sn *lab.Position) {
 		sn.Found[0] = append(sn.Found[0], sn.Stacks[0][1:]...)
 		sn.Stacks[0] = []uint8{c}
 		sn.Ships[0] = lab.Red.Start()
@@ -557,7 +557,7 @@ func TestVaderFindsLastCard(t *testing.T) {
 
 func TestRedWinsAfterWaiting(t *testing.T) {
 	s, c := vaderGame(t, lab.Variants{Vader: true})
-	s = edit(t, s, func(sn *lab.Snapshot) {
+	s = edit(t, s, func(sn *lab.Position) {
 		sn.Found[0] = append(sn.Found[0], sn.Stacks[0][1:]...)
 		sn.Stacks[0] = []uint8{c}
 		sn.Ships[0] = lab.Red.Start()
@@ -774,18 +774,18 @@ func TestInvalidStates(t *testing.T) {
 			t.Errorf("%s: ParseState(%q) = %v; want a *game.ParseError wrapping ErrInvalidState", name, in, err)
 		}
 	}
-	// Validate on a state that FromSnapshot cannot build either.
-	sn := s.Snapshot()
+	// Validate on a state that FromPosition cannot build either.
+	sn := s.Position()
 	sn.Stacks[0][0] = sn.Stacks[1][0]
-	if _, err := lab.FromSnapshot(sn); !errors.Is(err, game.ErrInvalidState) {
-		t.Errorf("FromSnapshot with a card twice = %v; want ErrInvalidState", err)
+	if _, err := lab.FromPosition(sn); !errors.Is(err, game.ErrInvalidState) {
+		t.Errorf("FromPosition with a card twice = %v; want ErrInvalidState", err)
 	}
 	// Without the Vader variant, a player who has won cannot still be playing.
 	p := mustNew(t, lab.Options{Players: 2, Seed: 71})
-	sn = p.Snapshot()
+	sn = p.Position()
 	sn.Found[1], sn.Stacks[1] = sn.Stacks[1], nil
-	if _, err := lab.FromSnapshot(sn); !errors.Is(err, game.ErrInvalidState) {
-		t.Errorf("FromSnapshot with a player home with all cards = %v; want ErrInvalidState", err)
+	if _, err := lab.FromPosition(sn); !errors.Is(err, game.ErrInvalidState) {
+		t.Errorf("FromPosition with a player home with all cards = %v; want ErrInvalidState", err)
 	}
 }
 
@@ -822,6 +822,7 @@ func playoutConfig(o lab.Options, start map[tileKey]int) rulestest.Config[lab.St
 		},
 		ParseState: lab.ParseState,
 		ParseMove:  lab.ParseMove,
+		Position:   func(s lab.State) (lab.State, error) { return lab.FromPosition(s.Position()) },
 		MaxPlies:   200000,
 		Check: func(t testing.TB, s lab.State) {
 			if got := tileMultiset(s); !mapsEqual(got, start) {
@@ -1051,7 +1052,7 @@ func TestImpossibleWinners(t *testing.T) {
 		{"going on, yellow waiting after Vader", lab.Variants{Vader: true}, false, 24, false},
 		{"going on, yellow waiting, open cards, last card not Vader's", lab.Variants{Vader: true, OpenCards: true}, false, 20, true},
 	} {
-		sn := mustNew(t, lab.Options{Players: 2, Seed: 71, Variants: tc.v}).Snapshot()
+		sn := mustNew(t, lab.Options{Players: 2, Seed: 71, Variants: tc.v}).Position()
 		all := append(sn.Stacks[0], sn.Stacks[1]...)
 		slices.Sort(all)
 		red := slices.DeleteFunc(slices.Clone(all), func(c uint8) bool { return c%2 == 0 })
@@ -1066,9 +1067,9 @@ func TestImpossibleWinners(t *testing.T) {
 		} else {
 			sn.Stacks[0], sn.Found[0] = red[len(red)-1:], red[:len(red)-1] // red still plays
 		}
-		_, err := lab.FromSnapshot(sn)
+		_, err := lab.FromPosition(sn)
 		if tc.wantErr != (err != nil) || (err != nil && !errors.Is(err, game.ErrInvalidState)) {
-			t.Errorf("%s: FromSnapshot = %v; want error %v (ErrInvalidState)", tc.name, err, tc.wantErr)
+			t.Errorf("%s: FromPosition = %v; want error %v (ErrInvalidState)", tc.name, err, tc.wantErr)
 		}
 	}
 }

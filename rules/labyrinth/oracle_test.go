@@ -49,7 +49,7 @@ func loadOracle(t testing.TB) []oracleRow {
 // time, colours R, Y, G, B in turn order, player 0 to shift.
 func oracleState(t testing.TB, r oracleRow) State {
 	t.Helper()
-	var sn Snapshot
+	var sn Position
 	tiles := strings.Split(r.Board, "/")
 	nextT, nextL, vader := uint8(13), uint8(19), false
 	mk := func(q Square, digit byte) Tile {
@@ -102,9 +102,9 @@ func oracleState(t testing.TB, r oracleRow) State {
 		}
 		sn.Last = p.Opposite()
 	}
-	s, err := FromSnapshot(sn)
+	s, err := FromPosition(sn)
 	if err != nil {
-		t.Fatalf("row %d: FromSnapshot = %v", r.ID, err)
+		t.Fatalf("row %d: FromPosition = %v", r.ID, err)
 	}
 	return s
 }

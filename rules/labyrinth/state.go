@@ -15,6 +15,20 @@ const (
 	MaxPlayers = 4
 )
 
+// Info returns the description of Labyrinth: 2 to 4 players seated by
+// colour (red, yellow, green, blue by default), no chance after the deal,
+// and hidden information (each player's cards).
+func Info() game.Info {
+	return game.Info{
+		ID:                   "labyrinth",
+		Name:                 "Labyrinth (Star Wars edition)",
+		Players:              []string{Red.String(), Yellow.String(), Green.String(), Blue.String()},
+		MinPlayers:           MinPlayers,
+		MaxPlayers:           MaxPlayers,
+		HasHiddenInformation: true,
+	}
+}
+
 // maxCards is the largest stack: 24 cards dealt to 2 players.
 const maxCards = NumTargets / MinPlayers
 
@@ -142,7 +156,7 @@ type Options struct {
 // State is a comparable value without pointers: copying it copies the game,
 // and no method changes its receiver. The zero State is invalid (Validate
 // reports it, LegalMoves is empty); make States with New, ParseState,
-// FromSnapshot or Apply.
+// FromPosition or Apply.
 //
 // A State may be a per-player view (View): then some cards are hidden. Such
 // a State prints and parses, but Validate refuses it and LegalMoves is empty.
@@ -595,10 +609,10 @@ func (s *State) validate(allowHidden bool) error {
 	return nil
 }
 
-// Snapshot is a State spelled out in plain exported values, for conversion
+// Position is a State spelled out in plain exported values, for conversion
 // to and from other representations (the service's typed messages).
-// FromSnapshot(s.Snapshot()) == s for every State s that FromSnapshot accepts.
-type Snapshot struct {
+// FromPosition(s.Position()) == s for every State s that FromPosition accepts.
+type Position struct {
 	Board  [NumSquares]Tile // indexed by Square
 	Spare  Tile
 	Colors []Color  // per player in turn order; len is the number of players
@@ -612,10 +626,10 @@ type Snapshot struct {
 	Variants
 }
 
-// Snapshot returns s spelled out; the slices are new.
-func (s State) Snapshot() Snapshot {
+// Position returns s spelled out; the slices are new.
+func (s State) Position() Position {
 	n := int(s.n)
-	sn := Snapshot{
+	sn := Position{
 		Board: s.board, Spare: s.spare, Vader: s.vader, Last: s.last,
 		Turn: int(s.turn), Phase: s.phase, Variants: s.variants,
 		Colors: append([]Color(nil), s.colors[:n]...),
@@ -630,10 +644,10 @@ func (s State) Snapshot() Snapshot {
 	return sn
 }
 
-// FromSnapshot builds the State sn describes. It checks what Validate
+// FromPosition builds the State sn describes. It checks what Validate
 // checks, except that hidden cards (0 in Stacks) are accepted, so a view
 // converts too. Errors wrap game.ErrInvalidState.
-func FromSnapshot(sn Snapshot) (State, error) {
+func FromPosition(sn Position) (State, error) {
 	var s State
 	n := len(sn.Colors)
 	bad := func(format string, a ...any) (State, error) {

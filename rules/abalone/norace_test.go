@@ -1,5 +1,0 @@
-//go:build !race
-
-package abalone
-
-const raceEnabled = false

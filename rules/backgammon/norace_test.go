@@ -1,5 +1,0 @@
-//go:build !race
-
-package backgammon
-
-const raceEnabled = false

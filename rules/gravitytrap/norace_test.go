@@ -1,5 +1,0 @@
-//go:build !race
-
-package gravitytrap
-
-const raceEnabled = false

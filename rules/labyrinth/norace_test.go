@@ -1,5 +1,0 @@
-//go:build !race
-
-package labyrinth
-
-const raceEnabled = false
