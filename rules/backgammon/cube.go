@@ -80,6 +80,32 @@ func (s State) PostCrawford() bool {
 // the cube and the rule on (Match ID bit 66 clear).
 func (s State) Jacoby() bool { return s.jacoby }
 
+// WithoutJacoby returns s as it stands when the same moves are played
+// without the Jacoby rule: the same position with the rule off, and in a
+// finished game the winner's score carrying what the game is worth without
+// the rule instead of what it was worth with it (a gammon or backgammon
+// borne off with the cube in the middle scores in full, not single; still
+// at most 32767). The rule changes nothing else (no move depends on it), so
+// a money session played under it can be re-scored without it, state by
+// state, without playing it again (package mat, when a record's points
+// prove the rule off). A state without the rule (a match, no cube, or the
+// rule off already) is returned as it is.
+func (s State) WithoutJacoby() State {
+	if !s.jacoby {
+		return s
+	}
+	next := s
+	next.jacoby = false
+	if s.phase == PhaseOver {
+		// finish added s.points() (clamped): take it off, add the points
+		// without the rule. min(min(x+a, M)-a+b, M) is min(x+b, M) for
+		// b >= a, which holds: the rule only lowers a stake.
+		w := s.winner()
+		next.score[w] = uint16(min(max(int(s.score[w])-s.points()+next.points(), 0), 1<<15-1))
+	}
+	return next
+}
+
 // Beavers reports whether beavers are allowed (money game with the cube).
 func (s State) Beavers() bool { return s.beavers }
 
