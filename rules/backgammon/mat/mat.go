@@ -45,7 +45,6 @@ package mat
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -334,72 +333,106 @@ func (e *MoveError) Error() string {
 // Unwrap returns the engine's error.
 func (e *MoveError) Unwrap() error { return e.Err }
 
-// Move is one move of a replay and where it comes from in the text.
+// Move is one move of a replay: what the text gives the engine, where it
+// comes from in the text, and what the engine made of it.
 type Move struct {
-	Notation     string
+	// Notation is the move in this module's notation, as the replay
+	// applies it ("roll 3-1", "8/5 6/5", "take", "next game").
+	Notation string
+	// Line and Column locate the move in the text (1-based): the action
+	// it comes from, the "Wins" line for a resignation restored from it,
+	// the game's first line for "next game".
 	Line, Column int
+	// Played is the move as the engine read it, canonical: Played.String()
+	// is the notation a replay of the engine answers. Its kind is
+	// backgammon.KindNextGame before every game but the first: in a match
+	// the engine's "next game", in a money session the chaining of
+	// State.NextSessionGame (not a move of the engine).
+	Played backgammon.Move
+	// After is the state after the move.
+	After backgammon.State
 }
 
-// Replay returns the moves of the match in this module's notation: per
-// game the opening roll (both dice, white's first), then rolls ("roll
-// 6-5"), plays (with bar and off for 25 and 0; "pass" when none is
-// written), "double", "beaver", "take" and "drop", and "next game" before
-// every game but the first (in a match and in a money session alike; in a
-// money session it is not a move the engine takes but
-// backgammon.State.NextSessionGame, so ImportRecord replays a session's
-// last game from its running score). It
-// restores what the format leaves out: a game the text says was won
-// ("Wins 2 points") that the moves leave unfinished was resigned by the
-// loser, on roll, and accepted, so Replay adds "resign
-// <single|gammon|backgammon>" (the points over the cube) and "accept"; a
-// beaver followed by a roll was taken ("take", which gnubg does not write).
+// Replay returns the moves of the match in this module's notation, each
+// with the move the engine read and the state after it: per game the
+// opening roll (both dice, white's first), then rolls ("roll 6-5"), plays
+// (with bar and off for 25 and 0; "pass" when none is written), "double",
+// "beaver", "take" and "drop", and "next game" before every game but the
+// first (in a match and in a money session alike; in a money session it
+// is not a move the engine takes but backgammon.State.NextSessionGame,
+// Played of kind backgammon.KindNextGame; LastGame gives the part one
+// game of the engine plays). It restores what the format leaves out: a
+// game the text says was won ("Wins 2 points") that the moves leave
+// unfinished was resigned by the loser, on roll, and accepted, so Replay
+// adds "resign <single|gammon|backgammon>" (the points over the cube) and
+// "accept"; a beaver followed by a roll was taken ("take", which gnubg
+// does not write).
 //
-// It plays the moves from Options to know that, and checks the text
+// It plays the moves once, from Options, to know that, and checks the text
 // against them: every game header's score must be the score the games
 // before it reached, every "Wins" line the winner and points of the game's
 // end, every "Doubles"/"Beavers" value the cube offered. A money session
 // whose points say the Jacoby rule was off (a gammon or backgammon borne
-// off with the cube in the middle, scored in full) is replayed again with
-// NoJacoby set (Replay sets m.NoJacoby). A move that is not legal is a
-// *MoveError; a text that contradicts the moves a *record.Error.
+// off with the cube in the middle, scored in full) is taken as played
+// without it from its start (Replay sets m.NoJacoby): the moves so far
+// are re-scored without the rule (State.WithoutJacoby) and checked again
+// against the headers and "Wins" lines, and the replay goes on without
+// it, exactly as a second replay with NoJacoby set would find. A move that
+// is not legal is a *MoveError; a text that contradicts the moves a
+// *record.Error.
 func (m *Match) Replay() ([]Move, error) {
+	noJacoby := m.NoJacoby
 	out, err := m.replay()
-	if errors.Is(err, errJacobyOff) && m.Length == 0 && !m.NoJacoby {
-		m.NoJacoby = true
-		if out, err = m.replay(); err != nil {
-			m.NoJacoby = false
-		}
-	}
 	if err != nil {
-		var je *jacobyError
-		if errors.As(err, &je) {
-			return nil, je.err
-		}
+		m.NoJacoby = noJacoby // what the rule was taken to be is not known
 		return nil, err
 	}
 	return out, nil
 }
 
-// errJacobyOff marks a game whose "Wins" line is what the game scores
-// without the Jacoby rule.
-var errJacobyOff = errors.New("played without the Jacoby rule")
+// LastGame returns the part of a replay of m (Replay's moves) that the
+// engine plays as one game, and the state it starts from: a whole match
+// (its games joined by the engine's "next game"); in a money session, a
+// money game being one game (spec "Phases": a finished game has no legal
+// moves outside a match), the session's last game, from the running score
+// (the state NextSessionGame chained it from; its header's score).
+func (m Match) LastGame(moves []Move) (backgammon.State, []Move, error) {
+	if m.Length == 0 {
+		for i := len(moves) - 1; i >= 0; i-- {
+			if moves[i].Played.Kind() == backgammon.KindNextGame {
+				return moves[i].After, moves[i+1:], nil
+			}
+		}
+	}
+	start, err := backgammon.New(m.Options())
+	if err != nil {
+		return backgammon.State{}, nil, fail(1, 1, "match header: %v", err)
+	}
+	return start, moves, nil
+}
 
-type jacobyError struct{ err error }
-
-func (e *jacobyError) Error() string { return e.err.Error() }
-func (e *jacobyError) Unwrap() error { return errJacobyOff }
-
+// replay is Replay, but for restoring m.NoJacoby on an error.
 func (m *Match) replay() ([]Move, error) {
-	s, err := backgammon.New(m.Options())
+	start, err := backgammon.New(m.Options())
 	if err != nil {
 		return nil, fail(1, 1, "match header: %v", err)
 	}
-	var out []Move
+	s := start
+	n := 0
+	for _, g := range m.Games {
+		n += 2*len(g.Actions) + 3 // a roll and its play; "next game", a resignation and its accept
+	}
+	out := make([]Move, 0, n)
+	ends := make([]int, 0, len(m.Games)) // len(out) at each game's end
+	moveError := func(mv Move, err error) error {
+		return &MoveError{Line: mv.Line, Column: mv.Column, Index: len(out), Notation: mv.Notation, Before: s.String(), Err: err}
+	}
 	apply := func(mv Move) error {
-		next, _, err := s.ApplyText(mv.Notation)
+		next, played, err := s.ApplyText(mv.Notation)
 		if err != nil {
-			return &MoveError{Line: mv.Line, Column: mv.Column, Index: len(out), Notation: mv.Notation, Before: s.String(), Err: err}
+			return moveError(mv, err)
 		}
+		mv.Played, mv.After = played, next
 		s = next
 		out = append(out, mv)
 		return nil
@@ -409,26 +442,26 @@ func (m *Match) replay() ([]Move, error) {
 		case gi > 0 && m.Length == 0:
 			// A money session's next game is not a move of the API (a
 			// money game is one game); the engine chains it.
-			mv := Move{Notation: "next game", Line: g.lineOf(), Column: 1}
+			mv := Move{Notation: "next game", Line: g.lineOf(), Column: 1, Played: backgammon.NextGameMove()}
 			next, err := s.NextSessionGame()
 			if err != nil {
-				return nil, &MoveError{Line: mv.Line, Column: mv.Column, Index: len(out), Notation: mv.Notation, Before: s.String(), Err: err}
+				return nil, moveError(mv, err)
 			}
-			s = next
+			mv.After, s = next, next
 			out = append(out, mv)
 		case gi > 0:
 			if err := apply(Move{Notation: "next game", Line: g.lineOf(), Column: 1}); err != nil {
 				return nil, err
 			}
 		}
-		if w, b := s.Score(); [2]int{w, b} != g.Score {
-			return nil, fail(g.line+1, 1, "game %d starts at %d-%d, the score the games before reach, not %d-%d", gi+1, w, b, g.Score[0], g.Score[1])
+		if err := m.checkStart(gi, s); err != nil {
+			return nil, err
 		}
 		opening := true
 		for ai, a := range g.Actions {
 			if a.Dice[0] == 0 {
 				before := s
-				if err := apply(Move{a.Play, a.Line, a.Column}); err != nil {
+				if err := apply(Move{Notation: a.Play, Line: a.Line, Column: a.Column}); err != nil {
 					return nil, err
 				}
 				if want := 2 * s.CubeValue(); a.Play == "beaver" && a.Cube != want || a.Play == "double" && a.Cube != 2*before.CubeValue() {
@@ -436,9 +469,9 @@ func (m *Match) replay() ([]Move, error) {
 				}
 				continue
 			}
-			if s.Phase() == backgammon.PhaseDouble && len(out) > 0 && out[len(out)-1].Notation == "beaver" {
+			if s.Phase() == backgammon.PhaseDouble && len(out) > 0 && out[len(out)-1].Played.Kind() == backgammon.KindBeaver {
 				// gnubg writes no "Takes" after a beaver: the roll says it.
-				if err := apply(Move{"take", a.Line, a.Column}); err != nil {
+				if err := apply(Move{Notation: "take", Line: a.Line, Column: a.Column}); err != nil {
 					return nil, err
 				}
 			}
@@ -456,7 +489,7 @@ func (m *Match) replay() ([]Move, error) {
 			if a.Play != "" {
 				play = ourSteps(a.Play)
 			}
-			if err := apply(Move{fmt.Sprintf("roll %d-%d", d[0], d[1]), a.Line, a.Column}); err != nil {
+			if err := apply(Move{Notation: fmt.Sprintf("roll %d-%d", d[0], d[1]), Line: a.Line, Column: a.Column}); err != nil {
 				return nil, err
 			}
 			if a.Play == "" && ai == len(g.Actions)-1 && g.Winner >= 0 && g.Winner != a.Player {
@@ -464,14 +497,11 @@ func (m *Match) replay() ([]Move, error) {
 				// resigned after rolling (gnubg writes the roll alone).
 				continue
 			}
-			if err := apply(Move{play, a.Line, a.Column}); err != nil {
+			if err := apply(Move{Notation: play, Line: a.Line, Column: a.Column}); err != nil {
 				return nil, err
 			}
 		}
-		if g.Winner < 0 {
-			continue
-		}
-		if s.Phase() != backgammon.PhaseOver {
+		if g.Winner >= 0 && s.Phase() != backgammon.PhaseOver {
 			level := g.Points / s.CubeValue()
 			if level < 1 || level > 3 || level*s.CubeValue() != g.Points {
 				return nil, fail(g.winsLine, 1, "the game is not over and %d points at cube %d is no resignation", g.Points, s.CubeValue())
@@ -480,23 +510,96 @@ func (m *Match) replay() ([]Move, error) {
 				return nil, fail(g.winsLine, 1, "the game is not over and the winner is to act: no resignation explains the result")
 			}
 			for _, n := range []string{"resign " + [...]string{"", "single", "gammon", "backgammon"}[level], "accept"} {
-				if err := apply(Move{n, g.winsLine, 1}); err != nil {
+				if err := apply(Move{Notation: n, Line: g.winsLine, Column: 1}); err != nil {
 					return nil, err
 				}
 			}
 		}
-		res := s.Outcome()
-		if res.Winner == g.Winner && res.Points[res.Winner] == g.Points {
+		ends = append(ends, len(out))
+		jacobyOff, err := m.checkEnd(g, s)
+		if jacobyOff {
+			// The Jacoby rule was off. It changes no move, only what a
+			// game borne off with the cube in the middle scores, so the
+			// replay so far is kept and re-scored rather than played
+			// again; the rule is then off for the rest.
+			if err := m.rescoreWithoutJacoby(start, out, ends); err != nil {
+				return nil, err
+			}
+			m.NoJacoby = true
+			s = s.WithoutJacoby()
 			continue
 		}
-		err := fail(g.winsLine, 1, "the record says %s wins %d points; the game ends with %s winning %d (%s)", m.side(g.Winner), g.Points, m.side(res.Winner), res.Points[res.Winner], res.Detail)
-		if res.Winner == g.Winner && s.Jacoby() && s.End() == "borne off" && s.CubeOwner() < 0 && res.Detail != "single" &&
-			g.Points == map[string]int{"gammon": 2, "backgammon": 3}[res.Detail]*s.CubeValue() {
-			return nil, &jacobyError{err}
+		if err != nil {
+			return nil, err
 		}
-		return nil, err
 	}
 	return out, nil
+}
+
+// checkStart checks that game gi starts, in s, at the score its header
+// gives.
+func (m *Match) checkStart(gi int, s backgammon.State) error {
+	if w, b := s.Score(); [2]int{w, b} != m.Games[gi].Score {
+		return fail(m.Games[gi].line+1, 1, "game %d starts at %d-%d, the score the games before reach, not %d-%d", gi+1, w, b, m.Games[gi].Score[0], m.Games[gi].Score[1])
+	}
+	return nil
+}
+
+// checkEnd checks that game g ends, in s, with the winner and points its
+// "Wins" line gives (nothing without one). jacobyOff says the Jacoby rule
+// explains the difference: it is in force, and without it the points are
+// the record's (a gammon or backgammon borne off with the cube in the
+// middle, scored in full).
+func (m *Match) checkEnd(g Game, s backgammon.State) (jacobyOff bool, err error) {
+	if g.Winner < 0 {
+		return false, nil
+	}
+	res := s.Outcome()
+	if res.Winner == g.Winner && res.Points[res.Winner] == g.Points {
+		return false, nil
+	}
+	err = fail(g.winsLine, 1, "the record says %s wins %d points; the game ends with %s winning %d (%s)", m.side(g.Winner), g.Points, m.side(res.Winner), res.Points[res.Winner], res.Detail)
+	jacobyOff = res.Winner == g.Winner && s.Jacoby() && s.End() == "borne off" && s.CubeOwner() < 0 && res.Detail != "single" &&
+		g.Points == map[string]int{"gammon": 2, "backgammon": 3}[res.Detail]*s.CubeValue()
+	return jacobyOff, err
+}
+
+// rescoreWithoutJacoby turns the replay so far (out from start, the games
+// ending at ends, the last one the game whose points prove the Jacoby rule
+// off) into the replay without the rule, in place, and checks it against
+// the text as the replay does: each state WithoutJacoby, then in order each
+// game's start score against its header and its end against its "Wins"
+// line. The first that fails is the error a replay without the rule from
+// the start would meet (no move depends on the rule, so only these checks
+// can tell the two replays apart); until then, the two replays' scores are
+// the same, so the re-scored states are that replay's.
+func (m *Match) rescoreWithoutJacoby(start backgammon.State, out []Move, ends []int) error {
+	for i := range out {
+		out[i].After = out[i].After.WithoutJacoby()
+	}
+	s := start.WithoutJacoby()
+	for gi, end := range ends {
+		if gi > 0 {
+			// The game's start from the end of the one before, as the
+			// replay chains it (out holds it with the score before the
+			// re-scoring, which checkStart finds equal or refuses).
+			next, err := s.NextSessionGame()
+			if err != nil {
+				return err // not reached: the replay chained the same end
+			}
+			s = next
+		}
+		if err := m.checkStart(gi, s); err != nil {
+			return err
+		}
+		if end > 0 {
+			s = out[end-1].After
+		}
+		if _, err := m.checkEnd(m.Games[gi], s); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // side names player p (0 left/white, 1 right/black) for messages.
@@ -553,8 +656,40 @@ func ourSteps(play string) string {
 // back), a beaver is "Beavers => <cube>" and the take after it is not
 // written. In money play the settings the format lacks are written as
 // gnubg's tags before the header: `; [Jacoby "Off"]` without the Jacoby
-// rule, `; [Beaver "On"]` with beavers.
+// rule, `; [Beaver "On"]` with beavers. Errors: a start that is not a new
+// game, a bare "roll" (a drawn roll), a move that is not legal (its index
+// and the engine's error). A game already replayed is written by
+// WriteReplay, which applies nothing.
 func Write(start backgammon.State, moves []string, players [2]string) ([]byte, error) {
+	if start.Phase() != backgammon.PhaseOpening {
+		return nil, fmt.Errorf("mat: the start must be a new game (opening roll), not phase %s", start.Phase())
+	}
+	replayed := make([]Move, len(moves))
+	s := start
+	for i, text := range moves {
+		if backgammon.IsRollRequest(text) {
+			return nil, fmt.Errorf("mat: move %d: a drawn roll; replay first and write the dice drawn", i)
+		}
+		next, m, err := applyText(s, text)
+		if err != nil {
+			return nil, fmt.Errorf("mat: move %d: %w", i, err)
+		}
+		replayed[i] = Move{Notation: text, Played: m, After: next}
+		s = next
+	}
+	return WriteReplay(start, replayed, players)
+}
+
+// WriteReplay writes a game already replayed, as Write writes it: from
+// start, each move as the engine applied it (Played) and the state after
+// it (After), as Match.Replay gives them or a replay of the engine makes
+// them (a money session's next game: kind backgammon.KindNextGame, After
+// the state State.NextSessionGame returns); Notation, Line and Column are
+// not used. It applies nothing, so it trusts the moves to be such a
+// replay: for the same moves it writes the same bytes as Write. Errors: a
+// start that is not a new game, a move of a kind the format has no words
+// for (its index).
+func WriteReplay(start backgammon.State, moves []Move, players [2]string) ([]byte, error) {
 	if start.Phase() != backgammon.PhaseOpening {
 		return nil, fmt.Errorf("mat: the start must be a new game (opening roll), not phase %s", start.Phase())
 	}
@@ -598,15 +733,8 @@ func Write(start backgammon.State, moves []string, players [2]string) ([]byte, e
 	header()
 	var pendingRoll string
 	pendingPlayer := 0
-	for i, text := range moves {
-		if backgammon.IsRollRequest(text) {
-			return nil, fmt.Errorf("mat: move %d: a drawn roll; replay first and write the dice drawn", i)
-		}
-		before := s
-		next, m, err := applyText(s, text)
-		if err != nil {
-			return nil, fmt.Errorf("mat: move %d: %w", i, err)
-		}
+	for i, mv := range moves {
+		before, next, m := s, mv.After, mv.Played
 		actor := before.Turn()
 		switch m.Kind() {
 		case backgammon.KindOpeningRoll, backgammon.KindRoll:
