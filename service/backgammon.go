@@ -606,22 +606,32 @@ func (p backgammonPos) Apply(mv *gamerulesv1.Move, rng *rand.Rand) (Position, *g
 // checked once (backgammon.State.ApplyText) and answered as its canonical
 // notation only, for ReplayGame.
 func (p backgammonPos) ApplyNotation(notation string, rng *rand.Rand) (Position, string, bool, error) {
-	if backgammon.IsRollRequest(notation) {
-		m, err := backgammon.RollDice(p.s, rng)
-		if err != nil {
-			return nil, "", false, err
-		}
-		next, err := p.s.Apply(m)
-		if err != nil {
-			return nil, "", false, fmt.Errorf("backgammon: drawn roll %v does not apply: %v", m, err) // a bug: Internal
-		}
-		return backgammonPos{next}, m.String(), true, nil
-	}
-	next, m, err := p.s.ApplyText(notation)
+	next, m, drew, err := p.applyText(notation, rng)
 	if err != nil {
 		return nil, "", false, err
 	}
-	return backgammonPos{next}, m.String(), false, nil
+	return backgammonPos{next}, m.String(), drew, nil
+}
+
+// applyText is ApplyNotation with the typed move and state, for a record
+// export that writes from them (record.go).
+func (p backgammonPos) applyText(notation string, rng *rand.Rand) (backgammon.State, backgammon.Move, bool, error) {
+	if backgammon.IsRollRequest(notation) {
+		m, err := backgammon.RollDice(p.s, rng)
+		if err != nil {
+			return backgammon.State{}, backgammon.Move{}, false, err
+		}
+		next, err := p.s.Apply(m)
+		if err != nil {
+			return backgammon.State{}, backgammon.Move{}, false, fmt.Errorf("backgammon: drawn roll %v does not apply: %v", m, err) // a bug: Internal
+		}
+		return next, m, true, nil
+	}
+	next, m, err := p.s.ApplyText(notation)
+	if err != nil {
+		return backgammon.State{}, backgammon.Move{}, false, err
+	}
+	return next, m, false, nil
 }
 
 // backgammonDecision returns the decision move of kind k (level for a

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 
@@ -48,23 +49,31 @@ func recordError(err error) error {
 
 // importMat reads a gnubg .mat match or money session into a replay: the
 // match's options and first game's score, its moves (what the format
-// leaves out restored, see mat.Match.Replay; a money session's games
-// joined by "next game"), and the players' names as the tags "white" and
-// "black". The Jacoby rule: on, as gnubg's import assumes, unless the
-// record's tag or points say off (the request has no option for it).
-func importMat(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest, map[string]string, error) {
+// leaves out restored, see mat.Match.Replay), and the players' names as
+// the tags "white" and "black". The Jacoby rule: on, as gnubg's import
+// assumes, unless the record's tag or points say off (the request has no
+// option for it). The moves are those of the game the engine plays as one
+// (mat.Match.LastGame: a whole match; a money session's last game, from
+// the running score its header gives, tagged session_games); every game
+// was checked by the record's replay, whose states answer the replay
+// (the moveApplier: see matReplayed).
+func importMat(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest, map[string]string, moveApplier, error) {
 	m, err := mat.Read([]byte(text))
 	if err != nil {
-		return nil, nil, recordError(err)
+		return nil, nil, nil, recordError(err)
 	}
 	moves, err := m.Replay()
 	var me *mat.MoveError
 	if errors.As(err, &me) {
-		return nil, nil, toStatusMeta("moves["+strconv.Itoa(me.Index)+"]", me.Err, map[string]string{"moveIndex": strconv.Itoa(me.Index),
+		return nil, nil, nil, toStatusMeta("moves["+strconv.Itoa(me.Index)+"]", me.Err, map[string]string{"moveIndex": strconv.Itoa(me.Index),
 			"stateBefore": me.Before, "line": strconv.Itoa(me.Line), "column": strconv.Itoa(me.Column)})
 	}
 	if err != nil {
-		return nil, nil, recordError(err)
+		return nil, nil, nil, recordError(err)
+	}
+	start, moves, err := m.LastGame(moves)
+	if err != nil {
+		return nil, nil, nil, recordError(err)
 	}
 	// The options after Replay, which settles what the format leaves out
 	// (the Jacoby rule from the points, beavers, a match-point start's
@@ -72,17 +81,8 @@ func importMat(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest,
 	o := m.Options()
 	tags := map[string]string{"white": m.Players[0], "black": m.Players[1]}
 	if m.Length == 0 && len(m.Games) > 1 {
-		// A money session: every game was checked by Replay, but a money
-		// game is one game for the API (spec: a finished game has no
-		// legal moves outside a match), so the replay is the session's
-		// last game, from the running score its header gives.
-		last := 0
-		for i, mv := range moves {
-			if mv.Notation == "next game" {
-				last = i + 1
-			}
-		}
-		moves = moves[last:]
+		// A money session: a money game is one game for the API (spec: a
+		// finished game has no legal moves outside a match).
 		o.Score = m.Games[len(m.Games)-1].Score
 		tags["session_games"] = strconv.Itoa(len(m.Games))
 	}
@@ -92,11 +92,60 @@ func importMat(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest,
 		bo.Jacoby = proto.Bool(false)
 	}
 	replay := &gamerulesv1.ReplayGameRequest{Game: "backgammon", IncludeStates: includeStates,
-		Options: &gamerulesv1.ReplayGameRequest_Backgammon{Backgammon: bo}}
+		Options: &gamerulesv1.ReplayGameRequest_Backgammon{Backgammon: bo}, Moves: make([]string, 0, len(moves))}
 	for _, mv := range moves {
 		replay.Moves = append(replay.Moves, mv.Notation)
 	}
-	return replay, tags, nil
+	return replay, tags, matReplayed(start, moves, applyNotation), nil
+}
+
+// matReplayed is the moveApplier of a .mat import: move i of its replay
+// request is answered from the record's replay (start, then moves) instead
+// of being applied again, so that an import plays its moves once. The
+// record's replay applied the same notation to the same state with the
+// same function (backgammon.State.ApplyText, which ReplayGame's
+// applyNotation ends in), so the answer (the state after, the canonical
+// notation, no dice drawn) is the one applying it again gives; and
+// refuseNotation, which applyNotation asks first, passes (the notation is
+// not empty, and ApplyText applies nothing to a finished game but a
+// match's "next game", which refuseNotation lets through too). Where pos
+// is not the state the record's replay was at (not met: ReplayGame starts
+// from the options importMat gives, which New makes into the same state),
+// the move is applied by otherwise.
+func matReplayed(start backgammon.State, moves []mat.Move, otherwise moveApplier) moveApplier {
+	return func(pos Position, i int, notation string, rng *rand.Rand) (Position, string, bool, error) {
+		if p, ok := pos.(backgammonPos); ok && i < len(moves) && moves[i].Notation == notation {
+			before := start
+			if i > 0 {
+				before = moves[i-1].After
+			}
+			if p.s == before {
+				return backgammonPos{moves[i].After}, moves[i].Played.String(), false, nil
+			}
+		}
+		return otherwise(pos, i, notation, rng)
+	}
+}
+
+// matRecorder keeps the typed moves and states of an export's replay, for
+// mat.WriteReplay to write without applying them again.
+type matRecorder struct{ moves []mat.Move }
+
+// apply is applyNotation for a backgammon position, keeping the move.
+func (r *matRecorder) apply(pos Position, i int, notation string, rng *rand.Rand) (Position, string, bool, error) {
+	p, ok := pos.(backgammonPos)
+	if !ok {
+		return applyNotation(pos, i, notation, rng) // not met: mat is a backgammon format
+	}
+	if err := refuseNotation(pos, notation); err != nil {
+		return nil, "", false, err
+	}
+	next, m, drew, err := p.applyText(notation, rng)
+	if err != nil {
+		return nil, "", false, err
+	}
+	r.moves = append(r.moves, mat.Move{Played: m, After: next})
+	return backgammonPos{next}, m.String(), drew, nil
 }
 
 // ImportRecord reads a record and replays it with ReplayGame.
@@ -108,14 +157,14 @@ func (s *Server) ImportRecord(ctx context.Context, req *gamerulesv1.ImportRecord
 	if err != nil {
 		return nil, err
 	}
-	if importer, ok := map[string]func(string, bool) (*gamerulesv1.ReplayGameRequest, map[string]string, error){
+	if importer, ok := map[string]func(string, bool) (*gamerulesv1.ReplayGameRequest, map[string]string, moveApplier, error){
 		"mat": importMat, "apgn": importAPGN,
 	}[format]; ok {
-		replay, tags, err := importer(req.GetText(), req.GetIncludeStates())
+		replay, tags, apply, err := importer(req.GetText(), req.GetIncludeStates())
 		if err != nil {
 			return nil, err
 		}
-		result, err := s.ReplayGame(ctx, replay)
+		result, err := s.replayGame(ctx, replay, apply)
 		if err != nil {
 			return nil, err
 		}
@@ -206,7 +255,15 @@ func (s *Server) ExportRecord(ctx context.Context, req *gamerulesv1.ExportRecord
 		return nil, toStatus("replay.game", fmt.Errorf("%w: replay is of game %s, not %q", errInvalidRequest, game.Quote(g), req.GetGame()))
 	}
 	replay.Game, replay.IncludeStates = req.GetGame(), false
-	resp, err := s.ReplayGame(ctx, replay)
+	apply := moveApplier(applyNotation)
+	var kept matRecorder
+	if format == "mat" {
+		// One pass: the replay keeps its typed moves and states, which
+		// the .mat is written from.
+		kept.moves = make([]mat.Move, 0, min(len(replay.GetMoves()), MaxReplayMoves))
+		apply = kept.apply
+	}
+	resp, err := s.replayGame(ctx, replay, apply)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +272,7 @@ func (s *Server) ExportRecord(ctx context.Context, req *gamerulesv1.ExportRecord
 		if err != nil {
 			return nil, toStatus("replay", err)
 		}
-		text, err := mat.Write(start, resp.GetMoves(), [2]string{req.GetTags()["white"], req.GetTags()["black"]})
+		text, err := mat.WriteReplay(start, kept.moves, [2]string{req.GetTags()["white"], req.GetTags()["black"]})
 		if err != nil {
 			return nil, toStatus("replay", fmt.Errorf("%w: %v", errInvalidRequest, err))
 		}
@@ -260,14 +317,14 @@ var apgnLayouts = map[string]string{"german": "german_daisy", "belgian": "belgia
 
 // importAPGN reads one APGN game into a replay: the Position tag's state,
 // or the Variant tag's layout (absent: the default), and the moves; the
-// tags come back as tags.
-func importAPGN(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest, map[string]string, error) {
+// tags come back as tags; the moves are applied as ReplayGame applies them.
+func importAPGN(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest, map[string]string, moveApplier, error) {
 	games, err := apgn.Read([]byte(text))
 	if err != nil {
-		return nil, nil, recordError(err)
+		return nil, nil, nil, recordError(err)
 	}
 	if len(games) != 1 {
-		return nil, nil, toStatus("text", fmt.Errorf("%w: %d games in the record; import one at a time", errInvalidRequest, len(games)))
+		return nil, nil, nil, toStatus("text", fmt.Errorf("%w: %d games in the record; import one at a time", errInvalidRequest, len(games)))
 	}
 	g := games[0]
 	replay := &gamerulesv1.ReplayGameRequest{Game: "abalone", Moves: g.Moves, IncludeStates: includeStates}
@@ -284,7 +341,7 @@ func importAPGN(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest
 	for _, t := range g.Tags {
 		tags[t.Name] = t.Value
 	}
-	return replay, tags, nil
+	return replay, tags, applyNotation, nil
 }
 
 // exportAPGN writes a replayed Abalone game as APGN: the request's tags

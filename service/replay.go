@@ -46,6 +46,19 @@ const replayCheckEvery = 64
 // first bad move fails the call with the field "moves[i]" and ErrorInfo
 // metadata moveIndex (i) and stateBefore (the text of the state before it).
 func (s *Server) ReplayGame(ctx context.Context, req *gamerulesv1.ReplayGameRequest) (*gamerulesv1.ReplayGameResponse, error) {
+	return s.replayGame(ctx, req, applyNotation)
+}
+
+// moveApplier applies move i of a replay, given in notation, to pos: the
+// next position, the move's canonical notation, whether rng was used, or
+// the move's error. ReplayGame's is applyNotation; a record format's
+// import answers from the replay its reading made, and its export keeps
+// the typed moves it writes from (record.go), each in the one pass of
+// replayGame.
+type moveApplier func(pos Position, i int, notation string, rng *rand.Rand) (Position, string, bool, error)
+
+// replayGame is ReplayGame, each move applied by apply.
+func (s *Server) replayGame(ctx context.Context, req *gamerulesv1.ReplayGameRequest, apply moveApplier) (*gamerulesv1.ReplayGameResponse, error) {
 	eng, err := s.engine(req.GetGame())
 	if err != nil {
 		return nil, err
@@ -87,7 +100,7 @@ func (s *Server) ReplayGame(ctx context.Context, req *gamerulesv1.ReplayGameRequ
 			}
 		}
 		field := "moves[" + strconv.Itoa(i) + "]"
-		next, applied, drew, err := applyNotation(pos, notation, rng)
+		next, applied, drew, err := apply(pos, i, notation, rng)
 		if err != nil {
 			return nil, toStatusMeta(field, err, map[string]string{"moveIndex": strconv.Itoa(i), "stateBefore": pos.Encode().GetText()})
 		}
@@ -111,23 +124,31 @@ func (s *Server) ReplayGame(ctx context.Context, req *gamerulesv1.ReplayGameRequ
 	return resp, nil
 }
 
-// applyNotation applies one move given in notation, refusing an empty one
-// and any move after the end of the game (but a backgammon match's "next
-// game"), as ApplyMove does.
-func applyNotation(pos Position, notation string, rng *rand.Rand) (Position, string, bool, error) {
-	if notation == "" {
-		return nil, "", false, fmt.Errorf("%w: move is required (notation)", game.ErrIllegalMove)
-	}
-	if c, ok := pos.(continuer); ok && c.Continues() {
-		// finished, but the next game of a match may start
-	} else if out := pos.Outcome(); out.Finished {
-		return nil, "", false, fmt.Errorf("%w: the game is finished (%s); no move can be applied", game.ErrGameOver, describeOutcome(out))
+// applyNotation applies one move given in notation (a moveApplier; i is
+// not used), refusing what refuseNotation refuses, as ApplyMove does.
+func applyNotation(pos Position, _ int, notation string, rng *rand.Rand) (Position, string, bool, error) {
+	if err := refuseNotation(pos, notation); err != nil {
+		return nil, "", false, err
 	}
 	if a, ok := pos.(notationApplier); ok {
 		return a.ApplyNotation(notation, rng)
 	}
 	next, applied, drew, err := pos.Apply(&gamerulesv1.Move{Notation: notation}, rng)
 	return next, applied.GetNotation(), drew, err
+}
+
+// refuseNotation refuses an empty move and any move after the end of the
+// game (but a backgammon match's "next game").
+func refuseNotation(pos Position, notation string) error {
+	if notation == "" {
+		return fmt.Errorf("%w: move is required (notation)", game.ErrIllegalMove)
+	}
+	if c, ok := pos.(continuer); ok && c.Continues() {
+		// finished, but the next game of a match may start
+	} else if out := pos.Outcome(); out.Finished {
+		return fmt.Errorf("%w: the game is finished (%s); no move can be applied", game.ErrGameOver, describeOutcome(out))
+	}
+	return nil
 }
 
 // notationApplier is implemented by Positions with a faster way to apply a
