@@ -20,16 +20,18 @@
 // own "set jacoby" and "set beavers").
 //
 // Read parses the text (errors give the line and column, as *record.Error);
-// Match.Replay turns it into backgammon Options and moves in this module's
-// notation (docs/rules/backgammon.md), "next game" between games, for a
-// replay; Write replays moves from a state and writes them in the format.
-// Write's output reads back to the same moves: Write(Read(Write(x))) is
-// Write(x), byte for byte.
+// Match.Replay plays it once into backgammon Options and moves in this
+// module's notation (docs/rules/backgammon.md), "next game" between games,
+// each move with its typed form and the state after it, so that a caller
+// answers from that one replay (Match.LastGame: the part the engine plays
+// as one game); Write replays moves from a state and writes them in the
+// format, WriteReplay writes a game already replayed. Write's output reads
+// back to the same moves: Write(Read(Write(x))) is Write(x), byte for byte.
 //
 // A money session ("0 point match": gnubg 1.07 writes one so with "export
 // match mat", the session's running totals in the game headers) replays as
 // one session, "next game" between its games carrying the running score
-// (backgammon.State.SessionGoesOn), so every state's gnubg ID is the one
+// (backgammon.State.NextSessionGame), so every state's gnubg ID is the one
 // gnubg shows, score bits included.
 //
 // What the format leaves out and how reading restores it: the opening
@@ -811,9 +813,11 @@ func WriteReplay(start backgammon.State, moves []Move, players [2]string) ([]byt
 	return b.Bytes(), nil
 }
 
-// applyText is State.ApplyText, except that "next game" after a finished
-// money game is the money session's next game (State.NextSessionGame: not
-// a move of the engine, which gives a finished money game none).
+// applyText is State.ApplyText for Write's moves in notation, except that
+// "next game" after a finished money game is read as the money session's
+// next game (State.NextSessionGame: not a move of the engine, which gives a
+// finished money game none), the move of kind KindNextGame WriteReplay
+// starts a game's header at.
 func applyText(s backgammon.State, mv string) (backgammon.State, backgammon.Move, error) {
 	if mv == "next game" && s.Phase() == backgammon.PhaseOver && s.MatchLength() == 0 {
 		next, err := s.NextSessionGame()
