@@ -89,6 +89,7 @@ func register(e Engine) {
 		panic("service: game registered twice: " + id)
 	}
 	engines[id] = e
+	addOneofCases(id)
 }
 
 // gameIDs returns the registered ids, sorted.
