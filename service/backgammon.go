@@ -1,12 +1,18 @@
 package service
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
+	"google.golang.org/protobuf/proto"
+
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/render"
 	"github.com/gamerules/gamerules/rules/backgammon"
+	"github.com/gamerules/gamerules/rules/backgammon/mat"
 	"github.com/gamerules/gamerules/rules/game"
 )
 
@@ -680,4 +686,87 @@ func (p backgammonPos) ScoreDetail(resp *gamerulesv1.ScoreResponse) {
 		d.MatchWinner = &w32
 	}
 	resp.Backgammon = d
+}
+
+// Render draws the state (render.Backgammon).
+func (p backgammonPos) Render(o render.Options) ([]byte, error) { return render.Backgammon(p.s, o) }
+
+// NewGameOptions passes a replay's backgammon options on to NewGame.
+func (backgammonEngine) NewGameOptions(r *gamerulesv1.ReplayGameRequest, ng *gamerulesv1.NewGameRequest) {
+	if o, ok := r.GetOptions().(*gamerulesv1.ReplayGameRequest_Backgammon); ok {
+		ng.Options = &gamerulesv1.NewGameRequest_Backgammon{Backgammon: o.Backgammon}
+	}
+}
+
+// RecordFormats: gnubg's .mat match text.
+func (backgammonEngine) RecordFormats() []recordCodec { return backgammonRecordFormats }
+
+// backgammonRecordFormats are backgammon's own record formats.
+var backgammonRecordFormats = []recordCodec{{Name: "mat", Import: importMat, Export: exportMat}}
+
+// importMat reads a gnubg .mat match or money session into a replay: the
+// match's options and first game's score, its moves (what the format
+// leaves out restored, see mat.Match.Replay; a money session's games
+// joined by "next game"), and the players' names as the tags "white" and
+// "black". The Jacoby rule: on, as gnubg's import assumes, unless the
+// record's tag or points say off (the request has no option for it).
+func importMat(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest, map[string]string, error) {
+	m, err := mat.Read([]byte(text))
+	if err != nil {
+		return nil, nil, recordError(err)
+	}
+	moves, err := m.Replay()
+	var me *mat.MoveError
+	if errors.As(err, &me) {
+		return nil, nil, toStatusMeta("moves["+strconv.Itoa(me.Index)+"]", me.Err, map[string]string{"moveIndex": strconv.Itoa(me.Index),
+			"stateBefore": me.Before, "line": strconv.Itoa(me.Line), "column": strconv.Itoa(me.Column)})
+	}
+	if err != nil {
+		return nil, nil, recordError(err)
+	}
+	// The options after Replay, which settles what the format leaves out
+	// (the Jacoby rule from the points, beavers, a match-point start's
+	// Crawford game).
+	o := m.Options()
+	tags := map[string]string{"white": m.Players[0], "black": m.Players[1]}
+	if m.Length == 0 && len(m.Games) > 1 {
+		// A money session: every game was checked by Replay, but a money
+		// game is one game for the API (spec: a finished game has no
+		// legal moves outside a match), so the replay is the session's
+		// last game, from the running score its header gives.
+		last := 0
+		for i, mv := range moves {
+			if mv.Notation == "next game" {
+				last = i + 1
+			}
+		}
+		moves = moves[last:]
+		o.Score = m.Games[len(m.Games)-1].Score
+		tags["session_games"] = strconv.Itoa(len(m.Games))
+	}
+	bo := &gamerulesv1.BackgammonOptions{Cube: o.MatchLength == 0, MatchLength: uint32(o.MatchLength),
+		WhiteScore: uint32(o.Score[0]), BlackScore: uint32(o.Score[1]), Crawford: o.Crawford, Beavers: o.Beavers}
+	if o.MatchLength == 0 && o.NoJacoby {
+		bo.Jacoby = proto.Bool(false)
+	}
+	replay := &gamerulesv1.ReplayGameRequest{Game: "backgammon", IncludeStates: includeStates,
+		Options: &gamerulesv1.ReplayGameRequest_Backgammon{Backgammon: bo}}
+	for _, mv := range moves {
+		replay.Moves = append(replay.Moves, mv.Notation)
+	}
+	return replay, tags, nil
+}
+
+// exportMat writes a replayed game as gnubg's .mat match text, with the
+// tags "white" and "black" as the players' names.
+func exportMat(_ *gamerulesv1.ReplayGameRequest, resp *gamerulesv1.ReplayGameResponse, tags map[string]string) ([]byte, error) {
+	start, err := backgammon.ParseState(resp.GetStart().GetText())
+	if err != nil {
+		return nil, toStatus("replay", err)
+	}
+	text, err := mat.Write(start, resp.GetMoves(), [2]string{tags["white"], tags["black"]})
+	if err != nil {
+		return nil, toStatus("replay", fmt.Errorf("%w: %v", errInvalidRequest, err))
+	}
+	return text, nil
 }
