@@ -329,14 +329,18 @@ func (abaloneEngine) NewGameOptions(r *gamerulesv1.ReplayGameRequest, ng *gameru
 	}
 }
 
-// RecordFormats: APGN, the Abalone archives' Aba-Pro records.
+// RecordFormats returns Abalone's own record format: "apgn", the Abalone
+// archives' Aba-Pro records.
 func (abaloneEngine) RecordFormats() []recordCodec { return abaloneRecordFormats }
 
 // abaloneRecordFormats are Abalone's own record formats.
-var abaloneRecordFormats = []recordCodec{{Name: "apgn", Import: importAPGN,
+var abaloneRecordFormats = []recordCodec{{
+	Name:   "apgn",
+	Import: importAPGN,
 	Export: func(replay *gamerulesv1.ReplayGameRequest, resp *gamerulesv1.ReplayGameResponse, tags map[string]string) ([]byte, error) {
 		return exportAPGN(replay, resp, tags), nil
-	}}}
+	},
+}}
 
 // apgnLayouts maps an APGN Variant tag to the Abalone layout option and
 // back (the archives write "german" for the German daisy).

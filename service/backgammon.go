@@ -698,7 +698,8 @@ func (backgammonEngine) NewGameOptions(r *gamerulesv1.ReplayGameRequest, ng *gam
 	}
 }
 
-// RecordFormats: gnubg's .mat match text.
+// RecordFormats returns backgammon's own record format: "mat", gnubg's
+// match text.
 func (backgammonEngine) RecordFormats() []recordCodec { return backgammonRecordFormats }
 
 // backgammonRecordFormats are backgammon's own record formats.
