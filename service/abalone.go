@@ -2,11 +2,15 @@ package service
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/render"
 	"github.com/gamerules/gamerules/rules/abalone"
+	"github.com/gamerules/gamerules/rules/abalone/apgn"
 	"github.com/gamerules/gamerules/rules/game"
 )
 
@@ -310,3 +314,96 @@ func abaloneMoveFromProto(pb *gamerulesv1.AbaloneMove) (abalone.Move, error) {
 }
 
 func (p abalonePos) Outcome() game.Outcome { return p.s.Outcome() }
+
+// Render draws the state (render.Abalone).
+func (p abalonePos) Render(o render.Options) ([]byte, error) { return render.Abalone(p.s, o) }
+
+// NewGameOptions passes a replay's Abalone options on to NewGame.
+func (abaloneEngine) NewGameOptions(r *gamerulesv1.ReplayGameRequest, ng *gamerulesv1.NewGameRequest) {
+	if o, ok := r.GetOptions().(*gamerulesv1.ReplayGameRequest_Abalone); ok {
+		ng.Options = &gamerulesv1.NewGameRequest_Abalone{Abalone: o.Abalone}
+	}
+}
+
+// RecordFormats returns Abalone's own record format: "apgn", the Abalone
+// archives' Aba-Pro records.
+func (abaloneEngine) RecordFormats() []recordCodec { return abaloneRecordFormats }
+
+// abaloneRecordFormats are Abalone's own record formats.
+var abaloneRecordFormats = []recordCodec{{
+	Name:   "apgn",
+	Import: importAPGN,
+	Export: func(replay *gamerulesv1.ReplayGameRequest) (moveApplier, recordWriter) {
+		return nil, func(resp *gamerulesv1.ReplayGameResponse, tags map[string]string) ([]byte, error) {
+			return exportAPGN(replay, resp, tags), nil
+		}
+	},
+}}
+
+// apgnLayouts maps an APGN Variant tag to the Abalone layout option and
+// back (the archives write "german" for the German daisy).
+var apgnLayouts = map[string]string{"german": "german_daisy", "belgian": "belgian_daisy"}
+
+// importAPGN reads one APGN game into a replay: the Position tag's state,
+// or the Variant tag's layout (absent: the default), and the moves; the
+// tags come back as tags.
+func importAPGN(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest, map[string]string, moveApplier, error) {
+	games, err := apgn.Read([]byte(text))
+	if err != nil {
+		return nil, nil, nil, recordError(err)
+	}
+	if len(games) != 1 {
+		return nil, nil, nil, toStatus("text", fmt.Errorf("%w: %d games in the record; import one at a time", errInvalidRequest, len(games)))
+	}
+	g := games[0]
+	replay := &gamerulesv1.ReplayGameRequest{Game: "abalone", Moves: g.Moves, IncludeStates: includeStates}
+	if pos := g.Tag("Position"); pos != "" {
+		replay.State = &gamerulesv1.GameState{Text: pos}
+	} else if v := g.Tag("Variant"); v != "" {
+		layout := v
+		if l, ok := apgnLayouts[v]; ok {
+			layout = l
+		}
+		replay.Options = &gamerulesv1.ReplayGameRequest_Abalone{Abalone: &gamerulesv1.AbaloneOptions{Layout: layout}}
+	}
+	tags := map[string]string{}
+	for _, t := range g.Tags {
+		tags[t.Name] = t.Value
+	}
+	return replay, tags, applyNotation, nil
+}
+
+// exportAPGN writes a replayed Abalone game as APGN: the request's tags
+// (sorted), then Variant (the layout, when the game started from options)
+// or Position (the start state's text), Result and Notation, then the moves.
+func exportAPGN(replay *gamerulesv1.ReplayGameRequest, resp *gamerulesv1.ReplayGameResponse, tags map[string]string) []byte {
+	var g apgn.Game
+	for _, k := range slices.Sorted(maps.Keys(tags)) {
+		switch k {
+		case "Variant", "Position", "Result", "Notation":
+			continue // written from the game
+		}
+		g.Tags = append(g.Tags, apgn.Tag{Name: k, Value: tags[k]})
+	}
+	if replay.GetState() == nil {
+		layout := replay.GetAbalone().GetLayout()
+		for k, v := range apgnLayouts {
+			if v == layout {
+				layout = k
+			}
+		}
+		if layout == "" {
+			layout = "classic"
+		}
+		g.Tags = append(g.Tags, apgn.Tag{Name: "Variant", Value: layout})
+	} else {
+		g.Tags = append(g.Tags, apgn.Tag{Name: "Position", Value: resp.GetStart().GetText()})
+	}
+	g.Result = "*"
+	if resp.GetFinished() && resp.Winner != nil {
+		g.Result = []string{"1-0", "0-1"}[resp.GetWinner()]
+	}
+	g.Tags = append(g.Tags, apgn.Tag{Name: "Result", Value: g.Result}, apgn.Tag{Name: "Notation", Value: "Aba-Pro"})
+	g.Moves = resp.GetMoves()
+	return apgn.Write(g)
+}

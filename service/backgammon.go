@@ -1,12 +1,18 @@
 package service
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
+	"google.golang.org/protobuf/proto"
+
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/render"
 	"github.com/gamerules/gamerules/rules/backgammon"
+	"github.com/gamerules/gamerules/rules/backgammon/mat"
 	"github.com/gamerules/gamerules/rules/game"
 )
 
@@ -686,4 +692,140 @@ func (p backgammonPos) ScoreDetail(resp *gamerulesv1.ScoreResponse) {
 		d.MatchWinner = &w32
 	}
 	resp.Backgammon = d
+}
+
+// Render draws the state (render.Backgammon).
+func (p backgammonPos) Render(o render.Options) ([]byte, error) { return render.Backgammon(p.s, o) }
+
+// NewGameOptions passes a replay's backgammon options on to NewGame.
+func (backgammonEngine) NewGameOptions(r *gamerulesv1.ReplayGameRequest, ng *gamerulesv1.NewGameRequest) {
+	if o, ok := r.GetOptions().(*gamerulesv1.ReplayGameRequest_Backgammon); ok {
+		ng.Options = &gamerulesv1.NewGameRequest_Backgammon{Backgammon: o.Backgammon}
+	}
+}
+
+// RecordFormats returns backgammon's own record format: "mat", gnubg's
+// match text.
+func (backgammonEngine) RecordFormats() []recordCodec { return backgammonRecordFormats }
+
+// backgammonRecordFormats are backgammon's own record formats.
+var backgammonRecordFormats = []recordCodec{{Name: "mat", Import: importMat, Export: exportMat}}
+
+// importMat reads a gnubg .mat match or money session into a replay: the
+// match's options and first game's score, its moves (what the format
+// leaves out restored, see mat.Match.Replay), and the players' names as
+// the tags "white" and "black". The Jacoby rule: on, as gnubg's import
+// assumes, unless the record's tag or points say off (the request has no
+// option for it). The moves are those of the game the engine plays as one
+// (mat.Match.LastGame: a whole match; a money session's last game, from
+// the running score its header gives, tagged session_games); every game
+// was checked by the record's replay, whose states answer the replay
+// (the moveApplier: see matReplayed).
+func importMat(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest, map[string]string, moveApplier, error) {
+	m, err := mat.Read([]byte(text))
+	if err != nil {
+		return nil, nil, nil, recordError(err)
+	}
+	moves, err := m.Replay()
+	var me *mat.MoveError
+	if errors.As(err, &me) {
+		return nil, nil, nil, toStatusMeta("moves["+strconv.Itoa(me.Index)+"]", me.Err, map[string]string{"moveIndex": strconv.Itoa(me.Index),
+			"stateBefore": me.Before, "line": strconv.Itoa(me.Line), "column": strconv.Itoa(me.Column)})
+	}
+	if err != nil {
+		return nil, nil, nil, recordError(err)
+	}
+	start, moves, err := m.LastGame(moves)
+	if err != nil {
+		return nil, nil, nil, recordError(err)
+	}
+	// The options after Replay, which settles what the format leaves out
+	// (the Jacoby rule from the points, beavers, a match-point start's
+	// Crawford game).
+	o := m.Options()
+	tags := map[string]string{"white": m.Players[0], "black": m.Players[1]}
+	if m.Length == 0 && len(m.Games) > 1 {
+		// A money session: a money game is one game for the API (spec: a
+		// finished game has no legal moves outside a match).
+		o.Score = m.Games[len(m.Games)-1].Score
+		tags["session_games"] = strconv.Itoa(len(m.Games))
+	}
+	bo := &gamerulesv1.BackgammonOptions{Cube: o.MatchLength == 0, MatchLength: uint32(o.MatchLength),
+		WhiteScore: uint32(o.Score[0]), BlackScore: uint32(o.Score[1]), Crawford: o.Crawford, Beavers: o.Beavers}
+	if o.MatchLength == 0 && o.NoJacoby {
+		bo.Jacoby = proto.Bool(false)
+	}
+	replay := &gamerulesv1.ReplayGameRequest{Game: "backgammon", IncludeStates: includeStates,
+		Options: &gamerulesv1.ReplayGameRequest_Backgammon{Backgammon: bo}, Moves: make([]string, 0, len(moves))}
+	for _, mv := range moves {
+		replay.Moves = append(replay.Moves, mv.Notation)
+	}
+	return replay, tags, matReplayed(start, moves, applyNotation), nil
+}
+
+// matReplayed is the moveApplier of a .mat import: move i of its replay
+// request is answered from the record's replay (start, then moves) instead
+// of being applied again, so that an import plays its moves once. The
+// record's replay applied the same notation to the same state with the
+// same function (backgammon.State.ApplyText, which ReplayGame's
+// applyNotation ends in), so the answer (the state after, the canonical
+// notation, no dice drawn) is the one applying it again gives; and
+// refuseNotation, which applyNotation asks first, passes (the notation is
+// not empty, and ApplyText applies nothing to a finished game but a
+// match's "next game", which refuseNotation lets through too). Where pos
+// is not the state the record's replay was at (not met: ReplayGame starts
+// from the options importMat gives, which New makes into the same state),
+// the move is applied by otherwise.
+func matReplayed(start backgammon.State, moves []mat.Move, otherwise moveApplier) moveApplier {
+	return func(pos Position, i int, notation string, rng *rand.Rand) (Position, string, bool, error) {
+		if p, ok := pos.(backgammonPos); ok && i < len(moves) && moves[i].Notation == notation {
+			before := start
+			if i > 0 {
+				before = moves[i-1].After
+			}
+			if p.s == before {
+				return backgammonPos{moves[i].After}, moves[i].Played.String(), false, nil
+			}
+		}
+		return otherwise(pos, i, notation, rng)
+	}
+}
+
+// matRecorder keeps the typed moves and states of an export's replay, for
+// mat.WriteReplay to write without applying them again.
+type matRecorder struct{ moves []mat.Move }
+
+// apply is applyNotation for a backgammon position, keeping the move.
+func (r *matRecorder) apply(pos Position, i int, notation string, rng *rand.Rand) (Position, string, bool, error) {
+	p, ok := pos.(backgammonPos)
+	if !ok {
+		return applyNotation(pos, i, notation, rng) // not met: mat is a backgammon format
+	}
+	if err := refuseNotation(pos, notation); err != nil {
+		return nil, "", false, err
+	}
+	next, m, drew, err := p.applyText(notation, rng)
+	if err != nil {
+		return nil, "", false, err
+	}
+	r.moves = append(r.moves, mat.Move{Played: m, After: next})
+	return backgammonPos{next}, m.String(), drew, nil
+}
+
+// exportMat prepares a .mat export in one pass: the replay keeps its typed
+// moves and states (matRecorder), which mat.WriteReplay writes without
+// applying them again.
+func exportMat(replay *gamerulesv1.ReplayGameRequest) (moveApplier, recordWriter) {
+	kept := &matRecorder{moves: make([]mat.Move, 0, min(len(replay.GetMoves()), MaxReplayMoves))}
+	return kept.apply, func(resp *gamerulesv1.ReplayGameResponse, tags map[string]string) ([]byte, error) {
+		start, err := backgammon.ParseState(resp.GetStart().GetText())
+		if err != nil {
+			return nil, toStatus("replay", err)
+		}
+		text, err := mat.WriteReplay(start, kept.moves, [2]string{tags["white"], tags["black"]})
+		if err != nil {
+			return nil, toStatus("replay", fmt.Errorf("%w: %v", errInvalidRequest, err))
+		}
+		return text, nil
+	}
 }

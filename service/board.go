@@ -3,37 +3,48 @@ package service
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	"github.com/gamerules/gamerules/rules/game"
-	"github.com/gamerules/gamerules/rules/gravitytrap"
 )
 
-// GetBoard returns a built-in Gravity Trap board as data: its name, its
-// stations with their coordinates, lines and opposite map (the board file
-// the rules ship). Other games have no named boards: INVALID_REQUEST on
-// game; an unknown name is INVALID_REQUEST on name.
+// GetBoard returns a built-in board as data, for the games with named
+// boards (their Engine is a boardProvider: Gravity Trap, whose board is its
+// name, its stations with their coordinates, lines and opposite map, the
+// board file the rules ship). Other games have no named boards:
+// INVALID_REQUEST on game; a missing or unknown name is INVALID_REQUEST on
+// name.
 func (s *Server) GetBoard(_ context.Context, req *gamerulesv1.GetBoardRequest) (*gamerulesv1.GetBoardResponse, error) {
-	if _, err := s.engine(req.GetGame()); err != nil {
+	eng, err := s.engine(req.GetGame())
+	if err != nil {
 		return nil, err
 	}
-	if req.GetGame() != "gravity_trap" {
-		return nil, toStatus("game", fmt.Errorf("%w: %s has no named boards; only gravity_trap has (default, rings)", errInvalidRequest, game.Quote(req.GetGame())))
+	bp, ok := eng.(boardProvider)
+	if !ok {
+		return nil, toStatus("game", fmt.Errorf("%w: %s has no named boards%s", errInvalidRequest, game.Quote(req.GetGame()), s.gamesWithBoards()))
 	}
-	if req.GetName() == "" {
-		return nil, toStatus("name", fmt.Errorf("%w: name is required: default or rings", errInvalidRequest))
-	}
-	b, err := gravitytrap.BuiltinBoard(req.GetName())
+	resp, err := bp.Board(req.GetName())
 	if err != nil {
-		return nil, toStatus("name", fmt.Errorf("%w: board %s is not built in; the boards are default and rings", errInvalidRequest, game.Quote(req.GetName())))
+		return nil, toStatus("name", err)
 	}
-	def := b.Def()
-	pb := &gamerulesv1.GravityTrapBoard{Name: b.Name(), Opposite: intsToUint32s(def.Opposite)}
-	for _, st := range def.Stations {
-		pb.Stations = append(pb.Stations, &gamerulesv1.GravityTrapStation{Id: uint32(st.ID), X: st.X, Y: st.Y})
+	return resp, nil
+}
+
+// gamesWithBoards says which games have named boards, for GetBoard's
+// error: "; only gravity_trap has (default, rings)", by game id ("" when no
+// game has any).
+func (s *Server) gamesWithBoards() string {
+	var parts []string
+	for _, id := range slices.Sorted(maps.Keys(s.engines)) {
+		if bp, ok := s.engines[id].(boardProvider); ok {
+			parts = append(parts, id+" has ("+strings.Join(bp.BoardNames(), ", ")+")")
+		}
 	}
-	for _, l := range def.Lines {
-		pb.Lines = append(pb.Lines, &gamerulesv1.GravityTrapLine{Stations: intsToUint32s(l)})
+	if len(parts) == 0 {
+		return ""
 	}
-	return &gamerulesv1.GetBoardResponse{Board: &gamerulesv1.GetBoardResponse_GravityTrap{GravityTrap: pb}, Note: b.Note()}, nil
+	return "; only " + strings.Join(parts, " and ")
 }

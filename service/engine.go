@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/render"
 	"github.com/gamerules/gamerules/rules/game"
 )
 
@@ -77,6 +78,84 @@ type Observer interface {
 	Observe(player int) (*gamerulesv1.GameState, error)
 }
 
+// The optional parts of an adapter follow: an Engine or a Position
+// implements one when its game has the feature, and the RPCs look for it
+// with a type assertion, so that the shared files name no game.
+
+// renderer is implemented by the Positions RenderState can draw: Render
+// draws the state with package render. Errors are render's
+// (*render.OptionError for a bad option).
+type renderer interface {
+	Render(o render.Options) ([]byte, error)
+}
+
+// viewDecoder is implemented by the Engines of games with hidden
+// information whose per-player views (which Decode refuses: a view cannot
+// be played) RenderState still draws (Labyrinth). DecodeView decodes st as
+// a view, text or typed as Decode does; ok is false when st is not a valid
+// view (RenderState then answers with Decode's error).
+type viewDecoder interface {
+	DecodeView(st *gamerulesv1.GameState) (pos Position, ok bool)
+}
+
+// boardProvider is implemented by the Engines of games with named built-in
+// boards, which GetBoard returns (Gravity Trap).
+type boardProvider interface {
+	// BoardNames lists the built-in boards' names, for messages.
+	BoardNames() []string
+	// Board returns the named board as data. Errors (no name, an unknown
+	// name) wrap errInvalidRequest; GetBoard puts them on the field name.
+	Board(name string) (*gamerulesv1.GetBoardResponse, error)
+}
+
+// recordFormatter is implemented by the Engines of games with record
+// formats of their own besides the JSON record every game has (gnubg's .mat
+// for backgammon, APGN for Abalone). RecordFormats returns the same slice
+// on every call.
+type recordFormatter interface {
+	RecordFormats() []recordCodec
+}
+
+// recordCodec reads and writes one record format of a game for
+// ImportRecord and ExportRecord.
+type recordCodec struct {
+	// Name is the format's name in the requests' format field ("mat").
+	Name string
+	// Import reads a record's text into the replay that plays it (with
+	// includeStates as the request has it), the record's tags, and how the
+	// replay applies its moves (applyNotation, or answers from the
+	// record's own replay, so that an import plays each move once).
+	// Errors are statuses (recordError for a text that cannot be read).
+	Import func(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest, map[string]string, moveApplier, error)
+	// Export prepares the export of replay, the request ReplayGame will
+	// run: it returns how that replay applies its moves (nil:
+	// applyNotation; an applier may keep the typed moves it plays) and the
+	// writer of the replayed game, called with the replay's answer and the
+	// request's tags.
+	Export func(replay *gamerulesv1.ReplayGameRequest) (moveApplier, recordWriter)
+}
+
+// recordWriter writes a replayed game as a record: resp is the replay's
+// answer, tags the request's. Errors are statuses.
+type recordWriter func(resp *gamerulesv1.ReplayGameResponse, tags map[string]string) ([]byte, error)
+
+// newGameOptioner is implemented by the Engines of games with options:
+// NewGameOptions sets ng's options to r's when r's are this game's (the
+// two oneofs wrap the same options message in different Go types), and
+// leaves ng as it is otherwise.
+type newGameOptioner interface {
+	NewGameOptions(r *gamerulesv1.ReplayGameRequest, ng *gamerulesv1.NewGameRequest)
+}
+
+// optionsRecorder is implemented by the Engines of games whose text form
+// does not always carry the whole state (a Gravity Trap custom board).
+// RecordsOptions reports whether the JSON record of a game that started at
+// start must be written with its options and seed instead of the start's
+// text.
+type optionsRecorder interface {
+	RecordsOptions(start *gamerulesv1.GameState) bool
+}
+
 // engines holds the registered games by id. It is filled by init functions
 // and only read afterwards.
 var engines = map[string]Engine{}
@@ -89,6 +168,7 @@ func register(e Engine) {
 		panic("service: game registered twice: " + id)
 	}
 	engines[id] = e
+	addOneofCases(id)
 }
 
 // gameIDs returns the registered ids, sorted.

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/render"
 	"github.com/gamerules/gamerules/rules/game"
 	"github.com/gamerules/gamerules/rules/gravitytrap"
 )
@@ -385,3 +386,47 @@ func (p gravityTrapPos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *ga
 }
 
 func (p gravityTrapPos) Outcome() game.Outcome { return p.s.Outcome() }
+
+// Render draws the state (render.GravityTrap).
+func (p gravityTrapPos) Render(o render.Options) ([]byte, error) { return render.GravityTrap(p.s, o) }
+
+// NewGameOptions passes a replay's Gravity Trap options on to NewGame.
+func (gravityTrapEngine) NewGameOptions(r *gamerulesv1.ReplayGameRequest, ng *gamerulesv1.NewGameRequest) {
+	if o, ok := r.GetOptions().(*gamerulesv1.ReplayGameRequest_GravityTrap); ok {
+		ng.Options = &gamerulesv1.NewGameRequest_GravityTrap{GravityTrap: o.GravityTrap}
+	}
+}
+
+// RecordsOptions reports whether start is on a custom board: the text form
+// does not carry it, so the game's JSON record is written with its options
+// (which hold the board) and seed.
+func (gravityTrapEngine) RecordsOptions(start *gamerulesv1.GameState) bool {
+	return len(start.GetGravityTrap().GetBoard().GetStations()) > 0
+}
+
+// BoardNames lists the built-in boards.
+func (gravityTrapEngine) BoardNames() []string {
+	return []string{gravitytrap.DefaultBoardName, gravitytrap.RingsBoardName}
+}
+
+// Board returns a built-in board as data (GetBoard): its name, its stations
+// with their coordinates, lines and opposite map (the board file the rules
+// ship), and its note. An empty or unknown name wraps errInvalidRequest.
+func (gravityTrapEngine) Board(name string) (*gamerulesv1.GetBoardResponse, error) {
+	if name == "" {
+		return nil, fmt.Errorf("%w: name is required: default or rings", errInvalidRequest)
+	}
+	b, err := gravitytrap.BuiltinBoard(name)
+	if err != nil {
+		return nil, fmt.Errorf("%w: board %s is not built in; the boards are default and rings", errInvalidRequest, game.Quote(name))
+	}
+	def := b.Def()
+	pb := &gamerulesv1.GravityTrapBoard{Name: b.Name(), Opposite: intsToUint32s(def.Opposite)}
+	for _, st := range def.Stations {
+		pb.Stations = append(pb.Stations, &gamerulesv1.GravityTrapStation{Id: uint32(st.ID), X: st.X, Y: st.Y})
+	}
+	for _, l := range def.Lines {
+		pb.Lines = append(pb.Lines, &gamerulesv1.GravityTrapLine{Stations: intsToUint32s(l)})
+	}
+	return &gamerulesv1.GetBoardResponse{Board: &gamerulesv1.GetBoardResponse_GravityTrap{GravityTrap: pb}, Note: b.Note()}, nil
+}

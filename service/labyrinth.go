@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/render"
 	"github.com/gamerules/gamerules/rules/game"
 	"github.com/gamerules/gamerules/rules/labyrinth"
 )
@@ -109,6 +110,26 @@ func (labyrinthEngine) Decode(st *gamerulesv1.GameState) (Position, error) {
 		return nil, err
 	}
 	return labyrinthPos{s}, nil
+}
+
+// DecodeView reads a per-player view (Observe's answer, whose hidden cards
+// Validate refuses) for RenderState, which draws it; ok is false when st
+// does not read as a view.
+func (labyrinthEngine) DecodeView(st *gamerulesv1.GameState) (Position, bool) {
+	typed := st.GetLabyrinth()
+	v, err := decodeState(st, typed != nil, labyrinth.ParseState,
+		func() (labyrinth.State, error) { return labyrinthStateFromProto(typed) })
+	if err != nil || !v.IsView() {
+		return nil, false
+	}
+	return labyrinthPos{v}, true
+}
+
+// NewGameOptions passes a replay's Labyrinth options on to NewGame.
+func (labyrinthEngine) NewGameOptions(r *gamerulesv1.ReplayGameRequest, ng *gamerulesv1.NewGameRequest) {
+	if o, ok := r.GetOptions().(*gamerulesv1.ReplayGameRequest_Labyrinth); ok {
+		ng.Options = &gamerulesv1.NewGameRequest_Labyrinth{Labyrinth: o.Labyrinth}
+	}
 }
 
 // labyrinthColorNames maps the colour names NewGame accepts (lower case) to
@@ -459,7 +480,8 @@ func labyrinthMoveFromProto(s labyrinth.State, pb *gamerulesv1.LabyrinthMove) (l
 	return labyrinth.Move{}, fmt.Errorf("labyrinth: %w: typed move has neither shift nor figure", game.ErrIllegalMove)
 }
 
-// labyrinthPos is a decoded, valid Labyrinth state (never a view).
+// labyrinthPos is a decoded, valid Labyrinth state (never a view, but in
+// RenderState: DecodeView).
 type labyrinthPos struct{ s labyrinth.State }
 
 func (p labyrinthPos) Encode() *gamerulesv1.GameState {
@@ -504,3 +526,6 @@ func (p labyrinthPos) Observe(player int) (*gamerulesv1.GameState, error) {
 	}
 	return labyrinthEncode(p.s.View(player)), nil
 }
+
+// Render draws the state (render.Labyrinth).
+func (p labyrinthPos) Render(o render.Options) ([]byte, error) { return render.Labyrinth(p.s, o) }

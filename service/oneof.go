@@ -2,6 +2,7 @@ package service
 
 import (
 	"fmt"
+	"reflect"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -20,62 +21,79 @@ func oneofCase(m proto.Message, oneof string) string {
 	return reflectOneofCase(m, oneof)
 }
 
-// knownOneofCase is oneofCase without reflection for the oneofs every
+// knownOneofCase is oneofCase without protoreflect for the oneofs every
 // request goes through (GameState.state, Move.move, NewGameRequest.options):
-// a type switch on the generated wrapper types (a wrapper holding a nil
-// message is its case, as protoreflect has it). ok is false for any other
-// message or oneof, and for a wrapper type it does not know (a game added to
-// the proto but not here): the caller then asks reflectOneofCase.
-// TestOneofCaseFast checks it against reflection for every case.
+// the value's Go wrapper type is looked up among the registered games'
+// (a wrapper holding a nil message is its case, as protoreflect has it). ok
+// is false for any other message or oneof, and for a wrapper type no
+// registered game has (a game added to the proto but not registered): the
+// caller then asks reflectOneofCase. TestOneofCaseFast checks it against
+// reflection for every case.
 func knownOneofCase(m proto.Message, oneof string) (c string, ok bool) {
 	switch x := m.(type) {
 	case *gamerulesv1.GameState:
-		if oneof != "state" {
-			return "", false
-		}
-		switch x.GetState().(type) {
-		case nil:
-			return "", true
-		case *gamerulesv1.GameState_Backgammon:
-			return "backgammon", true
-		case *gamerulesv1.GameState_Abalone:
-			return "abalone", true
-		case *gamerulesv1.GameState_Labyrinth:
-			return "labyrinth", true
-		case *gamerulesv1.GameState_GravityTrap:
-			return "gravity_trap", true
+		if oneof == "state" {
+			return findCase(stateCases, x.GetState())
 		}
 	case *gamerulesv1.Move:
-		if oneof != "move" {
-			return "", false
-		}
-		switch x.GetMove().(type) {
-		case nil:
-			return "", true
-		case *gamerulesv1.Move_Backgammon:
-			return "backgammon", true
-		case *gamerulesv1.Move_Abalone:
-			return "abalone", true
-		case *gamerulesv1.Move_Labyrinth:
-			return "labyrinth", true
-		case *gamerulesv1.Move_GravityTrap:
-			return "gravity_trap", true
+		if oneof == "move" {
+			return findCase(moveCases, x.GetMove())
 		}
 	case *gamerulesv1.NewGameRequest:
-		if oneof != "options" {
-			return "", false
+		if oneof == "options" {
+			return findCase(optionsCases, x.GetOptions())
 		}
-		switch x.GetOptions().(type) {
-		case nil:
-			return "", true
-		case *gamerulesv1.NewGameRequest_Backgammon:
-			return "backgammon", true
-		case *gamerulesv1.NewGameRequest_Abalone:
-			return "abalone", true
-		case *gamerulesv1.NewGameRequest_Labyrinth:
-			return "labyrinth", true
-		case *gamerulesv1.NewGameRequest_GravityTrap:
-			return "gravity_trap", true
+	}
+	return "", false
+}
+
+// oneofWrapper is one game's case of a oneof: the Go type the generated
+// code wraps the case's message in (e.g. *gamerulesv1.GameState_Abalone),
+// and the case's name, which is the game id.
+type oneofWrapper struct {
+	t  reflect.Type
+	id string
+}
+
+// stateCases, moveCases and optionsCases are the registered games' cases of
+// GameState.state, Move.move and NewGameRequest.options, added by
+// addOneofCases when a game registers and only read afterwards.
+var stateCases, moveCases, optionsCases []oneofWrapper
+
+// addOneofCases adds game id's cases of the oneofs knownOneofCase knows. The
+// wrapper types come from the descriptors (the case named id, set to an
+// empty message), so a game's file names none of them; a oneof without a
+// case for id is left to reflection.
+func addOneofCases(id string) {
+	stateCases = addCase(stateCases, &gamerulesv1.GameState{}, "state", id, (*gamerulesv1.GameState).GetState)
+	moveCases = addCase(moveCases, &gamerulesv1.Move{}, "move", id, (*gamerulesv1.Move).GetMove)
+	optionsCases = addCase(optionsCases, &gamerulesv1.NewGameRequest{}, "options", id, (*gamerulesv1.NewGameRequest).GetOptions)
+}
+
+// addCase appends to cases the wrapper type of m's oneof case named id, as
+// get (the oneof's getter) returns it once that case is set; cases is
+// unchanged when m's oneof has no such case.
+func addCase[M proto.Message, W any](cases []oneofWrapper, m M, oneof, id string, get func(M) W) []oneofWrapper {
+	r := m.ProtoReflect()
+	fd := r.Descriptor().Oneofs().ByName(protoreflect.Name(oneof)).Fields().ByName(protoreflect.Name(id))
+	if fd == nil {
+		return cases
+	}
+	r.Set(fd, r.NewField(fd))
+	return append(cases, oneofWrapper{t: reflect.TypeOf(get(m)), id: id})
+}
+
+// findCase returns the game id of the oneof value v (a wrapper, or nil when
+// the oneof is unset: "", true); ok is false when no case of cases has v's
+// type.
+func findCase(cases []oneofWrapper, v any) (c string, ok bool) {
+	if v == nil {
+		return "", true
+	}
+	t := reflect.TypeOf(v)
+	for i := range cases {
+		if cases[i].t == t {
+			return cases[i].id, true
 		}
 	}
 	return "", false

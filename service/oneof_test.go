@@ -9,10 +9,10 @@ import (
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 )
 
-// TestOneofCaseFast: the type switch of knownOneofCase answers as
-// reflection does for every case of the oneofs it knows — set, unset, a
-// wrapper holding nil, a nil message — and knows every case the proto has
-// (a game added to the proto must be added there too).
+// TestOneofCaseFast: knownOneofCase's lookup of the registered games'
+// wrapper types answers as reflection does for every case of the oneofs it
+// knows — set, unset, a wrapper holding nil, a nil message — and knows
+// every case the proto has (a game added to the proto must be registered).
 func TestOneofCaseFast(t *testing.T) {
 	check := func(m proto.Message, oneof, what string) {
 		t.Helper()

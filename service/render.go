@@ -9,7 +9,6 @@ import (
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	"github.com/gamerules/gamerules/render"
-	"github.com/gamerules/gamerules/rules/labyrinth"
 )
 
 // SVGContentType is the content type of RenderState's answer.
@@ -20,13 +19,7 @@ const SVGContentType = "image/svg+xml"
 // per-player view is also accepted); a bad size, side or highlight is
 // INVALID_REQUEST on its field.
 func (s *Server) RenderState(_ context.Context, req *gamerulesv1.RenderStateRequest) (*httpbody.HttpBody, error) {
-	var pos Position
-	var err error
-	if req.GetGame() == "labyrinth" {
-		pos, err = s.decodeLabyrinthView(req.GetState())
-	} else {
-		pos, err = s.decode(req.GetGame(), req.GetState())
-	}
+	pos, err := s.decodeView(req.GetGame(), req.GetState())
 	if err != nil {
 		return nil, err
 	}
@@ -39,16 +32,9 @@ func (s *Server) RenderState(_ context.Context, req *gamerulesv1.RenderStateRequ
 		To:              req.GetHighlightTo(),
 	}
 	var svg []byte
-	switch p := pos.(type) {
-	case backgammonPos:
-		svg, err = render.Backgammon(p.s, opts)
-	case abalonePos:
-		svg, err = render.Abalone(p.s, opts)
-	case labyrinthPos:
-		svg, err = render.Labyrinth(p.s, opts)
-	case gravityTrapPos:
-		svg, err = render.GravityTrap(p.s, opts)
-	default:
+	if r, ok := pos.(renderer); ok {
+		svg, err = r.Render(opts)
+	} else {
 		err = fmt.Errorf("render: no renderer for game %q", req.GetGame())
 	}
 	if err != nil {
@@ -61,23 +47,25 @@ func (s *Server) RenderState(_ context.Context, req *gamerulesv1.RenderStateRequ
 	return &httpbody.HttpBody{ContentType: SVGContentType, Data: svg}, nil
 }
 
-// decodeLabyrinthView decodes a Labyrinth state as decode does, except that
-// a per-player view (hidden cards), which Validate refuses, is accepted: it
-// can be drawn, though not played.
-func (s *Server) decodeLabyrinthView(st *gamerulesv1.GameState) (Position, error) {
-	pos, err := s.decode("labyrinth", st)
+// decodeView decodes a state as decode does, except that for a game whose
+// Engine is a viewDecoder a per-player view (hidden cards), which Validate
+// refuses, is accepted: it can be drawn, though not played.
+func (s *Server) decodeView(id string, st *gamerulesv1.GameState) (Position, error) {
+	pos, err := s.decode(id, st)
 	if err == nil {
 		return pos, nil
 	}
-	c := oneofCase(st, "state")
-	if c != "" && c != "labyrinth" {
+	vd, ok := s.engines[id].(viewDecoder)
+	if !ok {
 		return nil, err
 	}
-	typed := st.GetLabyrinth()
-	v, verr := decodeState(st, typed != nil, labyrinth.ParseState,
-		func() (labyrinth.State, error) { return labyrinthStateFromProto(typed) })
-	if verr != nil || !v.IsView() {
+	c := oneofCase(st, "state")
+	if c != "" && c != id {
+		return nil, err
+	}
+	v, ok := vd.DecodeView(st)
+	if !ok {
 		return nil, err // the first answer says what is wrong
 	}
-	return labyrinthPos{v}, nil
+	return v, nil
 }

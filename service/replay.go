@@ -85,7 +85,7 @@ func (s *Server) replayGame(ctx context.Context, req *gamerulesv1.ReplayGameRequ
 			return nil, err
 		}
 	} else {
-		if pos, err = eng.NewGame(newGameRequest(req), seed); err != nil {
+		if pos, err = eng.NewGame(newGameRequest(eng, req), seed); err != nil {
 			return nil, toStatus("options", err)
 		}
 		seedUsed = true
@@ -160,18 +160,12 @@ type notationApplier interface {
 }
 
 // newGameRequest is the NewGame request of a replay that starts from a new
-// game: the replay's game and options.
-func newGameRequest(req *gamerulesv1.ReplayGameRequest) *gamerulesv1.NewGameRequest {
+// game: the replay's game and options (passed on by the game's Engine, a
+// newGameOptioner when the game has options).
+func newGameRequest(eng Engine, req *gamerulesv1.ReplayGameRequest) *gamerulesv1.NewGameRequest {
 	ng := &gamerulesv1.NewGameRequest{Game: req.GetGame(), Seed: req.Seed}
-	switch o := req.GetOptions().(type) {
-	case *gamerulesv1.ReplayGameRequest_Backgammon:
-		ng.Options = &gamerulesv1.NewGameRequest_Backgammon{Backgammon: o.Backgammon}
-	case *gamerulesv1.ReplayGameRequest_Abalone:
-		ng.Options = &gamerulesv1.NewGameRequest_Abalone{Abalone: o.Abalone}
-	case *gamerulesv1.ReplayGameRequest_Labyrinth:
-		ng.Options = &gamerulesv1.NewGameRequest_Labyrinth{Labyrinth: o.Labyrinth}
-	case *gamerulesv1.ReplayGameRequest_GravityTrap:
-		ng.Options = &gamerulesv1.NewGameRequest_GravityTrap{GravityTrap: o.GravityTrap}
+	if o, ok := eng.(newGameOptioner); ok {
+		o.NewGameOptions(req, ng)
 	}
 	return ng
 }

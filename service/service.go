@@ -3,6 +3,27 @@
 // and maps rule errors to gRPC statuses; it holds no game logic and keeps no
 // state between calls, so a Server is safe for concurrent use and any number
 // of copies can serve behind a load balancer.
+//
+// # One file per game
+//
+// Each game is one file, service/<game>.go, the only file of the package
+// that imports its rules package (rules/<game> and its sub-packages). Its
+// init function registers the game's Engine (register, engine.go), and the
+// Engine and its Position are the game's whole adapter: ListGames' info,
+// NewGame's options, decoding a state (text and typed) and encoding one,
+// the legal moves and applying one (notation and typed), and the outcome;
+// and, when the game has them, the optional parts engine.go lists: a
+// picture (renderer), per-player views (Observer, viewDecoder), named
+// boards (boardProvider), record formats of its own (recordFormatter),
+// options a replay passes on (newGameOptioner), a score detail
+// (scoreDetailer). The oneof cases of GameState, Move and NewGameRequest
+// are named by game id, so the shared files find a game's case from its id
+// (oneof.go) and hold no per-game switch.
+//
+// Adding a game is therefore: its rules package, its file here, its
+// drawing in render/ (render/<game>.go), and its proto file
+// (proto/gamerules/v1/<game>.proto, with its cases added to the common
+// oneofs).
 package service
 
 import (
