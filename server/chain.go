@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	crand "crypto/rand"
+	"encoding/hex"
 	"net/http"
 
 	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
@@ -169,4 +171,12 @@ func refusedCounter(reg prometheus.Registerer) *prometheus.CounterVec {
 	}, []string{"port", "reason"})
 	reg.MustRegister(c)
 	return c
+}
+
+// randomToken returns 128 random bits in hex: the gateway token, which
+// only this process knows.
+func randomToken() string {
+	var b [16]byte
+	_, _ = crand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }

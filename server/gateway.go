@@ -22,19 +22,6 @@ import (
 	"github.com/gamerules/gamerules/server/limit"
 )
 
-// The REST gateway's two ways to reach the service (--rest-gateway).
-const (
-	// GatewayInProcess calls the service's methods directly, through the
-	// same interceptor chain as a gRPC call (apiInterceptors): the JSON body
-	// is decoded once into the request message and the answer marshalled
-	// once to JSON. The default.
-	GatewayInProcess = "inprocess"
-	// GatewayLoopback dials the server's own gRPC port and makes every REST
-	// call a gRPC call over loopback (a second protobuf marshal and
-	// unmarshal each way, and an HTTP/2 hop). Kept for comparison.
-	GatewayLoopback = "loopback"
-)
-
 // restGateway builds the REST gateway (the grpc-gateway mux behind
 // newHTTPHandler's guards) in cfg.RESTGateway's mode. In process, srv is
 // wrapped in the REST links of apiInterceptors; over loopback, the gateway
@@ -256,3 +243,14 @@ func (s *chainedServer) ExportRecord(ctx context.Context, req *gamerulesv1.Expor
 }
 
 var _ gamerulesv1.GameRulesServer = (*chainedServer)(nil)
+
+// dialTarget turns a listener address into one the gateway can dial: an
+// unspecified host (":50051", "[::]:50051") becomes loopback.
+func dialTarget(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok || tcp.IP == nil || tcp.IP.IsUnspecified() {
+		_, port, _ := net.SplitHostPort(a.String())
+		return net.JoinHostPort("127.0.0.1", port)
+	}
+	return tcp.String()
+}

@@ -2,9 +2,12 @@ package server
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	"google.golang.org/grpc"
@@ -86,4 +89,59 @@ func splitMethod(full string) (service, method string) {
 		return full[:i], full[i+1:]
 	}
 	return "unknown", full
+}
+
+// newLogger builds the zap logger from the config.
+func newLogger(cfg Options) (*zap.Logger, error) {
+	level, err := zapcore.ParseLevel(cfg.LogLevel)
+	if err != nil {
+		return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", cfg.LogLevel)
+	}
+	var zc zap.Config
+	switch cfg.LogFormat {
+	case "json":
+		zc = zap.NewProductionConfig()
+	case "console":
+		zc = zap.NewDevelopmentConfig()
+	default:
+		return nil, fmt.Errorf("--log-format %q: want json or console", cfg.LogFormat)
+	}
+	zc.Level = zap.NewAtomicLevelAt(level)
+	zc.Sampling = nil
+	zc.EncoderConfig.TimeKey = "time"
+	zc.EncoderConfig.EncodeTime = zapcore.ISO8601TimeEncoder
+	if cfg.logOutput != nil {
+		return zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zc.EncoderConfig), zapcore.AddSync(cfg.logOutput), zc.Level)), nil
+	}
+	return zc.Build()
+}
+
+// zapLogger adapts zap to go-grpc-middleware's logging.Logger.
+func zapLogger(l *zap.Logger) logging.Logger {
+	return logging.LoggerFunc(func(_ context.Context, lvl logging.Level, msg string, fields ...any) {
+		f := make([]zap.Field, 0, len(fields)/2)
+		for i := 0; i+1 < len(fields); i += 2 {
+			key, _ := fields[i].(string)
+			if key == "grpc.time_ms" {
+				// The middleware writes milliseconds as a string; log the
+				// duration as the HTTP line does: "duration", float seconds.
+				if ms, err := strconv.ParseFloat(fmt.Sprint(fields[i+1]), 64); err == nil {
+					f = append(f, zap.Float64("duration", ms/1000))
+					continue
+				}
+			}
+			f = append(f, zap.Any(key, fields[i+1]))
+		}
+		l := l.WithOptions(zap.WithCaller(false)).With(f...)
+		switch lvl {
+		case logging.LevelDebug:
+			l.Debug(msg)
+		case logging.LevelInfo:
+			l.Info(msg)
+		case logging.LevelWarn:
+			l.Warn(msg)
+		default:
+			l.Error(msg)
+		}
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"net"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -260,6 +261,35 @@ func (c Options) Validate() error {
 	}
 	return c.checkProduction()
 }
+
+// checkProduction checks the TLS and CORS settings, naming the flag.
+func (c Options) checkProduction() error {
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return fmt.Errorf("--tls-cert and --tls-key go together: give both or neither")
+	}
+	if c.TLSClientCA != "" && c.TLSCert == "" {
+		return fmt.Errorf("--tls-client-ca needs --tls-cert and --tls-key (mutual TLS is TLS)")
+	}
+	for _, o := range c.CORSOrigins {
+		if o != "*" && !strings.HasPrefix(o, "http://") && !strings.HasPrefix(o, "https://") {
+			return fmt.Errorf("--cors-origins %q: an origin is scheme://host[:port], e.g. https://play.example.com, or *", o)
+		}
+	}
+	return nil
+}
+
+// The REST gateway's two ways to reach the service (--rest-gateway).
+const (
+	// GatewayInProcess calls the service's methods directly, through the
+	// same interceptor chain as a gRPC call (apiInterceptors): the JSON body
+	// is decoded once into the request message and the answer marshalled
+	// once to JSON. The default.
+	GatewayInProcess = "inprocess"
+	// GatewayLoopback dials the server's own gRPC port and makes every REST
+	// call a gRPC call over loopback (a second protobuf marshal and
+	// unmarshal each way, and an HTTP/2 hop). Kept for comparison.
+	GatewayLoopback = "loopback"
+)
 
 // BuildVersion returns what the Go build info knows of this binary's
 // version: the module version, else "devel-" and the VCS revision, else

@@ -2,28 +2,20 @@ package server
 
 import (
 	"context"
-	crand "crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"runtime/debug"
-	"strconv"
 	"sync"
 	"time"
 
-	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
-	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
-	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.uber.org/zap"
-	"go.uber.org/zap/zapcore"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
-	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
@@ -38,10 +30,6 @@ func gcPercent() int {
 	debug.SetGCPercent(p)
 	return p
 }
-
-// latencyBuckets are the histogram buckets, in seconds, of the gRPC and the
-// HTTP latency metrics (100 µs to 1 s: the rules answer in microseconds).
-var latencyBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1}
 
 // Addrs are the addresses the server actually listens on (useful with port 0).
 type Addrs struct {
@@ -294,65 +282,6 @@ func (s *Server) Run(ctx context.Context) error {
 	return runErr
 }
 
-// newGRPCServer builds the gRPC server with its limits and interceptors.
-//
-// Limits: the message size (cfg.MaxRecvBytes), the admission gate (adm,
-// before a message is read), the element budget (limit.Codec, before a
-// message is decoded), streams per connection, keepalive enforcement, and
-// idle and age limits on connections. The unary interceptors are
-// apiInterceptors' gRPC links (chain.go; the first is the outermost):
-// logging, metrics, recovery, the element budget's verdict (limit.ElementGate), the
-// public size limit, the deadline, then the in-flight limit. What fails
-// before any interceptor runs (a message that does not parse or is too
-// large) is seen by the stats handler ts.
-//
-// extra options come first, so that their interceptors (the request id)
-// run outside all of these.
-func newGRPCServer(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *limit.Admission, refused *prometheus.CounterVec, ts *transportStats, srv gamerulesv1.GameRulesServer, extra ...grpc.ServerOption) *grpc.Server {
-	s := grpc.NewServer(grpcServerOptions(cfg, logger, metrics, adm, refused, ts, extra...)...)
-	gamerulesv1.RegisterGameRulesServer(s, srv)
-	return s
-}
-
-// grpcServerOptions are newGRPCServer's options: extra first, then the
-// limits and interceptors.
-func grpcServerOptions(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *limit.Admission, refused *prometheus.CounterVec, ts *transportStats, extra ...grpc.ServerOption) []grpc.ServerOption {
-	recoverPanic := recoverPanicFunc(logger)
-	return append(extra,
-		// Twice the public limit, for the gateway's protobuf form of a
-		// JSON body; adm.PublicSize holds other clients to the limit itself.
-		grpc.MaxRecvMsgSize(2*cfg.MaxRecvBytes),
-		// Metadata: 64 KiB, as the REST port's headers (grpc-go's default
-		// is 16 MiB per stream).
-		grpc.MaxHeaderListSize(64<<10),
-		grpc.MaxConcurrentStreams(uint32(cfg.GRPCMaxStreams)),
-		grpc.InTapHandle(adm.TapHandle),
-		grpc.ForceServerCodecV2(limit.Codec()),
-		grpc.StatsHandler(ts),
-		// A connection must finish its HTTP/2 handshake quickly.
-		grpc.ConnectionTimeout(cfg.GRPCHandshakeTimeout),
-		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{
-			MinTime:             cfg.GRPCKeepaliveMinTime,
-			PermitWithoutStream: true,
-		}),
-		grpc.KeepaliveParams(keepalive.ServerParameters{
-			MaxConnectionIdle:     cfg.GRPCMaxConnectionIdle,
-			MaxConnectionAge:      cfg.GRPCMaxConnectionAge,
-			MaxConnectionAgeGrace: cfg.GRPCMaxConnectionAgeGrace,
-			// Ping a silent client after a minute; one that does not answer
-			// within 20 s is gone.
-			Time:    time.Minute,
-			Timeout: 20 * time.Second,
-		}),
-		grpc.ChainUnaryInterceptor(grpcInterceptors(apiInterceptors(cfg, logger, metrics, adm, refused, nil))...),
-		grpc.ChainStreamInterceptor(
-			logging.StreamServerInterceptor(zapLogger(logger.Named("rpc")), logging.WithLogOnEvents(logging.FinishCall)),
-			metrics.StreamServerInterceptor(),
-			recovery.StreamServerInterceptor(recovery.WithRecoveryHandlerContext(recoverPanic)),
-		),
-	)
-}
-
 // newHTTPHandler routes the HTTP port: probes, metrics, the OpenAPI document,
 // the playground page (web.go), and everything else to the REST gateway.
 func newHTTPHandler(cfg Options, gw http.Handler, reg metricsRegistry, hs *health.Server, lim *limit.InFlight, refused prometheus.Counter, logger *zap.Logger) http.Handler {
@@ -382,72 +311,6 @@ func newHTTPHandler(cfg Options, gw http.Handler, reg metricsRegistry, hs *healt
 	return withRequestID(instrument(withCORS(cfg, mux), newHTTPMetrics(reg), logger))
 }
 
-// dialTarget turns a listener address into one the gateway can dial: an
-// unspecified host (":50051", "[::]:50051") becomes loopback.
-func dialTarget(a net.Addr) string {
-	tcp, ok := a.(*net.TCPAddr)
-	if !ok || tcp.IP == nil || tcp.IP.IsUnspecified() {
-		_, port, _ := net.SplitHostPort(a.String())
-		return net.JoinHostPort("127.0.0.1", port)
-	}
-	return tcp.String()
-}
-
-// newLogger builds the zap logger from the config.
-func newLogger(cfg Options) (*zap.Logger, error) {
-	level, err := zapcore.ParseLevel(cfg.LogLevel)
-	if err != nil {
-		return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", cfg.LogLevel)
-	}
-	var zc zap.Config
-	switch cfg.LogFormat {
-	case "json":
-		zc = zap.NewProductionConfig()
-	case "console":
-		zc = zap.NewDevelopmentConfig()
-	default:
-		return nil, fmt.Errorf("--log-format %q: want json or console", cfg.LogFormat)
-	}
-	zc.Level = zap.NewAtomicLevelAt(level)
-	zc.Sampling = nil
-	zc.EncoderConfig.TimeKey = "time"
-	zc.EncoderConfig.EncodeTime = zapcore.ISO8601TimeEncoder
-	if cfg.logOutput != nil {
-		return zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zc.EncoderConfig), zapcore.AddSync(cfg.logOutput), zc.Level)), nil
-	}
-	return zc.Build()
-}
-
-// zapLogger adapts zap to go-grpc-middleware's logging.Logger.
-func zapLogger(l *zap.Logger) logging.Logger {
-	return logging.LoggerFunc(func(_ context.Context, lvl logging.Level, msg string, fields ...any) {
-		f := make([]zap.Field, 0, len(fields)/2)
-		for i := 0; i+1 < len(fields); i += 2 {
-			key, _ := fields[i].(string)
-			if key == "grpc.time_ms" {
-				// The middleware writes milliseconds as a string; log the
-				// duration as the HTTP line does: "duration", float seconds.
-				if ms, err := strconv.ParseFloat(fmt.Sprint(fields[i+1]), 64); err == nil {
-					f = append(f, zap.Float64("duration", ms/1000))
-					continue
-				}
-			}
-			f = append(f, zap.Any(key, fields[i+1]))
-		}
-		l := l.WithOptions(zap.WithCaller(false)).With(f...)
-		switch lvl {
-		case logging.LevelDebug:
-			l.Debug(msg)
-		case logging.LevelInfo:
-			l.Info(msg)
-		case logging.LevelWarn:
-			l.Warn(msg)
-		default:
-			l.Error(msg)
-		}
-	})
-}
-
 // waitIdle waits until done is closed, or idle has held for 20 ms (two
 // checks 10 ms apart after the first), or ctx ends; it reports false only
 // when ctx ended first.
@@ -470,12 +333,4 @@ func waitIdle(ctx context.Context, done <-chan struct{}, idle func() bool) bool 
 			}
 		}
 	}
-}
-
-// randomToken returns 128 random bits in hex: the gateway token, which
-// only this process knows.
-func randomToken() string {
-	var b [16]byte
-	_, _ = crand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }

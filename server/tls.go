@@ -9,28 +9,11 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"strings"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 )
-
-// checkProduction checks the TLS and CORS settings, naming the flag.
-func (c Options) checkProduction() error {
-	if (c.TLSCert == "") != (c.TLSKey == "") {
-		return fmt.Errorf("--tls-cert and --tls-key go together: give both or neither")
-	}
-	if c.TLSClientCA != "" && c.TLSCert == "" {
-		return fmt.Errorf("--tls-client-ca needs --tls-cert and --tls-key (mutual TLS is TLS)")
-	}
-	for _, o := range c.CORSOrigins {
-		if o != "*" && !strings.HasPrefix(o, "http://") && !strings.HasPrefix(o, "https://") {
-			return fmt.Errorf("--cors-origins %q: an origin is scheme://host[:port], e.g. https://play.example.com, or *", o)
-		}
-	}
-	return nil
-}
 
 // serverTLS is the TLS set-up of both ports: nil when TLS is off.
 type serverTLS struct {

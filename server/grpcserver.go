@@ -1,0 +1,79 @@
+package server
+
+import (
+	"time"
+
+	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
+	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/keepalive"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/server/limit"
+)
+
+// newGRPCServer builds the gRPC server with its limits and interceptors.
+//
+// Limits: the message size (cfg.MaxRecvBytes), the admission gate (adm,
+// before a message is read), the element budget (limit.Codec, before a
+// message is decoded), streams per connection, keepalive enforcement, and
+// idle and age limits on connections. The unary interceptors are
+// apiInterceptors' gRPC links (chain.go; the first is the outermost):
+// logging, metrics, recovery, the element budget's verdict (limit.ElementGate), the
+// public size limit, the deadline, then the in-flight limit. What fails
+// before any interceptor runs (a message that does not parse or is too
+// large) is seen by the stats handler ts.
+//
+// extra options come first, so that their interceptors (the request id)
+// run outside all of these.
+func newGRPCServer(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *limit.Admission, refused *prometheus.CounterVec, ts *transportStats, srv gamerulesv1.GameRulesServer, extra ...grpc.ServerOption) *grpc.Server {
+	s := grpc.NewServer(grpcServerOptions(cfg, logger, metrics, adm, refused, ts, extra...)...)
+	gamerulesv1.RegisterGameRulesServer(s, srv)
+	return s
+}
+
+// grpcServerOptions are newGRPCServer's options: extra first, then the
+// limits and interceptors.
+func grpcServerOptions(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *limit.Admission, refused *prometheus.CounterVec, ts *transportStats, extra ...grpc.ServerOption) []grpc.ServerOption {
+	recoverPanic := recoverPanicFunc(logger)
+	return append(extra,
+		// Twice the public limit, for the gateway's protobuf form of a
+		// JSON body; adm.PublicSize holds other clients to the limit itself.
+		grpc.MaxRecvMsgSize(2*cfg.MaxRecvBytes),
+		// Metadata: 64 KiB, as the REST port's headers (grpc-go's default
+		// is 16 MiB per stream).
+		grpc.MaxHeaderListSize(64<<10),
+		grpc.MaxConcurrentStreams(uint32(cfg.GRPCMaxStreams)),
+		grpc.InTapHandle(adm.TapHandle),
+		grpc.ForceServerCodecV2(limit.Codec()),
+		grpc.StatsHandler(ts),
+		// A connection must finish its HTTP/2 handshake quickly.
+		grpc.ConnectionTimeout(cfg.GRPCHandshakeTimeout),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{
+			MinTime:             cfg.GRPCKeepaliveMinTime,
+			PermitWithoutStream: true,
+		}),
+		grpc.KeepaliveParams(keepalive.ServerParameters{
+			MaxConnectionIdle:     cfg.GRPCMaxConnectionIdle,
+			MaxConnectionAge:      cfg.GRPCMaxConnectionAge,
+			MaxConnectionAgeGrace: cfg.GRPCMaxConnectionAgeGrace,
+			// Ping a silent client after a minute; one that does not answer
+			// within 20 s is gone.
+			Time:    time.Minute,
+			Timeout: 20 * time.Second,
+		}),
+		grpc.ChainUnaryInterceptor(grpcInterceptors(apiInterceptors(cfg, logger, metrics, adm, refused, nil))...),
+		grpc.ChainStreamInterceptor(
+			logging.StreamServerInterceptor(zapLogger(logger.Named("rpc")), logging.WithLogOnEvents(logging.FinishCall)),
+			metrics.StreamServerInterceptor(),
+			recovery.StreamServerInterceptor(recovery.WithRecoveryHandlerContext(recoverPanic)),
+		),
+	)
+}
+
+// latencyBuckets are the histogram buckets, in seconds, of the gRPC and the
+// HTTP latency metrics (100 µs to 1 s: the rules answer in microseconds).
+var latencyBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1}
