@@ -2,9 +2,9 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
-	"sync"
 
 	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
 	"github.com/prometheus/client_golang/prometheus"
@@ -23,7 +23,8 @@ import (
 //	api, err := server.NewAPI(server.DefaultOptions())
 //	gs := grpc.NewServer(api.GRPCServerOptions()...) // limits, codec, interceptors
 //	api.RegisterGRPC(gs)
-//	mux.Handle("/v1/", api.RESTHandler())            // the REST gateway, in process
+//	rest, err := api.RESTHandler()                   // the REST gateway, in process
+//	mux.Handle("/v1/", rest)
 //
 // A call through either gets what a call to a Server gets: the admission
 // gate, the in-flight limit and queue wait, the request size and element
@@ -32,25 +33,28 @@ import (
 // a whole server stays with Server: listeners, TLS, CORS, health, probes,
 // /metrics, the docs and playground pages, and graceful shutdown.
 type API struct {
-	opts     Options
-	logger   *zap.Logger
-	tr       *tracing
-	metrics  *grpcprom.ServerMetrics
-	refused  *prometheus.CounterVec
-	reg      metricsRegistry
-	httpOnce sync.Once
-	httpM    httpMetrics
-	adm      *limit.Admission
-	svc      gamerulesv1.GameRulesServer
-	chain    []apiInterceptor
-	games    []string
+	opts    Options
+	logger  *zap.Logger
+	tr      *tracing
+	metrics *grpcprom.ServerMetrics
+	refused *prometheus.CounterVec
+	reg     metricsRegistry
+	httpM   httpMetrics
+	// registered are the collectors registered on reg, for Close.
+	registered []prometheus.Collector
+	adm        *limit.Admission
+	svc        gamerulesv1.GameRulesServer
+	chain      []apiInterceptor
+	games      []string
 }
 
 // NewAPI validates opts and builds the API with their limits, logging to
 // opts.Logger (nil: a logger from LogLevel and LogFormat) and registering
 // its metrics on opts.Registerer (nil: a registry of its own, served by
 // Server's /metrics; an embedding program that wants the metrics sets
-// Registerer and Gatherer). Listener, TLS and CORS options are not used.
+// Registerer and Gatherer), tracing with opts.TracerProvider when it is set
+// (the OTEL_* variables are Server's business). Listener, TLS and CORS
+// options are not used. Close unregisters the metrics.
 func NewAPI(opts Options) (*API, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
@@ -62,7 +66,13 @@ func NewAPI(opts Options) (*API, error) {
 			return nil, err
 		}
 	}
-	return newAPI(opts, logger, nil)
+	var tr *tracing
+	if opts.TracerProvider != nil {
+		// Only the host's provider: an exporter NewAPI made from the
+		// OTEL_* variables would have no owner to shut it down.
+		tr = &tracing{tp: opts.TracerProvider, prop: newPropagator()}
+	}
+	return newAPI(opts, logger, tr)
 }
 
 // newAPI builds the API on an already built logger and tracing (nil: off).
@@ -76,19 +86,45 @@ func newAPI(opts Options, logger *zap.Logger, tr *tracing) (*API, error) {
 	metrics := grpcprom.NewServerMetrics(grpcprom.WithServerHandlingTimeHistogram(
 		grpcprom.WithHistogramBuckets(latencyBuckets),
 	))
-	if err := reg.Register(metrics); err != nil {
-		return nil, fmt.Errorf("registering the gRPC metrics: %w", err)
-	}
-	refused := refusedCounter(reg)
+	refused := newRefusedCounter()
 	svc := service.New()
 	a := &API{
 		opts: opts, logger: logger, tr: tr, metrics: metrics, refused: refused, reg: reg,
+		httpM: makeHTTPMetrics(),
 		adm:   newAdmission(opts, refused),
 		svc:   newGRPCService(svc),
 		games: svc.Games(),
 	}
+	// Every metric is registered here, checked, so that a host's registry
+	// that already holds one of these names is an error, not a panic; Close
+	// unregisters them.
+	if err := a.register(metrics, refused, a.httpM.requests, a.httpM.duration); err != nil {
+		return nil, err
+	}
 	a.chain = apiInterceptors(opts, logger, metrics, a.adm, refused, tr)
 	return a, nil
+}
+
+// register registers cs on the API's registry, all or none.
+func (a *API) register(cs ...prometheus.Collector) error {
+	for _, c := range cs {
+		if err := a.reg.Register(c); err != nil {
+			a.Close()
+			return fmt.Errorf("registering the server's metrics on Options.Registerer: %w (a registry holds one server's metrics; Close or the end of Run unregisters them)", err)
+		}
+		a.registered = append(a.registered, c)
+	}
+	return nil
+}
+
+// Close unregisters the API's metrics from Options.Registerer, so that
+// another API or Server can register there (a Server's Run does it when it
+// stops). The API must not serve after Close. Safe to call more than once.
+func (a *API) Close() {
+	for _, c := range a.registered {
+		a.reg.Unregister(c)
+	}
+	a.registered = nil
 }
 
 // GRPCServerOptions are the options to make a *grpc.Server with the API's
@@ -99,7 +135,8 @@ func newAPI(opts Options, logger *zap.Logger, tr *tracing) (*API, error) {
 // their interceptors run outside these. A grpc.Server takes one InTapHandle
 // and one codec: give it no other.
 func (a *API) GRPCServerOptions(extra ...grpc.ServerOption) []grpc.ServerOption {
-	return a.grpcServerOptions(append([]grpc.ServerOption{grpc.ChainUnaryInterceptor(requestIDUnary)}, extra...)...)
+	first := append([]grpc.ServerOption{grpc.ChainUnaryInterceptor(requestIDUnary)}, a.tr.serverOptions()...)
+	return a.grpcServerOptions(append(first, extra...)...)
 }
 
 // grpcServerOptions are GRPCServerOptions with extra as given (Server puts
@@ -112,6 +149,9 @@ func (a *API) grpcServerOptions(extra ...grpc.ServerOption) []grpc.ServerOption 
 // RegisterGRPC registers the GameRules service on s, which must have been
 // made with GRPCServerOptions, and initializes its metrics.
 func (a *API) RegisterGRPC(s *grpc.Server) {
+	if a == nil || a.svc == nil {
+		panic(errNotMade) // a programming error, as grpc-go's own registration panics are
+	}
 	gamerulesv1.RegisterGameRulesServer(s, a.svc)
 	a.metrics.InitializeMetrics(s)
 }
@@ -122,6 +162,9 @@ func (a *API) RegisterGRPC(s *grpc.Server) {
 // Retry-After), the request id and the HTTP log line and metrics. Mount it
 // at "/v1/" (the API's paths all start there) or at "/".
 func (a *API) RESTHandler() (http.Handler, error) {
+	if a == nil || a.svc == nil {
+		return nil, errNotMade
+	}
 	opts := a.opts
 	opts.RESTGateway = GatewayInProcess
 	gw, _, err := restGateway(context.Background(), opts, a.svc, a.chain, a.adm, nil, a.tr, nil)
@@ -129,13 +172,7 @@ func (a *API) RESTHandler() (http.Handler, error) {
 		return nil, err
 	}
 	h := restLimits(opts, gw, limit.NewInFlight(opts.MaxInFlight, opts.QueueWait), a.refused.WithLabelValues("http", "overloaded"))
-	return withRequestID(instrument(h, a.httpMetrics(), a.logger.Named("http"))), nil
-}
-
-// httpMetrics are the REST port's metrics, registered once.
-func (a *API) httpMetrics() httpMetrics {
-	a.httpOnce.Do(func() { a.httpM = newHTTPMetrics(a.reg) })
-	return a.httpM
+	return a.tr.handler(withRequestID(instrument(h, a.httpM, a.logger.Named("http")))), nil
 }
 
 // metricsRegistry is where the stack registers its metrics and what
@@ -151,3 +188,7 @@ type registryPair struct {
 	prometheus.Registerer
 	prometheus.Gatherer
 }
+
+// errNotMade is the answer of a method of a Server or API that New or
+// NewAPI did not make (a zero value).
+var errNotMade = errors.New("server: use New (or NewAPI) to make a Server (an API); the zero value does not serve")

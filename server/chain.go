@@ -165,12 +165,17 @@ func chainedHandler(ics []grpc.UnaryServerInterceptor, curr int, info *grpc.Unar
 // refusedCounter is the metric of requests refused by a limit before any
 // handler ran, by port and reason.
 func refusedCounter(reg prometheus.Registerer) *prometheus.CounterVec {
-	c := prometheus.NewCounterVec(prometheus.CounterOpts{
+	c := newRefusedCounter()
+	reg.MustRegister(c)
+	return c
+}
+
+// newRefusedCounter is refusedCounter's metric, not registered.
+func newRefusedCounter() *prometheus.CounterVec {
+	return prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "gamerules_requests_refused_total",
 		Help: "Requests refused before reaching a handler, by port (grpc, http) and reason (overloaded, malformed, too_large).",
 	}, []string{"port", "reason"})
-	reg.MustRegister(c)
-	return c
 }
 
 // randomToken returns 128 random bits in hex: the gateway token, which

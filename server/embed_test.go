@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -127,5 +128,86 @@ func TestRunOnce(t *testing.T) {
 	}
 	if err := s.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "twice") {
 		t.Errorf("second Run: %v; want an error", err)
+	}
+}
+
+// TestRegistryShared: a host registry that already holds one of the
+// server's metric names is refused with an error (not a panic), and after a
+// Server stops (or is closed unrun) the same registry takes another one.
+func TestRegistryShared(t *testing.T) {
+	opts := func(reg *prometheus.Registry) server.Options {
+		o := server.DefaultOptions()
+		o.GRPCAddr, o.HTTPAddr, o.LogLevel = "127.0.0.1:0", "127.0.0.1:0", "error"
+		o.Registerer, o.Gatherer = reg, reg
+		return o
+	}
+	for _, name := range []string{"gamerules_requests_refused_total", "gamerules_http_requests_total", "grpc_server_handled_total"} {
+		reg := prometheus.NewRegistry()
+		reg.MustRegister(prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: "taken"}))
+		if _, err := server.New(opts(reg)); err == nil || !strings.Contains(err.Error(), "Registerer") {
+			t.Errorf("%s taken: New = %v; want an error naming the Registerer", name, err)
+		}
+		if _, err := server.NewAPI(opts(reg)); err == nil {
+			t.Errorf("%s taken: NewAPI accepted", name)
+		}
+		// The failed New left nothing registered: the host's own metric is all there is.
+		if fams, _ := reg.Gather(); len(fams) > 1 {
+			t.Errorf("%s taken: %d metric families left registered after the failed New", name, len(fams))
+		}
+	}
+	reg := prometheus.NewRegistry()
+	s, err := server.New(opts(reg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := s.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	unrun, err := server.New(opts(reg))
+	if err != nil {
+		t.Fatalf("New on the registry of a stopped server: %v", err)
+	}
+	addr := unrun.HTTPAddr()
+	if err := unrun.Close(); err != nil {
+		t.Fatalf("Close of an unrun server: %v", err)
+	}
+	if c, err := net.Dial("tcp", addr); err == nil {
+		c.Close()
+		t.Errorf("%s still accepts connections after Close", addr)
+	}
+	if err := unrun.Run(context.Background()); err == nil {
+		t.Error("Run after Close: want an error")
+	}
+	if _, err := server.NewAPI(opts(reg)); err != nil {
+		t.Errorf("NewAPI on the registry after Close: %v", err)
+	}
+	var zero server.Server
+	if err := zero.Run(context.Background()); err == nil {
+		t.Error("Run of a zero Server: want an error, not a panic")
+	}
+}
+
+// TestAPITraces: an API made by NewAPI traces its calls with the host's
+// TracerProvider, on gRPC and REST.
+func TestAPITraces(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	o := server.DefaultOptions()
+	o.LogLevel = "error"
+	o.TracerProvider = trace.NewTracerProvider(trace.WithSyncer(exp))
+	api, err := server.NewAPI(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer api.Close()
+	rest, err := api.RESTHandler()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	rest.ServeHTTP(rec, httptest.NewRequest("GET", "/v1/games", nil))
+	if rec.Code != 200 || len(exp.GetSpans()) == 0 {
+		t.Errorf("REST ListGames: %d, %d spans; want 200 and a span", rec.Code, len(exp.GetSpans()))
 	}
 }

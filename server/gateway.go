@@ -77,7 +77,7 @@ func (t *tracing) restSpan() grpc.UnaryServerInterceptor {
 	if t == nil {
 		return nil
 	}
-	tracer := t.tp.Tracer("github.com/gamerules/gamerules/cmd/gamerulesd")
+	tracer := t.tp.Tracer("github.com/gamerules/gamerules/server")
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		name := strings.TrimPrefix(info.FullMethod, "/")
 		ctx, span := tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindInternal),

@@ -69,7 +69,7 @@ func newGatewayStack(tb testing.TB, srv gamerulesv1.GameRulesServer, set func(*O
 	}
 	tb.Cleanup(func() { cancel(); closeGW(); gs.Stop() })
 	hs := newHealthServer()
-	h := tr.handler(newHTTPHandler(cfg, gw, reg, hs.Server, limit.NewInFlight(cfg.MaxInFlight, cfg.QueueWait), refused.WithLabelValues("http", "overloaded"), logger.Named("http")))
+	h := tr.handler(newHTTPHandler(cfg, gw, reg, newHTTPMetrics(reg), hs.Server, limit.NewInFlight(cfg.MaxInFlight, cfg.QueueWait), refused.WithLabelValues("http", "overloaded"), logger.Named("http")))
 	return gatewayStack{handler: h, reg: reg, grpc: lis.Addr().String()}
 }
 
@@ -113,7 +113,7 @@ var gatewayBenchCases = []struct{ name, path, body string }{
 // the gRPC port: the server's CPU and allocations per REST call (no HTTP
 // client or listener). Compare with benchstat:
 //
-//	go test -run '^$' -bench RESTGateway -count 8 ./cmd/gamerulesd > b.txt
+//	go test -run '^$' -bench RESTGateway -count 8 ./server > b.txt
 //	benchstat -col /gateway b.txt
 func BenchmarkRESTGateway(b *testing.B) {
 	for _, c := range gatewayBenchCases {

@@ -13,8 +13,11 @@ import (
 // the generated gamerulesv1.GameRulesServer interface: it embeds
 // UnimplementedGameRulesServer (so that a method added to the API answers
 // UNIMPLEMENTED until it is written) and passes every call on. It lives here
-// and not in service/ so that service/ links no gRPC server code (the
-// WebAssembly build runs service/ alone).
+// and not in service/ so that service/ itself imports no gRPC server
+// package (its only gRPC imports are codes and status). The generated
+// package gen/go/gamerules/v1 still holds the gRPC and gateway stubs beside
+// the messages, so a binary that links service/ links them too until the
+// generated code is split (the WebAssembly issue).
 type grpcService struct {
 	gamerulesv1.UnimplementedGameRulesServer
 	svc *service.Server

@@ -212,7 +212,14 @@ type httpMetrics struct {
 }
 
 func newHTTPMetrics(reg prometheus.Registerer) httpMetrics {
-	m := httpMetrics{
+	m := makeHTTPMetrics()
+	reg.MustRegister(m.requests, m.duration)
+	return m
+}
+
+// makeHTTPMetrics is newHTTPMetrics's metrics, not registered.
+func makeHTTPMetrics() httpMetrics {
+	return httpMetrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gamerules_http_requests_total",
 			Help: "HTTP requests answered, by route, method and status code.",
@@ -223,8 +230,6 @@ func newHTTPMetrics(reg prometheus.Registerer) httpMetrics {
 			Buckets: latencyBuckets,
 		}, []string{"route", "method", "code"}),
 	}
-	reg.MustRegister(m.requests, m.duration)
-	return m
 }
 
 // instrument counts and times every HTTP request, and logs the ones that

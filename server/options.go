@@ -145,8 +145,12 @@ type Options struct {
 	// it and shuts it down. Default: nil, and tracing is on only when that
 	// variable is set.
 	TracerProvider trace.TracerProvider
-	// Getenv reads the OTEL_* environment variables of the tracing
-	// exporter; default (nil) os.Getenv.
+	// Getenv is how New reads OTEL_EXPORTER_OTLP_ENDPOINT,
+	// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT and their _PROTOCOL variables to
+	// decide whether tracing is on and to refuse a protocol other than
+	// http/protobuf; default (nil) os.Getenv. The OTLP exporter itself
+	// reads the process environment (its endpoint, headers, timeouts), so a
+	// host that wants another endpoint gives a TracerProvider instead.
 	Getenv func(string) string
 	// Version is the version the server reports (start-up log line, trace
 	// resource); DefaultOptions sets BuildVersion().
@@ -247,13 +251,17 @@ func (c Options) Validate() error {
 	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":
+	case "":
+		if c.Logger == nil {
+			return fmt.Errorf("--log-level (GAMERULES_LOG_LEVEL) %q: want debug, info, warn or error", c.LogLevel)
+		}
 	default:
 		return fmt.Errorf("--log-level (GAMERULES_LOG_LEVEL) %q: want debug, info, warn or error", c.LogLevel)
 	}
 	if c.RESTGateway != GatewayInProcess && c.RESTGateway != GatewayLoopback {
 		return fmt.Errorf("--rest-gateway (GAMERULES_REST_GATEWAY) %q: want inprocess or loopback", c.RESTGateway)
 	}
-	if c.LogFormat != "json" && c.LogFormat != "console" {
+	if c.LogFormat != "json" && c.LogFormat != "console" && !(c.LogFormat == "" && c.Logger != nil) {
 		return fmt.Errorf("--log-format (GAMERULES_LOG_FORMAT) %q: want json or console", c.LogFormat)
 	}
 	if (c.Registerer == nil) != (c.Gatherer == nil) {
@@ -293,7 +301,7 @@ const (
 
 // BuildVersion returns what the Go build info knows of this binary's
 // version: the module version, else "devel-" and the VCS revision, else
-// "(devel)".
+// "(devel)"; "(unknown)" for a binary built without build info.
 func BuildVersion() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {

@@ -92,12 +92,12 @@ func New(opts Options) (*Server, error) {
 	}
 	if s.grpcLis = opts.GRPCListener; s.grpcLis == nil {
 		if s.grpcLis, err = net.Listen("tcp", opts.GRPCAddr); err != nil {
-			return nil, fmt.Errorf("gRPC listener: %w", err)
+			return nil, fmt.Errorf("gRPC listener (--grpc-addr, Options.GRPCAddr %q): %w", opts.GRPCAddr, err)
 		}
 	}
 	if s.httpLis = opts.HTTPListener; s.httpLis == nil {
 		if s.httpLis, err = net.Listen("tcp", opts.HTTPAddr); err != nil {
-			return nil, fmt.Errorf("HTTP listener: %w", err)
+			return nil, fmt.Errorf("HTTP listener (--http-addr, Options.HTTPAddr %q): %w", opts.HTTPAddr, err)
 		}
 	}
 	if s.api, err = newAPI(opts, s.logger, s.tr); err != nil {
@@ -120,7 +120,7 @@ func New(opts Options) (*Server, error) {
 	s.closeGW = closeGW
 	s.httpLimit = limit.NewInFlight(opts.MaxInFlight, opts.QueueWait)
 	s.httpServer = &http.Server{
-		Handler:           s.tr.handler(newHTTPHandler(opts, gw, a.reg, s.healthSrv.Server, s.httpLimit, a.refused.WithLabelValues("http", "overloaded"), s.logger.Named("http"))),
+		Handler:           s.tr.handler(newHTTPHandler(opts, gw, a.reg, a.httpM, s.healthSrv.Server, s.httpLimit, a.refused.WithLabelValues("http", "overloaded"), s.logger.Named("http"))),
 		ReadHeaderTimeout: min(opts.HTTPReadTimeout, 10*time.Second),
 		ReadTimeout:       opts.HTTPReadTimeout, // a slow client cannot hold a request open
 		WriteTimeout:      opts.HTTPReadTimeout + opts.RequestTimeout + 5*time.Second,
@@ -132,8 +132,28 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
+// Close releases what New opened, for a Server that will not Run: the
+// listeners, the gateway's connection, the tracer provider New made, and the
+// metrics' registration. It returns an error when the Server has run or is
+// running (Run releases all of it when it stops).
+func (s *Server) Close() error {
+	if s == nil || s.grpcServer == nil {
+		return errNotMade
+	}
+	first := false
+	s.running.Do(func() { first = true })
+	if !first {
+		return errors.New("server: Close of a Server that has run; Run releases what it holds when it stops")
+	}
+	s.closeEarly()
+	return nil
+}
+
 // closeEarly releases what a failed New opened.
 func (s *Server) closeEarly() {
+	if s.api != nil {
+		s.api.Close()
+	}
 	s.closeGW()
 	if s.grpcLis != nil {
 		s.grpcLis.Close()
@@ -149,7 +169,7 @@ func (s *Server) closeEarly() {
 	}
 }
 
-// GRPCAddr is the address the gRPC port listens on ("127.0.0.1:41234"
+// GRPCAddr is the address the gRPC port listens on (also after Run) ("127.0.0.1:41234"
 // when Options.GRPCAddr asked for port 0); valid once New has returned.
 func (s *Server) GRPCAddr() string { return s.grpcLis.Addr().String() }
 
@@ -179,8 +199,13 @@ var errRunTwice = errors.New("server: Run called twice; a Server serves once (ma
 // while both ports still serve for Options.DrainDelay; then health Watch
 // streams end, and both servers stop accepting and finish the requests in
 // flight, REST first, bounded by Options.ShutdownTimeout, after which what
-// is left is closed. A Server runs once.
+// is left is closed; the metrics are unregistered from Options.Registerer.
+// A Server runs once (a second Run is an error); one that will not run is
+// released with Close.
 func (s *Server) Run(ctx context.Context) error {
+	if s == nil || s.grpcServer == nil {
+		return errNotMade
+	}
 	first := false
 	s.running.Do(func() { first = true })
 	if !first {
@@ -200,6 +225,7 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 	}()
 	defer s.closeGW()
+	defer a.Close() // the metrics' registration, so that the registry can hold another server's
 	grpcServer, httpServer, healthSrv, httpLimit := s.grpcServer, s.httpServer, s.healthSrv, s.httpLimit
 
 	var wg sync.WaitGroup
@@ -284,7 +310,7 @@ func (s *Server) Run(ctx context.Context) error {
 
 // newHTTPHandler routes the HTTP port: probes, metrics, the OpenAPI document,
 // the playground page (web.go), and everything else to the REST gateway.
-func newHTTPHandler(cfg Options, gw http.Handler, reg metricsRegistry, hs *health.Server, lim *limit.InFlight, refused prometheus.Counter, logger *zap.Logger) http.Handler {
+func newHTTPHandler(cfg Options, gw http.Handler, reg prometheus.Gatherer, m httpMetrics, hs *health.Server, lim *limit.InFlight, refused prometheus.Counter, logger *zap.Logger) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -308,7 +334,7 @@ func newHTTPHandler(cfg Options, gw http.Handler, reg metricsRegistry, hs *healt
 	registerWeb(mux)
 	registerDocs(mux)
 	mux.Handle("/", restLimits(cfg, gw, lim, refused))
-	return withRequestID(instrument(withCORS(cfg, mux), newHTTPMetrics(reg), logger))
+	return withRequestID(instrument(withCORS(cfg, mux), m, logger))
 }
 
 // waitIdle waits until done is closed, or idle has held for 20 ms (two

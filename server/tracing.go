@@ -32,7 +32,7 @@ type tracing struct {
 // OTEL_EXPORTER_OTLP_* variables too), and W3C trace context is taken from
 // and passed on with requests. Off otherwise.
 func newTracing(ctx context.Context, cfg Options) (*tracing, error) {
-	prop := propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
+	prop := newPropagator()
 	if cfg.TracerProvider != nil {
 		return &tracing{tp: cfg.TracerProvider, prop: prop}, nil
 	}
@@ -96,4 +96,10 @@ func (t *tracing) shutdown(ctx context.Context) error {
 		return nil
 	}
 	return t.stop(ctx)
+}
+
+// newPropagator is the W3C trace context and baggage propagator of both
+// ports.
+func newPropagator() propagation.TextMapPropagator {
+	return propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
 }

@@ -25,10 +25,10 @@ import (
 //	unmarshal   proto.Unmarshal of the request's wire bytes
 //	marshal     proto.Marshal of the response
 //	vtmarshal   the response's MarshalVT (vtprotobuf), what the server's gRPC
-//	            codec uses (cmd/gamerulesd cost.go)
+//	            codec uses (server/limit elements.go)
 //	json_in     protojson.Unmarshal of the request (the REST body)
 //	json_out    protojson with the gateway's options (EmitDefaultValues, as
-//	            cmd/gamerulesd newGateway) of the response
+//	            server newGateway) of the response
 //	grpc        unmarshal + handler + vtmarshal: the server's part of a gRPC call
 //	rest        json_in + handler + json_out: the same over REST, without
 //	            the gateway's own work

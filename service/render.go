@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"google.golang.org/genproto/googleapis/api/httpbody"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	"github.com/gamerules/gamerules/render"
@@ -31,12 +33,13 @@ func (s *Server) RenderState(_ context.Context, req *gamerulesv1.RenderStateRequ
 		From:            req.GetHighlightFrom(),
 		To:              req.GetHighlightTo(),
 	}
-	var svg []byte
-	if r, ok := pos.(renderer); ok {
-		svg, err = r.Render(opts)
-	} else {
-		err = fmt.Errorf("render: no renderer for game %q", req.GetGame())
+	r, ok := pos.(renderer)
+	if !ok {
+		// A game registered without pictures: the API's answer for a
+		// method a game does not have, not an internal error.
+		return nil, status.Errorf(codes.Unimplemented, "game %q has no pictures (RenderState)", req.GetGame())
 	}
+	svg, err := r.Render(opts)
 	if err != nil {
 		var oe *render.OptionError
 		if errors.As(err, &oe) {

@@ -14,7 +14,7 @@ import (
 
 // MaxReplayMoves is the most moves one ReplayGame call takes. Each move is
 // one string, so a request of this many moves stays inside the transport's
-// element budget (10,000 sub-messages and strings, cmd/gamerulesd
+// element budget (10,000 sub-messages and strings, server/limit
 // MaxElements) with room for the largest typed state (about 600), and inside
 // the 512 KiB receive limit (the longest notations are about 20 bytes).
 const MaxReplayMoves = 9_000

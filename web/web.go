@@ -5,7 +5,7 @@
 // client. Nothing is fetched from the internet and there is no build step:
 // edit the files in static/ and rebuild.
 //
-// cmd/gamerulesd serves Handler at "/" (the page) and "/static/" (its
+// server (gamerulesd) serves Handler at "/" (the page) and "/static/" (its
 // assets) on the HTTP port.
 package web
 

@@ -182,7 +182,7 @@ func States(ctx context.Context, c gamerulesv1.GameRulesClient) ([]State, error)
 
 // LargestBoard is the largest custom Gravity Trap board the server accepts:
 // 64 stations (with coordinates and an opposite map) and 256 lines of 62 or
-// 63 stations (the board of TestLargestLegitimateRequest in cmd/gamerulesd).
+// 63 stations (the board of TestLargestLegitimateRequest in server/).
 func LargestBoard() *gamerulesv1.GravityTrapBoard {
 	board := &gamerulesv1.GravityTrapBoard{}
 	for i := 0; i < 64; i++ {
@@ -256,7 +256,7 @@ func Cases(states []State) []Case {
 // ApplyMove calls of its plies 100..109 (each state sent as text only;
 // ghz sends the 10 round-robin, so 10 × the per-request CPU is the cost of
 // 10 calls). The game is the one BenchmarkServerCPUReplayVsApplyMove in
-// cmd/gamerulesd plays: the first pick p = 1, 2, ... whose game, playing
+// server/ plays: the first pick p = 1, 2, ... whose game, playing
 // move (ply × p) mod n at each ply, lasts 200 plies. gRPC only.
 func ReplayCases(ctx context.Context, c gamerulesv1.GameRulesClient) ([]Case, error) {
 	var moves []string
