@@ -301,12 +301,29 @@ func (s *Server) Run(ctx context.Context) error {
 	if !waitIdle(sctx, grpcDone, func() bool { return a.adm.Running() == 0 }) {
 		logger.Warn("shutdown timed out with gRPC calls still running; stopping")
 	}
-	grpcServer.Stop()
-	<-grpcDone
-	wg.Wait()
-	logger.Info("stopped")
+	// grpc-go's Stop (and Serve) return only when every handler has: a
+	// handler that ignores its cancelled context would hold the process
+	// past the timeout. So wait for them only until the deadline (a
+	// moment more when it has passed, for the connections to close), and
+	// return without them then: the process exits by the timeout
+	// whatever a handler does.
+	stopped := make(chan struct{})
+	go func() { grpcServer.Stop(); <-grpcDone; wg.Wait(); close(stopped) }()
+	deadline, _ := sctx.Deadline()
+	wait := time.NewTimer(max(time.Until(deadline), stopGrace))
+	defer wait.Stop()
+	select {
+	case <-stopped:
+		logger.Info("stopped")
+	case <-wait.C:
+		logger.Warn("stopped with handlers still running past the shutdown timeout")
+	}
 	return runErr
 }
+
+// stopGrace is how long Run waits, once the shutdown timeout has passed,
+// for grpc-go to close its connections before returning without them.
+const stopGrace = 100 * time.Millisecond
 
 // newHTTPHandler routes the HTTP port: probes, metrics, the OpenAPI document,
 // the playground page (web.go), and everything else to the REST gateway.

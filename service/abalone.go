@@ -1,10 +1,13 @@
 package service
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
@@ -333,6 +336,7 @@ func (abaloneEngine) RecordFormats() []recordCodec { return abaloneRecordFormats
 var abaloneRecordFormats = []recordCodec{{
 	Name:   "apgn",
 	Import: importAPGN,
+	Tags:   checkAPGNTags,
 	Export: func(replay *gamerulesv1.ReplayGameRequest) (moveApplier, recordWriter) {
 		return nil, func(resp *gamerulesv1.ReplayGameResponse, tags map[string]string) ([]byte, error) {
 			return exportAPGN(replay, resp, tags), nil
@@ -347,9 +351,26 @@ var apgnLayouts = map[string]string{"german": "german_daisy", "belgian": "belgia
 // importAPGN reads one APGN game into a replay: the Position tag's state,
 // or the Variant tag's layout (absent: the default), and the moves; the
 // tags come back as tags.
-func importAPGN(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest, map[string]string, moveApplier, error) {
-	games, err := apgn.Read([]byte(text))
-	if err != nil {
+//
+// Reading stops at ctx's end, at a second game or tag maxRecordTags+1
+// (INVALID_REQUEST on text) and at move MaxReplayMoves+1 (INVALID_REQUEST on moves, as ReplayGame
+// refuses as many), before the rest is read.
+func importAPGN(ctx context.Context, text string, includeStates bool) (*gamerulesv1.ReplayGameRequest, map[string]string, moveApplier, error) {
+	games, err := apgn.ReadContext(ctx, []byte(text), apgn.Limits{MaxGames: 1, MaxMoves: MaxReplayMoves, MaxTags: maxRecordTags})
+	var le *apgn.LimitError
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return nil, nil, nil, toStatus("text", err)
+	case errors.As(err, &le) && le.What == "games":
+		return nil, nil, nil, toStatusMeta("text", fmt.Errorf("%w: more than one game in the record (the next starts at line %d); import one at a time", errInvalidRequest, le.Line),
+			map[string]string{"line": strconv.Itoa(le.Line), "column": strconv.Itoa(le.Column)})
+	case errors.As(err, &le) && le.What == "tags":
+		return nil, nil, nil, toStatusMeta("text", fmt.Errorf("%w: more than %d tags (line %d)", errInvalidRequest, le.Max, le.Line),
+			map[string]string{"line": strconv.Itoa(le.Line), "column": strconv.Itoa(le.Column)})
+	case errors.As(err, &le):
+		return nil, nil, nil, toStatusMeta("moves", fmt.Errorf("%w: more than %d moves (line %d); at most %d per call", errInvalidRequest, le.Max, le.Line, MaxReplayMoves),
+			map[string]string{"line": strconv.Itoa(le.Line), "column": strconv.Itoa(le.Column)})
+	case err != nil:
 		return nil, nil, nil, recordError(err)
 	}
 	if len(games) != 1 {
@@ -371,6 +392,30 @@ func importAPGN(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest
 		tags[t.Name] = t.Value
 	}
 	return replay, tags, applyNotation, nil
+}
+
+// maxRecordTags is the most tags an imported APGN game may hold (the
+// archives' have about ten): each is a string of the answer that the
+// transport's element budget did not count (they were one text).
+const maxRecordTags = 1_000
+
+// checkAPGNTags refuses an APGN export's tags that would not read back as
+// written (apgn.CheckTag: a name that is not [A-Za-z][A-Za-z0-9_]*, a
+// control character in a name or value), errInvalidRequest naming the
+// first (in sorted order). The tags written from the game (Variant,
+// Position, Result, Notation) replace the request's, which are not
+// checked.
+func checkAPGNTags(tags map[string]string) error {
+	for _, k := range slices.Sorted(maps.Keys(tags)) {
+		switch k {
+		case "Variant", "Position", "Result", "Notation":
+			continue // written from the game
+		}
+		if err := apgn.CheckTag(k, tags[k]); err != nil {
+			return fmt.Errorf("%w: %v", errInvalidRequest, err)
+		}
+	}
+	return nil
 }
 
 // exportAPGN writes a replayed Abalone game as APGN: the request's tags

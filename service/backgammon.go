@@ -1,6 +1,7 @@
 package service
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -709,7 +710,23 @@ func (backgammonEngine) NewGameOptions(r *gamerulesv1.ReplayGameRequest, ng *gam
 func (backgammonEngine) RecordFormats() []recordCodec { return backgammonRecordFormats }
 
 // backgammonRecordFormats are backgammon's own record formats.
-var backgammonRecordFormats = []recordCodec{{Name: "mat", Import: importMat, Export: exportMat}}
+var backgammonRecordFormats = []recordCodec{{Name: "mat", Import: importMat, Export: exportMat, Tags: checkMatTags}}
+
+// checkMatTags refuses a .mat export's player names (the tags "white" and
+// "black"; the format has no others) that would not read back as written
+// (mat.CheckPlayer: a control character, a ':', white space at an end, a
+// name that reads as a move line). An absent or empty name is written as
+// "White" or "Black".
+func checkMatTags(tags map[string]string) error {
+	for _, k := range [...]string{"white", "black"} {
+		if v := tags[k]; v != "" {
+			if err := mat.CheckPlayer(v); err != nil {
+				return fmt.Errorf("%w: tag %s: %v", errInvalidRequest, k, err)
+			}
+		}
+	}
+	return nil
+}
 
 // importMat reads a gnubg .mat match or money session into a replay: the
 // match's options and first game's score, its moves (what the format
@@ -721,19 +738,26 @@ var backgammonRecordFormats = []recordCodec{{Name: "mat", Import: importMat, Exp
 // the running score its header gives, tagged session_games); every game
 // was checked by the record's replay, whose states answer the replay
 // (the moveApplier: see matReplayed).
-func importMat(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest, map[string]string, moveApplier, error) {
-	m, err := mat.Read([]byte(text))
+//
+// It is linear in the text and bounded before the work: reading stops at
+// ctx's end, and as soon as the record is known to replay to more than
+// MaxReplayMoves moves (in a money session, all of its games': every game
+// is replayed to check the next one's score), INVALID_REQUEST on moves, as
+// ReplayGame refuses as many; the replay stops there too.
+func importMat(ctx context.Context, text string, includeStates bool) (*gamerulesv1.ReplayGameRequest, map[string]string, moveApplier, error) {
+	lim := mat.Limits{MaxMoves: MaxReplayMoves}
+	m, err := mat.ReadContext(ctx, []byte(text), lim)
 	if err != nil {
-		return nil, nil, nil, recordError(err)
+		return nil, nil, nil, matReadError(err)
 	}
-	moves, err := m.Replay()
+	moves, err := m.ReplayContext(ctx, lim)
 	var me *mat.MoveError
 	if errors.As(err, &me) {
 		return nil, nil, nil, toStatusMeta("moves["+strconv.Itoa(me.Index)+"]", me.Err, map[string]string{"moveIndex": strconv.Itoa(me.Index),
 			"stateBefore": me.Before, "line": strconv.Itoa(me.Line), "column": strconv.Itoa(me.Column)})
 	}
 	if err != nil {
-		return nil, nil, nil, recordError(err)
+		return nil, nil, nil, matReadError(err)
 	}
 	start, moves, err := m.LastGame(moves)
 	if err != nil {
@@ -761,6 +785,22 @@ func importMat(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest,
 		replay.Moves = append(replay.Moves, mv.Notation)
 	}
 	return replay, tags, matReplayed(start, moves, applyNotation), nil
+}
+
+// matReadError is the status of a .mat that cannot be read or replayed:
+// ctx's end keeps its code; a record over the replay's move limit is
+// INVALID_REQUEST on moves (with the line and column where it passed it),
+// as ReplayGame refuses too many moves; anything else recordError.
+func matReadError(err error) error {
+	var le *mat.LimitError
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return toStatus("text", err)
+	case errors.As(err, &le):
+		return toStatusMeta("moves", fmt.Errorf("%w: the record replays to more than %d moves (%d by line %d); at most %d per call", errInvalidRequest, le.Max, le.Moves, le.Line, MaxReplayMoves),
+			map[string]string{"line": strconv.Itoa(le.Line), "column": strconv.Itoa(le.Column)})
+	}
+	return recordError(err)
 }
 
 // matReplayed is the moveApplier of a .mat import: move i of its replay

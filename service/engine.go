@@ -1,6 +1,7 @@
 package service
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -126,13 +127,19 @@ type recordCodec struct {
 	// replay applies its moves (applyNotation, or answers from the
 	// record's own replay, so that an import plays each move once).
 	// Errors are statuses (recordError for a text that cannot be read).
-	Import func(text string, includeStates bool) (*gamerulesv1.ReplayGameRequest, map[string]string, moveApplier, error)
+	// It stops at ctx's end and refuses a record over the replay's caps
+	// (MaxReplayMoves) while reading, before replaying it.
+	Import func(ctx context.Context, text string, includeStates bool) (*gamerulesv1.ReplayGameRequest, map[string]string, moveApplier, error)
 	// Export prepares the export of replay, the request ReplayGame will
 	// run: it returns how that replay applies its moves (nil:
 	// applyNotation; an applier may keep the typed moves it plays) and the
 	// writer of the replayed game, called with the replay's answer and the
 	// request's tags.
 	Export func(replay *gamerulesv1.ReplayGameRequest) (moveApplier, recordWriter)
+	// Tags, when set, checks an export's tags before the replay: an error
+	// (wrapping errInvalidRequest; ExportRecord makes it INVALID_REQUEST
+	// on tags) for tags the format cannot write so that they read back.
+	Tags func(tags map[string]string) error
 }
 
 // recordWriter writes a replayed game as a record: resp is the replay's

@@ -80,7 +80,7 @@ func (s *Server) ImportRecord(ctx context.Context, req *gamerulesv1.ImportRecord
 		return nil, err
 	}
 	if codec != nil {
-		replay, tags, apply, err := codec.Import(req.GetText(), req.GetIncludeStates())
+		replay, tags, apply, err := codec.Import(ctx, req.GetText(), req.GetIncludeStates())
 		if err != nil {
 			return nil, err
 		}
@@ -157,6 +157,13 @@ func (s *Server) ExportRecord(ctx context.Context, req *gamerulesv1.ExportRecord
 		return nil, toStatus("replay.game", fmt.Errorf("%w: replay is of game %s, not %q", errInvalidRequest, game.Quote(g), req.GetGame()))
 	}
 	replay.Game, replay.IncludeStates = req.GetGame(), false
+	if codec != nil && codec.Tags != nil {
+		// Before the replay: an export that would not read back as
+		// written is refused, not written.
+		if err := codec.Tags(req.GetTags()); err != nil {
+			return nil, toStatus("tags", err)
+		}
+	}
 	apply := moveApplier(applyNotation)
 	var write recordWriter
 	if codec != nil {

@@ -39,7 +39,7 @@ func TestRecordMatOnePass(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, states := range []bool{false, true} {
-			replay, _, _, err := importMat(string(data), states)
+			replay, _, _, err := importMat(context.Background(), string(data), states)
 			if err != nil {
 				// gnubg's re-exports of two of our sessions, which lose
 				// moves next to resignations (rules/backgammon/mat's

@@ -28,6 +28,16 @@ const FormatName = "gamerules-record/1"
 // limit).
 const MaxMoves = 9_000
 
+// MaxElements is the most objects and strings (keys included) a record's
+// text may hold: a JSON decoder allocates for each, and a record is parsed
+// again from a string the transport's element budget counts as one (the
+// service's ImportRecord text), its options once more (the API's JSON of
+// the game's options). A record of MaxMoves moves on the largest custom
+// board holds about 11,000; a text over MaxElements is refused before it
+// is decoded, by a scan that allocates nothing, so that a few hundred KiB
+// of empty objects cost what their bytes cost to read.
+const MaxElements = 20_000
+
 // Record is one game.
 type Record struct {
 	// Format is FormatName.
@@ -96,8 +106,8 @@ func position(data []byte, off int64) (int, int) {
 	return line, col
 }
 
-// Parse reads one record in the JSON record format: exactly one JSON
-// object, no unknown fields, format FormatName, a game, at most MaxMoves
+// Parse reads one record in the JSON record format: at most MaxElements
+// objects and strings, exactly one JSON object, no unknown fields, format FormatName, a game, at most MaxMoves
 // moves, no empty move, options only without a start, and a seed that is a
 // decimal uint64. Errors are *Error, with the line and column.
 func Parse(data []byte) (Record, error) {
@@ -105,6 +115,9 @@ func Parse(data []byte) (Record, error) {
 	fail := func(off int64, format string, args ...any) (Record, error) {
 		l, c := position(data, off)
 		return Record{}, &Error{Line: l, Column: c, Reason: fmt.Sprintf(format, args...)}
+	}
+	if off := overElements(data, MaxElements); off >= 0 {
+		return fail(int64(off), "the record holds more than %d objects and strings; no game needs that many, so it was not decoded", MaxElements)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -156,6 +169,37 @@ func Parse(data []byte) (Record, error) {
 		r.Moves = []string{}
 	}
 	return r, nil
+}
+
+// overElements counts the objects and strings (keys included) of the JSON
+// text b and returns the offset of the one that passes max, -1 when there
+// are at most max. It allocates nothing; on text that is not JSON the count
+// means little, but then the decoder refuses the text either way.
+func overElements(b []byte, max int) int {
+	n := 0
+	inString, escaped := false, false
+	for i, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		case c == '"':
+			inString = true
+		case c != '{':
+			continue
+		}
+		if n++; n > max {
+			return i
+		}
+	}
+	return -1
 }
 
 // Format writes r in the JSON record format (two-space indentation, a

@@ -47,11 +47,14 @@ package mat
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/gamerules/gamerules/rules/backgammon"
 	"github.com/gamerules/gamerules/rules/record"
@@ -124,15 +127,63 @@ func fail(line, col int, format string, args ...any) error {
 	return &record.Error{Line: line, Column: col, Reason: fmt.Sprintf(format, args...)}
 }
 
+// Limits bound what ReadContext and Match.ReplayContext take, so that a
+// record's cost is refused before it is paid.
+type Limits struct {
+	// MaxMoves is the most moves the record's replay (Match.Replay: every
+	// game, "next game" between them) may hold; 0 is no limit. Reading
+	// counts, as it goes, the fewest moves the actions read so far can
+	// replay to (a roll and its play, a decision, "next game" between
+	// games, less the one play a resignation after a roll may leave out)
+	// and stops with a *LimitError as soon as that passes MaxMoves, so a
+	// record too long is refused before the rest of it is read or any of
+	// it replayed; the replay then stops at its exact count.
+	MaxMoves int
+}
+
+// LimitError is a record over Limits.MaxMoves: where reading (or the
+// replay) passed it, and the limit.
+type LimitError struct {
+	Line, Column int
+	// Moves is how many moves the record was known to hold when it
+	// stopped (at least; more may follow); Max the limit.
+	Moves, Max int
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("mat: line %d, column %d: the record's replay holds more than %d moves (%d by here)", e.Line, e.Column, e.Max, e.Moves)
+}
+
+// checkEvery is how many lines Read, or moves Replay, takes between two
+// looks at its context.
+const checkEvery = 256
+
 // Read parses a match. Errors are *record.Error with the line and column of
-// what could not be read.
+// what could not be read. It is ReadContext without a deadline or limits.
 func Read(data []byte) (Match, error) {
+	return ReadContext(context.Background(), data, Limits{})
+}
+
+// ReadContext is Read, stopping with ctx's error when ctx ends (looked at
+// every few hundred lines) and with a *LimitError when the record holds
+// more moves than lim allows (see Limits). It is linear in the text's
+// length.
+func ReadContext(ctx context.Context, data []byte, lim Limits) (Match, error) {
 	var m Match
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	seenMatch := false
 	var g *Game
+	// The fewest moves the games before the current one (and the "next
+	// game" moves between them) replay to, and the current game's rolls
+	// (two moves each) and decisions (one).
+	doneMoves, gameMin := 0, 0
 	for i, raw := range lines {
 		ln := i + 1
+		if i%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return Match{}, err
+			}
+		}
 		text := strings.TrimRight(raw, " \t")
 		trimmed := strings.TrimSpace(text)
 		col := len(text) - len(strings.TrimLeft(text, " \t")) + 1
@@ -142,6 +193,9 @@ func Read(data []byte) (Match, error) {
 		case strings.HasPrefix(trimmed, ";"):
 			if !seenMatch {
 				m.Comments = append(m.Comments, text)
+				if !strings.Contains(text, "[") {
+					continue // no tag: the regular expression is the costly part
+				}
 				if tm := tagRe.FindStringSubmatch(text); tm != nil {
 					on := strings.EqualFold(tm[2], "on")
 					if tm[1] == "Jacoby" {
@@ -169,6 +223,10 @@ func Read(data []byte) (Match, error) {
 			if n, _ := strconv.Atoi(gm[1]); n != len(m.Games)+1 {
 				return Match{}, fail(ln, col, "game %d: want game %d", n, len(m.Games)+1)
 			}
+			if len(m.Games) > 0 {
+				doneMoves += max(gameMin-1, 0) + 1 // the game before, and "next game"
+			}
+			gameMin = 0
 			m.Games = append(m.Games, Game{Winner: -1, line: ln})
 			g = &m.Games[len(m.Games)-1]
 			if i+1 >= len(lines) {
@@ -192,23 +250,53 @@ func Read(data []byte) (Match, error) {
 		}
 		rest := text
 		start := 0
-		if lm := lineRe.FindStringIndex(text); lm != nil {
-			start = lm[1]
+		if end := lineNumberEnd(text); end > 0 {
+			start = end
 			rest = text[start:]
 		} else if !strings.HasPrefix(trimmed, "Wins ") {
 			return Match{}, fail(ln, col, `expected a numbered line ("  1) 31: 8/5 6/5") or "Wins"`)
 		}
+		before := len(g.Actions)
 		if err := readActions(g, rest, start, ln); err != nil {
 			return Match{}, err
 		}
-		for _, a := range g.Actions {
+		// Only this line's actions: looking at all of the game's after
+		// every line made reading quadratic in a game's length.
+		for _, a := range g.Actions[before:] {
 			m.Beavers = m.Beavers || a.Play == "beaver"
+			if a.Dice[0] != 0 {
+				gameMin += 2 // a roll and its play
+			} else {
+				gameMin++ // a decision
+			}
+		}
+		// A resignation after the game's last roll leaves its play out.
+		if n := doneMoves + max(gameMin-1, 0); lim.MaxMoves > 0 && n > lim.MaxMoves {
+			return Match{}, &LimitError{Line: ln, Column: col, Moves: n, Max: lim.MaxMoves}
 		}
 	}
 	if !seenMatch {
 		return Match{}, fail(len(lines), 1, "no match header")
 	}
 	return m, nil
+}
+
+// lineNumberEnd returns the byte offset just past a line's number and its
+// ")" ("  12)"; lineRe without the regular expression), 0 when the line
+// does not start so.
+func lineNumberEnd(s string) int {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\f' || s[i] == '\r' || s[i] == '\n') {
+		i++
+	}
+	j := i
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	if j == i || j >= len(s) || s[j] != ')' {
+		return 0
+	}
+	return j + 1
 }
 
 // token is one word of a line and its 0-based byte offset.
@@ -383,8 +471,15 @@ type Move struct {
 // is not legal is a *MoveError; a text that contradicts the moves a
 // *record.Error.
 func (m *Match) Replay() ([]Move, error) {
+	return m.ReplayContext(context.Background(), Limits{})
+}
+
+// ReplayContext is Replay, stopping with ctx's error when ctx ends (looked
+// at every few hundred moves) and with a *LimitError as soon as the replay
+// holds more than lim.MaxMoves moves.
+func (m *Match) ReplayContext(ctx context.Context, lim Limits) ([]Move, error) {
 	noJacoby := m.NoJacoby
-	out, err := m.replay()
+	out, err := m.replay(ctx, lim)
 	if err != nil {
 		m.NoJacoby = noJacoby // what the rule was taken to be is not known
 		return nil, err
@@ -414,7 +509,7 @@ func (m Match) LastGame(moves []Move) (backgammon.State, []Move, error) {
 }
 
 // replay is Replay, but for restoring m.NoJacoby on an error.
-func (m *Match) replay() ([]Move, error) {
+func (m *Match) replay(ctx context.Context, lim Limits) ([]Move, error) {
 	start, err := backgammon.New(m.Options())
 	if err != nil {
 		return nil, fail(1, 1, "match header: %v", err)
@@ -424,12 +519,29 @@ func (m *Match) replay() ([]Move, error) {
 	for _, g := range m.Games {
 		n += 2*len(g.Actions) + 3 // a roll and its play; "next game", a resignation and its accept
 	}
+	if lim.MaxMoves > 0 {
+		n = min(n, lim.MaxMoves+1)
+	}
 	out := make([]Move, 0, n)
 	ends := make([]int, 0, len(m.Games)) // len(out) at each game's end
 	moveError := func(mv Move, err error) error {
 		return &MoveError{Line: mv.Line, Column: mv.Column, Index: len(out), Notation: mv.Notation, Before: s.String(), Err: err}
 	}
+	limited := func(mv Move) error {
+		if len(out)%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if lim.MaxMoves > 0 && len(out) >= lim.MaxMoves {
+			return &LimitError{Line: mv.Line, Column: mv.Column, Moves: len(out) + 1, Max: lim.MaxMoves}
+		}
+		return nil
+	}
 	apply := func(mv Move) error {
+		if err := limited(mv); err != nil {
+			return err
+		}
 		next, played, err := s.ApplyText(mv.Notation)
 		if err != nil {
 			return moveError(mv, err)
@@ -445,6 +557,9 @@ func (m *Match) replay() ([]Move, error) {
 			// A money session's next game is not a move of the API (a
 			// money game is one game); the engine chains it.
 			mv := Move{Notation: "next game", Line: g.lineOf(), Column: 1, Played: backgammon.NextGameMove()}
+			if err := limited(mv); err != nil {
+				return nil, err
+			}
 			next, err := s.NextSessionGame()
 			if err != nil {
 				return nil, moveError(mv, err)
@@ -651,7 +766,7 @@ func ourSteps(play string) string {
 // Write replays moves (this module's notation) from start, which must be a
 // new game (PhaseOpening) of a match or a money game with the cube, and
 // writes them as a match in the format, players' names as given (empty:
-// "White", "Black"); a money session's games ("next game") as gnubg writes
+// "White", "Black"; a name CheckPlayer refuses is an error); a money session's games ("next game") as gnubg writes
 // them, a "0 point match" with the running totals in the game headers. The
 // moves must be legal. As gnubg writes them: a resignation accepted is the
 // "Wins" line only, one declined is not written at all (so it does not read
@@ -682,6 +797,36 @@ func Write(start backgammon.State, moves []string, players [2]string) ([]byte, e
 	return WriteReplay(start, replayed, players)
 }
 
+// ErrPlayer is a player's name Write cannot write so that Read reads it
+// back.
+var ErrPlayer = errors.New("mat: a player's name that does not read back")
+
+// CheckPlayer reports whether Write can write name as a player's name so
+// that Read reads the same name back: nil, or an error wrapping ErrPlayer
+// saying why. A name is refused when it has a control character (a line
+// break ends the score line), a ':' (which separates a name from its
+// score), white space at either end (the reader trims it), or when it
+// starts as a numbered move line does ("1) 31"), which the score line
+// must not. (The empty name is no name: Write writes "White" or "Black".)
+func CheckPlayer(name string) error {
+	why := ""
+	switch {
+	case name == "":
+		why = "it is empty"
+	case strings.ContainsFunc(name, unicode.IsControl):
+		why = "it has a control character"
+	case strings.Contains(name, ":"):
+		why = `it has a ":"`
+	case strings.TrimSpace(name) != name:
+		why = "it starts or ends with white space"
+	case lineNumberEnd(name) > 0:
+		why = `it reads as a numbered move line ("1) 31")`
+	default:
+		return nil
+	}
+	return fmt.Errorf("%w: %q: %s", ErrPlayer, name, why)
+}
+
 // WriteReplay writes a game already replayed, as Write writes it: from
 // start, each move as the engine applied it (Played) and the state after
 // it (After), as Match.Replay gives them or a replay of the engine makes
@@ -696,8 +841,10 @@ func WriteReplay(start backgammon.State, moves []Move, players [2]string) ([]byt
 		return nil, fmt.Errorf("mat: the start must be a new game (opening roll), not phase %s", start.Phase())
 	}
 	for i, def := range [2]string{"White", "Black"} {
-		if strings.TrimSpace(players[i]) == "" || strings.ContainsAny(players[i], ":\n") {
+		if players[i] == "" {
 			players[i] = def
+		} else if err := CheckPlayer(players[i]); err != nil {
+			return nil, err
 		}
 	}
 	var b bytes.Buffer
@@ -730,7 +877,14 @@ func WriteReplay(start backgammon.State, moves []Move, players [2]string) ([]byt
 		gameNo++
 		lineNo = 0
 		w, bl := s.Score()
-		fmt.Fprintf(&b, "\n Game %d\n %s : %-*d%s : %d\n", gameNo, players[0], 30-len(players[0])-4, w, players[1], bl)
+		// The score padded to column 30, as gnubg writes it; after a long
+		// name at least one space, which the reader needs between the
+		// score and the right player's name (a negative width pads too).
+		width := 30 - len(players[0]) - 4
+		if digits := len(strconv.Itoa(w)); max(width, -width) <= digits {
+			width = digits + 1
+		}
+		fmt.Fprintf(&b, "\n Game %d\n %s : %-*d%s : %d\n", gameNo, players[0], width, w, players[1], bl)
 	}
 	header()
 	var pendingRoll string
