@@ -5,6 +5,10 @@
 #   docker build -t gamerules/gamerulesd:dev --build-arg VERSION=dev .
 #   docker run --rm -p 50051:50051 -p 8080:8080 gamerules/gamerulesd:dev
 FROM golang:1.26 AS build
+# Build with Go 1.27.3, go.mod's toolchain line: the image's Go 1.26 runs with
+# GOTOOLCHAIN=local, which ignores that line, so the go command is told to
+# fetch it (once, in the module download layer below).
+ENV GOTOOLCHAIN=go1.27.3
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download

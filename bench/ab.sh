@@ -8,6 +8,9 @@
 #
 # Usage: bench/ab.sh BEFORE_REV        e.g. bench/ab.sh 1d15be7
 # Raw results: bench/results/ab/{before,after}-N.json (gitignored).
+# Go 1.27.3, go.mod's toolchain line (this machine's Go 1.26 runs with GOTOOLCHAIN=local),
+# for both builds alike, so that the two differ only by their commit.
+export GOTOOLCHAIN=go1.27.3
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

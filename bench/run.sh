@@ -19,6 +19,8 @@
 #                                   so that queued requests wait rather than being shed; log level info)
 #   BENCH_SERVER_LOG=/tmp/gamerulesd.log     keep the server's log (default: discarded)
 #   BENCH_OUT=bench/results/latest.json      raw results
+# Go 1.27.3, go.mod's toolchain line (this machine's Go 1.26 runs with GOTOOLCHAIN=local).
+export GOTOOLCHAIN=go1.27.3
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -3,6 +3,8 @@
 # port: builds .bin/gamerulesd, starts it, installs the example's locked
 # dependencies (npm ci) and plays every game to the end. CI runs it where
 # Node is present.
+# Go 1.27.3, go.mod's toolchain line (this machine's Go 1.26 runs with GOTOOLCHAIN=local).
+export GOTOOLCHAIN=go1.27.3
 set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$top"

@@ -2,6 +2,8 @@
 # Regenerates gen/ from proto/: Go messages, gRPC stubs, the grpc-gateway
 # handlers and the OpenAPI document (completed by internal/openapipatch). The generators are built from the pinned
 # versions in tools/ into .bin/ (first run: a minute or two; later runs: cached).
+# Go 1.27.3, go.mod's toolchain line (this machine's Go 1.26 runs with GOTOOLCHAIN=local).
+export GOTOOLCHAIN=go1.27.3
 set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$top"

@@ -10,6 +10,8 @@
 # - gnubg-reimport/gnubg-final.txt: the gnubg ID (Position ID:Match ID)
 #   gnubg shows after importing each of our files (and, for the money
 #   sessions, after importing its own).
+# Go 1.27.3, go.mod's toolchain line (this machine's Go 1.26 runs with GOTOOLCHAIN=local).
+export GOTOOLCHAIN=go1.27.3
 set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
 dir="$top/testdata/backgammon/mat"

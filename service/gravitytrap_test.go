@@ -444,10 +444,14 @@ func TestGravityTrapTextWithTypedBoard(t *testing.T) {
 		t.Errorf("ApplyMove(..BoRo r with the typed board, 3) = %v, %v", am, err)
 	}
 	for _, st := range []*gamerulesv1.GameState{
-		withBoard("", gtHex()),                                                              // no position at all
-		withBoard("RoooBooooooooooooooooo r rings", gtHex()),                                // a board name on a caller's board
-		withBoard("RoooBooooooooooooooooo r", &gamerulesv1.GravityTrapBoard{Name: "rings"}), // text on default, board rings
-		withBoard("RoBo.o r", gtHex()),                                                      // hex: blue moved last, but no empty station is on his lines
+		// no position at all
+		withBoard("", gtHex()),
+		// a board name on a caller's board
+		withBoard("RoooBooooooooooooooooo r rings", gtHex()),
+		// text on default, board rings
+		withBoard("RoooBooooooooooooooooo r", &gamerulesv1.GravityTrapBoard{Name: "rings"}),
+		// hex: blue moved last, but no empty station is on his lines
+		withBoard("RoBo.o r", gtHex()),
 	} {
 		if _, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: gtGame, State: st}); reasonOf(t, err) != ReasonInvalidState {
 			t.Errorf("LegalMoves(%q with board %v) = %v; want INVALID_STATE", st.GetText(), st.GetGravityTrap().GetBoard(), err)

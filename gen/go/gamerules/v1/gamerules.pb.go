@@ -729,20 +729,18 @@ type LegalMovesRequest struct {
 	// The parts of the answer to return (AIP-157 partial response); absent or
 	// empty means all of it, exactly as without a mask. Paths are relative to
 	// LegalMovesResponse:
-	//
-	//	"*"                   everything
-	//	"moves"               every part of each move (all the paths below
-	//	                      but "chance")
-	//	"moves.notation"      each move's notation
-	//	"moves.move"          each move's typed move (the oneof `move`)
-	//	"moves.probability"   a chance outcome's probability
-	//	"moves.result"        each move's result state, text and typed
-	//	                      (with include_results only, as without a mask)
-	//	"moves.result.text"   the result state's text only
-	//	"moves.result.state"  the result state's typed fields only (the
-	//	                      oneof `state`)
-	//	"chance"              the chance flag (false when left out)
-	//
+	//   "*"                   everything
+	//   "moves"               every part of each move (all the paths below
+	//                         but "chance")
+	//   "moves.notation"      each move's notation
+	//   "moves.move"          each move's typed move (the oneof `move`)
+	//   "moves.probability"   a chance outcome's probability
+	//   "moves.result"        each move's result state, text and typed
+	//                         (with include_results only, as without a mask)
+	//   "moves.result.text"   the result state's text only
+	//   "moves.result.state"  the result state's typed fields only (the
+	//                         oneof `state`)
+	//   "chance"              the chance flag (false when left out)
 	// When any "moves" path is given, `moves` has one entry per legal move, in
 	// the usual order, holding only the parts asked for (an entry may be
 	// empty); when none is, `moves` is empty. Parts left out are not built, so
