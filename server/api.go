@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 
@@ -188,7 +187,3 @@ type registryPair struct {
 	prometheus.Registerer
 	prometheus.Gatherer
 }
-
-// errNotMade is the answer of a method of a Server or API that New or
-// NewAPI did not make (a zero value).
-var errNotMade = errors.New("server: use New (or NewAPI) to make a Server (an API); the zero value does not serve")
