@@ -57,6 +57,7 @@ type Server struct {
 	httpServer *http.Server
 	healthSrv  *healthServer
 	httpLimit  *limit.InFlight
+	conns      *connLimits
 	closeGW    func()
 	running    sync.Once
 }
@@ -104,7 +105,11 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	a := s.api
-	s.grpcServer = grpc.NewServer(a.grpcServerOptions(productionServerOptions(s.tls, s.tr)...)...)
+	// Both listeners, the host's too, hold at most --max-connections
+	// (conns.go); the listeners' Close closes the inner ones.
+	s.conns = newConnLimits(opts, s.grpcLis, s.httpLis, a.reg)
+	s.grpcLis, s.httpLis = s.conns.grpc, s.conns.http
+	s.grpcServer = grpc.NewServer(a.grpcServerOptions(append(productionServerOptions(s.tls, s.tr), grpc.StatsHandler(connUse{s.conns.grpc}))...)...)
 	a.RegisterGRPC(s.grpcServer)
 	s.healthSrv = newHealthServer()
 	healthpb.RegisterHealthServer(s.grpcServer, s.healthSrv)
@@ -126,7 +131,8 @@ func New(opts Options) (*Server, error) {
 		WriteTimeout:      opts.HTTPReadTimeout + opts.RequestTimeout + 5*time.Second,
 		IdleTimeout:       opts.HTTPIdleTimeout,
 		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          zap.NewStdLog(s.logger.Named("http")),
+		ErrorLog:          httpErrorLog(s.logger.Named("http")),
+		ConnState:         s.conns.httpConnState,
 	}
 	ok = true
 	return s, nil
@@ -246,6 +252,7 @@ func (s *Server) Run(ctx context.Context) error {
 	logCtx, stopLog := context.WithCancel(context.Background())
 	defer stopLog()
 	go a.adm.LogRefusals(logCtx, logger.Named("rpc"))
+	go s.conns.logRefusals(logCtx, logger, cfg.MaxConnections)
 	healthSrv.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	healthSrv.SetServingStatus(gamerulesv1.GameRules_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	logger.Info("gamerulesd serving",
@@ -343,13 +350,22 @@ func newHTTPHandler(cfg Options, gw http.Handler, reg prometheus.Gatherer, m htt
 		}
 		fmt.Fprintln(w, "ready")
 	})
-	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	mux.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, _ *http.Request) {
+	// /metrics gathers every metric for each scrape: a few at once (a
+	// Prometheus server scrapes one at a time); beyond, promhttp answers 503.
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{MaxRequestsInFlight: metricsInFlight}))
+	// The pages (/docs, /openapi.json, the playground) have their own small
+	// limit, apart from the API's --max-in-flight (pages.go).
+	pages := http.NewServeMux()
+	pages.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(openapiv2.GameRules)
 	})
-	registerWeb(mux)
-	registerDocs(mux)
+	registerWeb(pages)
+	registerDocs(pages)
+	limited := pagesLimit(pages, limit.NewInFlight(pagesInFlight, cfg.QueueWait), refused)
+	for _, p := range []string{"GET /openapi.json", "GET /docs", "GET /docs/rapidoc-min.js", "GET /static/", "GET /{$}"} {
+		mux.Handle(p, limited)
+	}
 	mux.Handle("/", restLimits(cfg, gw, lim, refused))
 	return withRequestID(instrument(withCORS(cfg, mux), m, logger))
 }
