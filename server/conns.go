@@ -2,26 +2,27 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
+	"google.golang.org/grpc"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/stats"
 
 	"github.com/gamerules/gamerules/server/limit"
 )
 
-// The probe reserve of each port: connections accepted beyond
-// --max-connections so that health checks are answered at the limit
-// (limit.ListenerOptions.Reserve). A reserve connection lives at most
-// probeReserveLifetime; a newcomer pushes out the oldest one that has made
-// no call yet. 64 idle connections cost about 1 MB.
+// The health port's own limits (--health-addr): probes only, so a few
+// connections, each short-lived.
 const (
-	probeReserve         = 64
-	probeReserveLifetime = 5 * time.Second
+	healthMaxConns    = 32
+	healthReadTimeout = 2 * time.Second
 )
 
 // connLimits are the connection limits of both ports (limit.Listener) and
@@ -35,27 +36,25 @@ type connLimits struct {
 func newConnLimits(opts Options, grpcLis, httpLis net.Listener, reg prometheus.Registerer) *connLimits {
 	refused := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "gamerules_connections_refused_total",
-		Help: "Connections closed as soon as accepted because the port had --max-connections open and its probe reserve full, or pushed out of the reserve by a newer one, by port (grpc, http).",
+		Help: "Connections closed as soon as accepted because the port had --max-connections open, by port (grpc, http).",
 	}, []string{"port"})
 	c := &connLimits{
 		grpc: limit.NewListener(grpcLis, limit.ListenerOptions{
-			Max: opts.MaxConnections, Reserve: probeReserve, ReserveLifetime: probeReserveLifetime,
-			FirstUseTimeout: opts.GRPCFirstCallTimeout, Refused: refused.WithLabelValues("grpc"),
+			Max: opts.MaxConnections, FirstUseTimeout: opts.GRPCFirstCallTimeout, Refused: refused.WithLabelValues("grpc"),
 		}),
 		// No FirstUseTimeout: http.Server's ReadHeaderTimeout closes a
 		// connection that sends no request.
 		http: limit.NewListener(httpLis, limit.ListenerOptions{
-			Max: opts.MaxConnections, Reserve: probeReserve, ReserveLifetime: probeReserveLifetime,
-			Refused: refused.WithLabelValues("http"),
+			Max: opts.MaxConnections, Refused: refused.WithLabelValues("http"),
 		}),
 	}
 	reg.MustRegister(refused,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "gamerules_connections_open", Help: "Connections open now, by port (grpc, http), the probe reserve included.",
+			Name: "gamerules_connections_open", Help: "Connections open now, by port (grpc, http).",
 			ConstLabels: prometheus.Labels{"port": "grpc"},
 		}, func() float64 { return float64(c.grpc.Open()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "gamerules_connections_open", Help: "Connections open now, by port (grpc, http), the probe reserve included.",
+			Name: "gamerules_connections_open", Help: "Connections open now, by port (grpc, http).",
 			ConstLabels: prometheus.Labels{"port": "http"},
 		}, func() float64 { return float64(c.http.Open()) }),
 	)
@@ -83,7 +82,7 @@ func (c *connLimits) logRefusals(ctx context.Context, logger *zap.Logger, maxCon
 		case <-t.C:
 			g, h := c.grpc.Refused(), c.http.Refused()
 			if g > lastG || h > lastH {
-				logger.Warn("connections refused at --max-connections (and the probe reserve)",
+				logger.Warn("connections refused at --max-connections",
 					zap.Int("max_connections", maxConns), zap.Int64("grpc_refused", g-lastG), zap.Int64("http_refused", h-lastH),
 					zap.Int("grpc_open", c.grpc.Open()), zap.Int("http_open", c.http.Open()))
 			}
@@ -111,3 +110,49 @@ func (u connUse) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context.Cont
 func (u connUse) HandleConn(context.Context, stats.ConnStats)                       {}
 
 var _ stats.Handler = connUse{}
+
+// healthPort is the probes' own port (--health-addr): /healthz and /readyz,
+// and gRPC health over unencrypted HTTP/2, as on the public ports, with
+// connections of their own, so that a flood of connections on the public
+// ports cannot keep a probe out.
+type healthPort struct {
+	lis  *limit.Listener
+	srv  *http.Server
+	grpc *grpc.Server
+}
+
+// newHealthPort opens the health port on addr; it answers what hs says.
+func newHealthPort(addr string, hs *healthServer, logger *zap.Logger) (*healthPort, error) {
+	inner, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--health-addr: %w", err)
+	}
+	gs := grpc.NewServer(grpc.MaxRecvMsgSize(4<<10), grpc.MaxConcurrentStreams(4))
+	healthpb.RegisterHealthServer(gs, hs)
+	mux := http.NewServeMux()
+	registerProbes(mux, hs.Server)
+	protocols := new(http.Protocols)
+	protocols.SetHTTP1(true)
+	protocols.SetUnencryptedHTTP2(true)
+	h := &healthPort{
+		lis:  limit.NewListener(inner, limit.ListenerOptions{Max: healthMaxConns}),
+		grpc: gs,
+	}
+	h.srv = &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.ProtoMajor == 2 && strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc") {
+				gs.ServeHTTP(w, r)
+				return
+			}
+			mux.ServeHTTP(w, r)
+		}),
+		Protocols:         protocols,
+		ReadHeaderTimeout: healthReadTimeout,
+		ReadTimeout:       healthReadTimeout,
+		WriteTimeout:      5 * time.Second,
+		IdleTimeout:       30 * time.Second,
+		MaxHeaderBytes:    8 << 10,
+		ErrorLog:          httpErrorLog(logger),
+	}
+	return h, nil
+}

@@ -59,17 +59,22 @@ type Options struct {
 	// GRPCMaxStreams is the most concurrent streams one gRPC connection may
 	// open (HTTP/2 MAX_CONCURRENT_STREAMS; default 100).
 	GRPCMaxStreams int
-	// MaxConnections is how many connections each port holds open at once
-	// (default 1,000; 1..1,000,000). Beyond it a port keeps a reserve of 64
-	// connections, each open at most 5 s, for health checks and probes; past
-	// that a new connection is closed as soon as it is accepted (refused,
-	// not queued: a queue in the kernel would hold a probe's connection
-	// behind all the others), and counted in
+	// HealthAddr, when set (e.g. ":8081"; default "": none), is a third
+	// port for probes only: /healthz, /readyz and gRPC health (plain text,
+	// HTTP/1.1 and HTTP/2), at most 32 connections of its own, so that
+	// probes are answered while a flood holds every place on the public
+	// ports (MaxConnections). Keep it out of the Service that clients reach.
+	HealthAddr string
+	// MaxConnections is how many connections each public port (GRPCAddr,
+	// HTTPAddr) holds open at once (default 1,000; 1..1,000,000). Beyond it
+	// a new connection is closed as soon as it is accepted (refused, not
+	// queued: a queue in the kernel would hold every later connection,
+	// a probe's too, behind it), and counted in
 	// gamerules_connections_refused_total. An idle gRPC connection costs
-	// about 17 KB, an idle HTTP connection about 10 KB (README,
-	// Configuration), so the default bounds both ports' connections to
-	// about 30 MB. Each connection is a file descriptor: the process's
-	// limit (ulimit -n) should exceed 2 × (MaxConnections + 64) + 100.
+	// about 29 KB of RSS, an idle HTTP connection about 12 KB
+	// (TestConnectionFlood), so the default bounds both ports' connections
+	// to about 45 MB above idle. Each connection is a file descriptor: the process's
+	// limit (ulimit -n) should exceed 2 × MaxConnections + 200.
 	MaxConnections int
 	// GRPCFirstCallTimeout closes a gRPC connection that has not begun a
 	// call this long after it was accepted (default 30 s), much sooner than

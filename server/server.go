@@ -58,6 +58,7 @@ type Server struct {
 	healthSrv  *healthServer
 	httpLimit  *limit.InFlight
 	conns      *connLimits
+	healthPort *healthPort // nil without --health-addr
 	closeGW    func()
 	running    sync.Once
 }
@@ -113,6 +114,11 @@ func New(opts Options) (*Server, error) {
 	a.RegisterGRPC(s.grpcServer)
 	s.healthSrv = newHealthServer()
 	healthpb.RegisterHealthServer(s.grpcServer, s.healthSrv)
+	if opts.HealthAddr != "" {
+		if s.healthPort, err = newHealthPort(opts.HealthAddr, s.healthSrv, s.logger.Named("health")); err != nil {
+			return nil, err
+		}
+	}
 	reflection.Register(s.grpcServer)
 
 	// REST calls pass the same interceptors (logs, metrics, recovery,
@@ -167,6 +173,9 @@ func (s *Server) closeEarly() {
 	if s.httpLis != nil {
 		s.httpLis.Close()
 	}
+	if s.healthPort != nil {
+		s.healthPort.lis.Close()
+	}
 	if s.tr != nil {
 		_ = s.tr.shutdown(context.Background())
 	}
@@ -182,6 +191,15 @@ func (s *Server) GRPCAddr() string { return s.grpcLis.Addr().String() }
 // HTTPAddr is the address the HTTP port listens on; valid once New has
 // returned.
 func (s *Server) HTTPAddr() string { return s.httpLis.Addr().String() }
+
+// HealthAddr is the address the health port (Options.HealthAddr) listens
+// on, or "" when there is none; valid once New has returned.
+func (s *Server) HealthAddr() string {
+	if s.healthPort == nil {
+		return ""
+	}
+	return s.healthPort.lis.Addr().String()
+}
 
 // run is New and Run in one, for the tests: when ready is not nil, the
 // listening addresses are sent on it once both ports are open.
@@ -249,6 +267,12 @@ func (s *Server) Run(ctx context.Context) error {
 			errc <- fmt.Errorf("HTTP server: %w", err)
 		}
 	}()
+	if hp := s.healthPort; hp != nil {
+		// The probes' port serves until the end (not counted in wg: it
+		// fails only if its listener does, and then probes say so).
+		go func() { _ = hp.srv.Serve(hp.lis) }()
+		defer func() { hp.srv.Close(); hp.grpc.Stop() }()
+	}
 	logCtx, stopLog := context.WithCancel(context.Background())
 	defer stopLog()
 	go a.adm.LogRefusals(logCtx, logger.Named("rpc"))
@@ -259,6 +283,8 @@ func (s *Server) Run(ctx context.Context) error {
 		zap.String("version", cfg.Version),
 		zap.String("grpc_addr", s.GRPCAddr()),
 		zap.String("http_addr", s.HTTPAddr()),
+		zap.String("health_addr", s.HealthAddr()),
+		zap.Int("max_connections", cfg.MaxConnections),
 		zap.Strings("games", a.games),
 		zap.Int("max_recv_bytes", cfg.MaxRecvBytes),
 		zap.Int("max_in_flight", cfg.MaxInFlight),
@@ -336,20 +362,7 @@ const stopGrace = 100 * time.Millisecond
 // the playground page (web.go), and everything else to the REST gateway.
 func newHTTPHandler(cfg Options, gw http.Handler, reg prometheus.Gatherer, m httpMetrics, hs *health.Server, lim *limit.InFlight, refused prometheus.Counter, logger *zap.Logger) http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		fmt.Fprintln(w, "ok")
-	})
-	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		resp, err := hs.Check(r.Context(), &healthpb.HealthCheckRequest{})
-		if err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {
-			w.WriteHeader(http.StatusServiceUnavailable)
-			fmt.Fprintln(w, "not ready")
-			return
-		}
-		fmt.Fprintln(w, "ready")
-	})
+	registerProbes(mux, hs)
 	// /metrics gathers every metric for each scrape: a few at once (a
 	// Prometheus server scrapes one at a time); beyond, promhttp answers 503.
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{MaxRequestsInFlight: metricsInFlight}))
@@ -368,6 +381,25 @@ func newHTTPHandler(cfg Options, gw http.Handler, reg prometheus.Gatherer, m htt
 	}
 	mux.Handle("/", restLimits(cfg, gw, lim, refused))
 	return withRequestID(instrument(withCORS(cfg, mux), m, logger))
+}
+
+// registerProbes serves /healthz (liveness: the process answers) and
+// /readyz (readiness: 503 once shutdown has begun) on mux.
+func registerProbes(mux *http.ServeMux, hs *health.Server) {
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintln(w, "ok")
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		resp, err := hs.Check(r.Context(), &healthpb.HealthCheckRequest{})
+		if err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprintln(w, "not ready")
+			return
+		}
+		fmt.Fprintln(w, "ready")
+	})
 }
 
 // waitIdle waits until done is closed, or idle has held for 20 ms (two
