@@ -32,8 +32,9 @@ type connLimits struct {
 }
 
 // newConnLimits wraps the two listeners (opened by New, or given by the
-// host program) in their connection limits.
-func newConnLimits(opts Options, grpcLis, httpLis net.Listener, reg prometheus.Registerer) *connLimits {
+// host program) in their connection limits, registering their metrics with
+// a's (unregistered by a.Close).
+func newConnLimits(opts Options, grpcLis, httpLis net.Listener, a *API) (*connLimits, error) {
 	refused := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "gamerules_connections_refused_total",
 		Help: "Connections closed as soon as accepted because the port had --max-connections open, by port (grpc, http).",
@@ -48,7 +49,7 @@ func newConnLimits(opts Options, grpcLis, httpLis net.Listener, reg prometheus.R
 			Max: opts.MaxConnections, Refused: refused.WithLabelValues("http"),
 		}),
 	}
-	reg.MustRegister(refused,
+	err := a.register(refused,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "gamerules_connections_open", Help: "Connections open now, by port (grpc, http).",
 			ConstLabels: prometheus.Labels{"port": "grpc"},
@@ -58,7 +59,7 @@ func newConnLimits(opts Options, grpcLis, httpLis net.Listener, reg prometheus.R
 			ConstLabels: prometheus.Labels{"port": "http"},
 		}, func() float64 { return float64(c.http.Open()) }),
 	)
-	return c
+	return c, err
 }
 
 // httpConnState marks an HTTP connection used once a request arrives.

@@ -108,7 +108,9 @@ func New(opts Options) (*Server, error) {
 	a := s.api
 	// Both listeners, the host's too, hold at most --max-connections
 	// (conns.go); the listeners' Close closes the inner ones.
-	s.conns = newConnLimits(opts, s.grpcLis, s.httpLis, a.reg)
+	if s.conns, err = newConnLimits(opts, s.grpcLis, s.httpLis, a); err != nil {
+		return nil, err
+	}
 	s.grpcLis, s.httpLis = s.conns.grpc, s.conns.http
 	s.grpcServer = grpc.NewServer(a.grpcServerOptions(append(productionServerOptions(s.tls, s.tr), grpc.StatsHandler(connUse{s.conns.grpc}))...)...)
 	a.RegisterGRPC(s.grpcServer)
