@@ -3,8 +3,10 @@ package server
 import (
 	"context"
 	"fmt"
+	"log"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
@@ -144,4 +146,41 @@ func zapLogger(l *zap.Logger) logging.Logger {
 			l.Error(msg)
 		}
 	})
+}
+
+// httpErrorLog is http.Server's error log: its lines at info level, as
+// zap.NewStdLog writes them, except the "TLS handshake error" lines, one per
+// failed handshake (a scanner or a flood would write thousands a second),
+// which are written at most once a minute with how many were left out.
+func httpErrorLog(logger *zap.Logger) *log.Logger {
+	return log.New(&errorLogWriter{logger: logger.WithOptions(zap.WithCaller(false)), every: time.Minute}, "", 0)
+}
+
+// errorLogWriter is httpErrorLog's writer.
+type errorLogWriter struct {
+	logger  *zap.Logger
+	every   time.Duration
+	mu      sync.Mutex
+	last    time.Time
+	skipped int
+}
+
+func (w *errorLogWriter) Write(p []byte) (int, error) {
+	line := strings.TrimSpace(string(p))
+	if !strings.HasPrefix(line, "http: TLS handshake error") {
+		w.logger.Info(line)
+		return len(p), nil
+	}
+	w.mu.Lock()
+	now := time.Now()
+	if !w.last.IsZero() && now.Sub(w.last) < w.every {
+		w.skipped++
+		w.mu.Unlock()
+		return len(p), nil
+	}
+	skipped := w.skipped
+	w.last, w.skipped = now, 0
+	w.mu.Unlock()
+	w.logger.Info(line, zap.Int("tls_handshake_errors_not_logged", skipped), zap.Duration("at_most_one_line_per", w.every))
+	return len(p), nil
 }

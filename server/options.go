@@ -59,6 +59,30 @@ type Options struct {
 	// GRPCMaxStreams is the most concurrent streams one gRPC connection may
 	// open (HTTP/2 MAX_CONCURRENT_STREAMS; default 100).
 	GRPCMaxStreams int
+	// HealthAddr, when set (e.g. ":8081"; default "": none), is a third
+	// port for probes only: /healthz, /readyz and gRPC health (plain text,
+	// HTTP/1.1 and HTTP/2), at most 32 connections of its own, so that
+	// probes are answered while a flood holds every place on the public
+	// ports (MaxConnections). Keep it out of the Service that clients reach.
+	HealthAddr string
+	// MaxConnections is how many connections each public port (GRPCAddr,
+	// HTTPAddr) holds open at once (default 1,000; 1..1,000,000). Beyond it
+	// a new connection is closed as soon as it is accepted (refused, not
+	// queued: a queue in the kernel would hold every later connection,
+	// a probe's too, behind it), and counted in
+	// gamerules_connections_refused_total. An idle gRPC connection costs
+	// about 29 KB of RSS, an idle HTTP connection about 12 KB
+	// (TestConnectionFlood), so the default bounds both ports' connections
+	// to about 45 MB above idle. Each connection is a file descriptor: the process's
+	// limit (ulimit -n) should exceed 2 × MaxConnections + 200.
+	MaxConnections int
+	// GRPCFirstCallTimeout closes a gRPC connection that has not begun a
+	// call this long after it was accepted (default 30 s), much sooner than
+	// GRPCMaxConnectionIdle; a client that connects early and calls later
+	// just reconnects. (On the HTTP port, a connection that sends no
+	// request is closed after min(HTTPReadTimeout, 10 s), http.Server's
+	// ReadHeaderTimeout.)
+	GRPCFirstCallTimeout time.Duration
 	// GRPCMaxConnectionIdle closes a gRPC connection with no call for this
 	// long (default 5 min); GRPCMaxConnectionAge closes any connection after
 	// this long (default 30 min, with GRPCMaxConnectionAgeGrace, default 30 s,
@@ -175,6 +199,8 @@ func DefaultOptions() Options {
 		QueueWait:                 250 * time.Millisecond,
 		RequestTimeout:            5 * time.Second,
 		GRPCMaxStreams:            100,
+		MaxConnections:            1000,
+		GRPCFirstCallTimeout:      30 * time.Second,
 		GRPCMaxConnectionIdle:     5 * time.Minute,
 		GRPCMaxConnectionAge:      30 * time.Minute,
 		GRPCMaxConnectionAgeGrace: 30 * time.Second,
@@ -203,6 +229,8 @@ func (c Options) Validate() error {
 		{"--max-in-flight", c.MaxInFlight > 0, c.MaxInFlight},
 		{"--grpc-max-streams", c.GRPCMaxStreams > 0, c.GRPCMaxStreams},
 		{"--request-timeout", c.RequestTimeout > 0, c.RequestTimeout},
+		{"--max-connections", c.MaxConnections > 0, c.MaxConnections},
+		{"--grpc-first-call-timeout", c.GRPCFirstCallTimeout > 0, c.GRPCFirstCallTimeout},
 		{"--grpc-max-connection-idle", c.GRPCMaxConnectionIdle > 0, c.GRPCMaxConnectionIdle},
 		{"--grpc-max-connection-age", c.GRPCMaxConnectionAge > 0, c.GRPCMaxConnectionAge},
 		{"--grpc-handshake-timeout", c.GRPCHandshakeTimeout > 0, c.GRPCHandshakeTimeout},
@@ -241,7 +269,7 @@ func (c Options) Validate() error {
 	for _, v := range []struct {
 		name string
 		n    int
-	}{{"--max-in-flight", c.MaxInFlight}, {"--max-waiting", c.MaxWaiting}, {"--grpc-max-streams", c.GRPCMaxStreams}} {
+	}{{"--max-in-flight", c.MaxInFlight}, {"--max-waiting", c.MaxWaiting}, {"--grpc-max-streams", c.GRPCMaxStreams}, {"--max-connections", c.MaxConnections}} {
 		if v.n > 1_000_000 {
 			return fmt.Errorf("%s %d is over 1,000,000; no server needs that many", v.name, v.n)
 		}

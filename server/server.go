@@ -57,6 +57,8 @@ type Server struct {
 	httpServer *http.Server
 	healthSrv  *healthServer
 	httpLimit  *limit.InFlight
+	conns      *connLimits
+	healthPort *healthPort // nil without --health-addr
 	closeGW    func()
 	running    sync.Once
 }
@@ -104,10 +106,21 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	a := s.api
-	s.grpcServer = grpc.NewServer(a.grpcServerOptions(productionServerOptions(s.tls, s.tr)...)...)
+	// Both listeners, the host's too, hold at most --max-connections
+	// (conns.go); the listeners' Close closes the inner ones.
+	if s.conns, err = newConnLimits(opts, s.grpcLis, s.httpLis, a); err != nil {
+		return nil, err
+	}
+	s.grpcLis, s.httpLis = s.conns.grpc, s.conns.http
+	s.grpcServer = grpc.NewServer(a.grpcServerOptions(append(productionServerOptions(s.tls, s.tr), grpc.StatsHandler(connUse{s.conns.grpc}))...)...)
 	a.RegisterGRPC(s.grpcServer)
 	s.healthSrv = newHealthServer()
 	healthpb.RegisterHealthServer(s.grpcServer, s.healthSrv)
+	if opts.HealthAddr != "" {
+		if s.healthPort, err = newHealthPort(opts.HealthAddr, s.healthSrv, s.logger.Named("health")); err != nil {
+			return nil, err
+		}
+	}
 	reflection.Register(s.grpcServer)
 
 	// REST calls pass the same interceptors (logs, metrics, recovery,
@@ -126,7 +139,8 @@ func New(opts Options) (*Server, error) {
 		WriteTimeout:      opts.HTTPReadTimeout + opts.RequestTimeout + 5*time.Second,
 		IdleTimeout:       opts.HTTPIdleTimeout,
 		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          zap.NewStdLog(s.logger.Named("http")),
+		ErrorLog:          httpErrorLog(s.logger.Named("http")),
+		ConnState:         s.conns.httpConnState,
 	}
 	ok = true
 	return s, nil
@@ -161,6 +175,9 @@ func (s *Server) closeEarly() {
 	if s.httpLis != nil {
 		s.httpLis.Close()
 	}
+	if s.healthPort != nil {
+		s.healthPort.lis.Close()
+	}
 	if s.tr != nil {
 		_ = s.tr.shutdown(context.Background())
 	}
@@ -176,6 +193,15 @@ func (s *Server) GRPCAddr() string { return s.grpcLis.Addr().String() }
 // HTTPAddr is the address the HTTP port listens on; valid once New has
 // returned.
 func (s *Server) HTTPAddr() string { return s.httpLis.Addr().String() }
+
+// HealthAddr is the address the health port (Options.HealthAddr) listens
+// on, or "" when there is none; valid once New has returned.
+func (s *Server) HealthAddr() string {
+	if s.healthPort == nil {
+		return ""
+	}
+	return s.healthPort.lis.Addr().String()
+}
 
 // run is New and Run in one, for the tests: when ready is not nil, the
 // listening addresses are sent on it once both ports are open.
@@ -243,15 +269,24 @@ func (s *Server) Run(ctx context.Context) error {
 			errc <- fmt.Errorf("HTTP server: %w", err)
 		}
 	}()
+	if hp := s.healthPort; hp != nil {
+		// The probes' port serves until the end (not counted in wg: it
+		// fails only if its listener does, and then probes say so).
+		go func() { _ = hp.srv.Serve(hp.lis) }()
+		defer func() { hp.srv.Close(); hp.grpc.Stop() }()
+	}
 	logCtx, stopLog := context.WithCancel(context.Background())
 	defer stopLog()
 	go a.adm.LogRefusals(logCtx, logger.Named("rpc"))
+	go s.conns.logRefusals(logCtx, logger, cfg.MaxConnections)
 	healthSrv.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	healthSrv.SetServingStatus(gamerulesv1.GameRules_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	logger.Info("gamerulesd serving",
 		zap.String("version", cfg.Version),
 		zap.String("grpc_addr", s.GRPCAddr()),
 		zap.String("http_addr", s.HTTPAddr()),
+		zap.String("health_addr", s.HealthAddr()),
+		zap.Int("max_connections", cfg.MaxConnections),
 		zap.Strings("games", a.games),
 		zap.Int("max_recv_bytes", cfg.MaxRecvBytes),
 		zap.Int("max_in_flight", cfg.MaxInFlight),
@@ -329,6 +364,30 @@ const stopGrace = 100 * time.Millisecond
 // the playground page (web.go), and everything else to the REST gateway.
 func newHTTPHandler(cfg Options, gw http.Handler, reg prometheus.Gatherer, m httpMetrics, hs *health.Server, lim *limit.InFlight, refused prometheus.Counter, logger *zap.Logger) http.Handler {
 	mux := http.NewServeMux()
+	registerProbes(mux, hs)
+	// /metrics gathers every metric for each scrape: a few at once (a
+	// Prometheus server scrapes one at a time); beyond, promhttp answers 503.
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{MaxRequestsInFlight: metricsInFlight}))
+	// The pages (/docs, /openapi.json, the playground) have their own small
+	// limit, apart from the API's --max-in-flight (pages.go).
+	pages := http.NewServeMux()
+	pages.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(openapiv2.GameRules)
+	})
+	registerWeb(pages)
+	registerDocs(pages)
+	limited := pagesLimit(pages, limit.NewInFlight(pagesInFlight, cfg.QueueWait), refused)
+	for _, p := range []string{"GET /openapi.json", "GET /docs", "GET /docs/rapidoc-min.js", "GET /static/", "GET /{$}"} {
+		mux.Handle(p, limited)
+	}
+	mux.Handle("/", restLimits(cfg, gw, lim, refused))
+	return withRequestID(instrument(withCORS(cfg, mux), m, logger))
+}
+
+// registerProbes serves /healthz (liveness: the process answers) and
+// /readyz (readiness: 503 once shutdown has begun) on mux.
+func registerProbes(mux *http.ServeMux, hs *health.Server) {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, "ok")
@@ -343,15 +402,6 @@ func newHTTPHandler(cfg Options, gw http.Handler, reg prometheus.Gatherer, m htt
 		}
 		fmt.Fprintln(w, "ready")
 	})
-	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	mux.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(openapiv2.GameRules)
-	})
-	registerWeb(mux)
-	registerDocs(mux)
-	mux.Handle("/", restLimits(cfg, gw, lim, refused))
-	return withRequestID(instrument(withCORS(cfg, mux), m, logger))
 }
 
 // waitIdle waits until done is closed, or idle has held for 20 ms (two

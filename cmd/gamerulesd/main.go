@@ -7,6 +7,7 @@
 //	gamerulesd [--grpc-addr :50051] [--http-addr :8080] [--log-level info] [--log-format json]
 //	           [--max-recv-bytes 524288] [--max-in-flight 4×GOMAXPROCS] [--max-waiting 64]
 //	           [--queue-wait 250ms] [--request-timeout 5s] [--grpc-max-streams 100]
+//	           [--max-connections 1000] [--grpc-first-call-timeout 30s] [--health-addr ADDR]
 //	           [--grpc-max-connection-idle 5m] [--grpc-max-connection-age 30m]
 //	           [--grpc-max-connection-age-grace 30s] [--grpc-handshake-timeout 10s]
 //	           [--grpc-read-timeout 2s]
@@ -126,6 +127,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (s
 	dur(&cfg.QueueWait, "queue-wait", "GAMERULES_QUEUE_WAIT", "longest wait for a request slot before RESOURCE_EXHAUSTED (REST 429)")
 	dur(&cfg.RequestTimeout, "request-timeout", "GAMERULES_REQUEST_TIMEOUT", "deadline of every API request; a client's shorter deadline wins")
 	num(&cfg.GRPCMaxStreams, "grpc-max-streams", "GAMERULES_GRPC_MAX_STREAMS", "concurrent streams allowed on one gRPC connection")
+	str(&cfg.HealthAddr, "health-addr", "GAMERULES_HEALTH_ADDR", "listen address of a port for probes only (/healthz, /readyz, gRPC health; plain text), with connections of its own; default none")
+	num(&cfg.MaxConnections, "max-connections", "GAMERULES_MAX_CONNECTIONS", "connections held open at once per public port, 1..1000000 (idle: about 29 KB each on gRPC, 12 KB on HTTP); beyond it a new connection is closed at once")
+	dur(&cfg.GRPCFirstCallTimeout, "grpc-first-call-timeout", "GAMERULES_GRPC_FIRST_CALL_TIMEOUT", "close a gRPC connection that has begun no call this long after it was accepted")
 	dur(&cfg.GRPCMaxConnectionIdle, "grpc-max-connection-idle", "GAMERULES_GRPC_MAX_CONNECTION_IDLE", "close a gRPC connection with no call for this long")
 	dur(&cfg.GRPCMaxConnectionAge, "grpc-max-connection-age", "GAMERULES_GRPC_MAX_CONNECTION_AGE", "close every gRPC connection after this long, so clients rebalance")
 	dur(&cfg.GRPCMaxConnectionAgeGrace, "grpc-max-connection-age-grace", "GAMERULES_GRPC_MAX_CONNECTION_AGE_GRACE", "time a connection closed for age gives its calls to finish")

@@ -13,7 +13,10 @@
 //   - Codec and ElementGate, the element budget (MaxElements) of a gRPC
 //     request, checked on its wire bytes before it is decoded, and
 //     JSONElements, the same budget on a JSON body;
-//   - Deadline, a cap on every call's deadline.
+//   - Deadline, a cap on every call's deadline;
+//   - Listener (NewListener), a cap on the connections a port holds open,
+//     refusing beyond it rather than queueing, with a timeout for
+//     connections that never make a call.
 //
 // A request refused for overload is the same everywhere (OverloadStatus):
 // gRPC RESOURCE_EXHAUSTED with an ErrorInfo (Reason ReasonOverloaded, Domain
