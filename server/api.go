@@ -97,7 +97,7 @@ func newAPI(opts Options, logger *zap.Logger, tr *tracing) (*API, error) {
 	// Every metric is registered here, checked, so that a host's registry
 	// that already holds one of these names is an error, not a panic; Close
 	// unregisters them.
-	if err := a.register(metrics, refused, a.httpM.requests, a.httpM.duration); err != nil {
+	if err := a.register(append([]prometheus.Collector{metrics, refused, a.httpM.requests, a.httpM.duration}, connMetrics(a.adm, logger.Named("rpc"))...)...); err != nil {
 		return nil, err
 	}
 	a.chain = apiInterceptors(opts, logger, metrics, a.adm, refused, tr)
@@ -142,7 +142,7 @@ func (a *API) GRPCServerOptions(extra ...grpc.ServerOption) []grpc.ServerOption 
 // the request id, TLS and tracing there itself).
 func (a *API) grpcServerOptions(extra ...grpc.ServerOption) []grpc.ServerOption {
 	return grpcServerOptions(a.opts, a.logger, a.metrics, a.adm, a.refused,
-		&transportStats{logger: a.logger.Named("rpc"), refused: a.refused}, extra...)
+		&transportStats{logger: a.logger.Named("rpc"), refused: a.refused, adm: a.adm}, extra...)
 }
 
 // RegisterGRPC registers the GameRules service on s, which must have been

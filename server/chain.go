@@ -87,6 +87,10 @@ const MaxElements = limit.MaxElements
 // only this process knows.
 func newAdmission(opts Options, refused *prometheus.CounterVec) *limit.Admission {
 	return &limit.Admission{
+		ConnSlots:      opts.GRPCMaxInFlightPerConn,
+		MaxUnreadBytes: opts.GRPCMaxUnreadBytes,
+		UnreadTimeout:  opts.GRPCUnreadTimeout,
+		MaxResets:      opts.GRPCMaxResets,
 		Cap:            int64(opts.MaxInFlight + opts.MaxWaiting),
 		Scope:          apiScope,
 		Refused:        refused.WithLabelValues("grpc", "overloaded"),
@@ -176,6 +180,29 @@ func newRefusedCounter() *prometheus.CounterVec {
 		Name: "gamerules_requests_refused_total",
 		Help: "Requests refused before reaching a handler, by port (grpc, http) and reason (overloaded, malformed, too_large).",
 	}, []string{"port", "reason"})
+}
+
+// connMetrics are the metrics of adm's per-connection limits, to
+// register; it gives adm its logger and its ConnsClosed:
+// gamerules_grpc_connections_closed_total by reason (resets: too many
+// streams reset or abandoned before their message; unread: answers left
+// unread past --grpc-unread-timeout), and the gauge
+// gamerules_grpc_unread_answer_bytes.
+func connMetrics(adm *limit.Admission, logger *zap.Logger) []prometheus.Collector {
+	closed := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gamerules_grpc_connections_closed_total",
+		Help: "gRPC connections closed by a limit, by reason (resets: streams reset, abandoned or refused before their message past --grpc-max-resets per second; unread: answers left unread past --grpc-unread-timeout).",
+	}, []string{"reason"})
+	unread := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "gamerules_grpc_unread_answer_bytes",
+		Help: "Bytes of gRPC answers handed to the transport and not yet written to their clients.",
+	}, func() float64 { return float64(adm.UnreadBytes()) })
+	for _, r := range []string{"resets", "unread"} {
+		closed.WithLabelValues(r)
+	}
+	adm.ConnsClosed = func(reason string) { closed.WithLabelValues(reason).Inc() }
+	adm.Logger = logger
+	return []prometheus.Collector{closed, unread}
 }
 
 // randomToken returns 128 random bits in hex: the gateway token, which

@@ -12,6 +12,8 @@ import (
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/stats"
 	"google.golang.org/grpc/status"
+
+	"github.com/gamerules/gamerules/server/limit"
 )
 
 // healthServer is grpc-go's health server whose Watch streams end when
@@ -57,9 +59,13 @@ func (w watchStream) Context() context.Context { return w.ctx }
 // UTF-8: grpc-go answers INTERNAL) or is larger than --max-recv-bytes
 // (RESOURCE_EXHAUSTED). Each is logged, one line with the method and the
 // peer, and counted in gamerules_requests_refused_total.
+//
+// It also tags each connection for adm's per-connection limits
+// (Admission.TagConn, ConnEnd), when adm is set.
 type transportStats struct {
 	logger  *zap.Logger
 	refused *prometheus.CounterVec
+	adm     *limit.Admission
 }
 
 type methodKey struct{}
@@ -93,9 +99,17 @@ func (s *transportStats) HandleRPC(ctx context.Context, rs stats.RPCStats) {
 		zap.String("peer.address", addr), zap.String("grpc.code", st.Code().String()), zap.String("error", st.Message()))
 }
 
-func (s *transportStats) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context.Context {
-	return ctx
+func (s *transportStats) TagConn(ctx context.Context, info *stats.ConnTagInfo) context.Context {
+	if s.adm == nil {
+		return ctx
+	}
+	return s.adm.TagConn(ctx, info)
 }
-func (s *transportStats) HandleConn(context.Context, stats.ConnStats) {}
+
+func (s *transportStats) HandleConn(ctx context.Context, cs stats.ConnStats) {
+	if _, end := cs.(*stats.ConnEnd); end && s.adm != nil {
+		s.adm.ConnEnd(ctx)
+	}
+}
 
 var _ stats.Handler = (*transportStats)(nil)

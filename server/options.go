@@ -95,6 +95,29 @@ type Options struct {
 	// message is then ended, so that it cannot hold a place in the
 	// admission gate.
 	GRPCReadTimeout time.Duration
+	// GRPCMaxInFlightPerConn is how many API calls of one gRPC connection
+	// may run, or have answers the transport has not yet written, at once
+	// (default 3 × GOMAXPROCS, three quarters of MaxInFlight's default), so
+	// that one client leaves slots to others; past it a call waits within
+	// QueueWait, as for a slot. Each connection also holds at most
+	// limit.PendingPerConn (16) streams whose message has not arrived in
+	// the admission gate; the next are refused at once.
+	GRPCMaxInFlightPerConn int
+	// GRPCMaxUnreadBytes bounds the bytes of gRPC answers handed to the
+	// transport and not yet written (a client that does not read), in
+	// total (default 32 MiB; 0: no bound): past it, a connection with unread
+	// answers of its own gets no new call until they drain, within
+	// QueueWait. Per connection, GRPCMaxInFlightPerConn bounds them.
+	GRPCMaxUnreadBytes int64
+	// GRPCUnreadTimeout closes a gRPC connection whose answers stay
+	// unwritten for this long, the client not reading them (default 10 s).
+	GRPCUnreadTimeout time.Duration
+	// GRPCMaxResets is how many of one gRPC connection's API streams may,
+	// in one second, be reset or end before their message, or be refused
+	// because the connection already has limit.PendingPerConn such
+	// streams (default 100; 0: no limit); the next closes the connection
+	// (logged once, counted in gamerules_grpc_connections_closed_total).
+	GRPCMaxResets int
 	// GRPCHandshakeTimeout closes a gRPC connection that has not finished
 	// its HTTP/2 handshake (preface and SETTINGS) in this long (default 10 s).
 	GRPCHandshakeTimeout time.Duration
@@ -206,6 +229,10 @@ func DefaultOptions() Options {
 		GRPCMaxConnectionAgeGrace: 30 * time.Second,
 		GRPCHandshakeTimeout:      10 * time.Second,
 		GRPCReadTimeout:           2 * time.Second,
+		GRPCMaxInFlightPerConn:    3 * runtime.GOMAXPROCS(0),
+		GRPCMaxUnreadBytes:        32 << 20,
+		GRPCUnreadTimeout:         10 * time.Second,
+		GRPCMaxResets:             100,
 		GRPCKeepaliveMinTime:      10 * time.Second,
 		HTTPReadTimeout:           10 * time.Second,
 		HTTPIdleTimeout:           2 * time.Minute,
@@ -235,6 +262,8 @@ func (c Options) Validate() error {
 		{"--grpc-max-connection-age", c.GRPCMaxConnectionAge > 0, c.GRPCMaxConnectionAge},
 		{"--grpc-handshake-timeout", c.GRPCHandshakeTimeout > 0, c.GRPCHandshakeTimeout},
 		{"--grpc-read-timeout", c.GRPCReadTimeout > 0, c.GRPCReadTimeout},
+		{"--grpc-max-in-flight-per-conn", c.GRPCMaxInFlightPerConn > 0, c.GRPCMaxInFlightPerConn},
+		{"--grpc-unread-timeout", c.GRPCUnreadTimeout > 0, c.GRPCUnreadTimeout},
 		{"--grpc-keepalive-min-time", c.GRPCKeepaliveMinTime > 0, c.GRPCKeepaliveMinTime},
 		{"--http-read-timeout", c.HTTPReadTimeout > 0, c.HTTPReadTimeout},
 		{"--http-idle-timeout", c.HTTPIdleTimeout > 0, c.HTTPIdleTimeout},
@@ -254,6 +283,8 @@ func (c Options) Validate() error {
 		{"--queue-wait", c.QueueWait >= 0, c.QueueWait},
 		{"--grpc-max-connection-age-grace", c.GRPCMaxConnectionAgeGrace >= 0, c.GRPCMaxConnectionAgeGrace},
 		{"--drain-delay", c.DrainDelay >= 0, c.DrainDelay},
+		{"--grpc-max-unread-bytes", c.GRPCMaxUnreadBytes >= 0, c.GRPCMaxUnreadBytes},
+		{"--grpc-max-resets", c.GRPCMaxResets >= 0, c.GRPCMaxResets},
 	}
 	if m := c.MemoryLimitMiB; m != 0 && (m < 32 || m > 1<<20) {
 		return fmt.Errorf("--memory-limit-mib must be 0 (none) or 32..1048576 (1 TiB), got %d", m)

@@ -259,7 +259,9 @@ func (s *Server) Run(ctx context.Context) error {
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		if err := grpcServer.Serve(s.grpcLis); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
+		// TrackConns lets the admission gate close a connection past its
+		// limits (resets, unread answers).
+		if err := grpcServer.Serve(limit.TrackConns(s.grpcLis)); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
 			errc <- fmt.Errorf("gRPC server: %w", err)
 		}
 	}()

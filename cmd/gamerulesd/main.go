@@ -10,7 +10,8 @@
 //	           [--max-connections 1000] [--grpc-first-call-timeout 30s] [--health-addr ADDR]
 //	           [--grpc-max-connection-idle 5m] [--grpc-max-connection-age 30m]
 //	           [--grpc-max-connection-age-grace 30s] [--grpc-handshake-timeout 10s]
-//	           [--grpc-read-timeout 2s]
+//	           [--grpc-read-timeout 2s] [--grpc-max-in-flight-per-conn 3×GOMAXPROCS]
+//	           [--grpc-max-unread-bytes 33554432] [--grpc-unread-timeout 10s] [--grpc-max-resets 100]
 //	           [--grpc-keepalive-min-time 10s]
 //	           [--http-read-timeout 10s] [--http-idle-timeout 2m]
 //	           [--shutdown-timeout 15s] [--drain-delay 0s]
@@ -113,6 +114,10 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (s
 		fs.IntVar(p, name, *p, usage+" (env "+envName+")")
 		env[name] = envName
 	}
+	num64 := func(p *int64, name, envName, usage string) {
+		fs.Int64Var(p, name, *p, usage+" (env "+envName+")")
+		env[name] = envName
+	}
 	dur := func(p *time.Duration, name, envName, usage string) {
 		fs.DurationVar(p, name, *p, usage+" (env "+envName+")")
 		env[name] = envName
@@ -134,6 +139,10 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (s
 	dur(&cfg.GRPCMaxConnectionAge, "grpc-max-connection-age", "GAMERULES_GRPC_MAX_CONNECTION_AGE", "close every gRPC connection after this long, so clients rebalance")
 	dur(&cfg.GRPCMaxConnectionAgeGrace, "grpc-max-connection-age-grace", "GAMERULES_GRPC_MAX_CONNECTION_AGE_GRACE", "time a connection closed for age gives its calls to finish")
 	dur(&cfg.GRPCReadTimeout, "grpc-read-timeout", "GAMERULES_GRPC_READ_TIMEOUT", "time an API call's message may take to arrive after its headers")
+	num(&cfg.GRPCMaxInFlightPerConn, "grpc-max-in-flight-per-conn", "GAMERULES_GRPC_MAX_IN_FLIGHT_PER_CONN", "API calls of one gRPC connection running or with answers not yet written, at once; more wait within --queue-wait")
+	num64(&cfg.GRPCMaxUnreadBytes, "grpc-max-unread-bytes", "GAMERULES_GRPC_MAX_UNREAD_BYTES", "bytes of gRPC answers not yet written to their clients, in total; past it a connection with unread answers gets no new call (0: no bound)")
+	dur(&cfg.GRPCUnreadTimeout, "grpc-unread-timeout", "GAMERULES_GRPC_UNREAD_TIMEOUT", "close a gRPC connection whose answers stay unwritten (not read) this long")
+	num(&cfg.GRPCMaxResets, "grpc-max-resets", "GAMERULES_GRPC_MAX_RESETS", "API streams of one gRPC connection reset or ended before their message, or refused, per second; past it the connection is closed (0: no limit)")
 	dur(&cfg.GRPCHandshakeTimeout, "grpc-handshake-timeout", "GAMERULES_GRPC_HANDSHAKE_TIMEOUT", "close a gRPC connection that has not finished its HTTP/2 handshake in this long")
 	dur(&cfg.GRPCKeepaliveMinTime, "grpc-keepalive-min-time", "GAMERULES_GRPC_KEEPALIVE_MIN_TIME", "shortest keepalive ping interval allowed to a client")
 	dur(&cfg.HTTPReadTimeout, "http-read-timeout", "GAMERULES_HTTP_READ_TIMEOUT", "time allowed to read a whole HTTP request, headers and body")

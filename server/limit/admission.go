@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -34,6 +35,17 @@ import (
 // GatewayToken under the GatewayMetadata key (the gamerules REST gateway's
 // own calls) are not counted: the REST port's limits already bound them.
 //
+// Per connection (a client: behind a load balancer many people share one
+// address, so the gate keys on the connection, which the server's stats
+// handler tags with TagConn): at most PendingPerConn streams whose message
+// has not arrived hold places in the gate, the next are refused at once;
+// ConnSlots bounds the connection's in-flight places (InFlight's
+// interceptor: a place is held from the handler's start until the
+// transport has written its answer); streams reset or ended before their
+// message, or refused by PendingPerConn, past MaxResets in one second
+// close the connection (with TrackConns), as do answers left unwritten
+// for UnreadTimeout.
+//
 // Set the fields, then use it by pointer; it is safe for concurrent use.
 type Admission struct {
 	// Cap is how many streams may be admitted at once (gamerulesd:
@@ -51,6 +63,32 @@ type Admission struct {
 	// GatewayToken, when not empty, exempts calls that carry it.
 	GatewayToken string
 
+	// ConnSlots is how many of one connection's calls may run, or have
+	// answers not yet written by the transport, at once
+	// (--grpc-max-in-flight-per-conn); past it a call waits within the
+	// InFlight's wait like one waiting for a slot. 0 means 1.
+	ConnSlots int
+	// MaxUnreadBytes bounds the bytes of answers handed to the transport
+	// and not yet written, in total (--grpc-max-unread-bytes): past it, a
+	// connection that has unread answers of its own gets no place until
+	// they drain (within InFlight's wait). 0: no bound.
+	MaxUnreadBytes int64
+	// UnreadTimeout closes a connection whose answers stay unwritten (the
+	// client does not read them) this long (--grpc-unread-timeout); 0:
+	// never. Checked once a second by LogRefusals.
+	UnreadTimeout time.Duration
+	// MaxResets is how many of one connection's streams may, in one
+	// second, be reset or end before their message, or be refused by
+	// PendingPerConn (--grpc-max-resets); the next closes the connection.
+	// 0: no limit.
+	MaxResets int
+	// ConnsClosed, when not nil, is told of each connection closed by a
+	// limit ("resets", "unread"); Logger, when not nil, logs it, once.
+	ConnsClosed func(reason string)
+	Logger      *zap.Logger
+
+	conns    sync.Map     // *connState of the open connections
+	unread   atomic.Int64 // unread answer bytes, in total
 	n        atomic.Int64
 	refusedN atomic.Int64 // the refused count, for LogRefusals
 	running  atomic.Int64 // handlers in scope running now (for shutdown)
@@ -60,8 +98,49 @@ type Admission struct {
 type admittedKey struct{}
 
 // admitted is what the gate knows of one admitted stream.
+//
+// It embeds the stream's answer once its handler has returned (InFlight's
+// interceptor sets it), so that the codec, which Marshal gives it, can hand
+// the stream's in-flight place over to the marshalled answer (claim); it is
+// the answer buffer's mem.BufferPool, whose Put the transport calls once
+// the answer is written.
 type admitted struct {
-	started atomic.Bool // its handler has started: the message arrived
+	proto.Message
+	state atomic.Int32 // pending, started (the message arrived), or abandoned
+	cs    *connState   // its connection (nil: untracked)
+	hold  atomic.Int32 // holdNone… (conn.go)
+	size  int64        // the answer's bytes, once claimed
+}
+
+// The states of an admitted stream (admitted.state).
+const (
+	streamPending   int32 = iota // headers only
+	streamStarted                // its handler started: the message arrived
+	streamAbandoned              // it ended before its message
+	streamStale                  // headers only for longer than staleAfter
+)
+
+// staleAfter is how long a tracked connection's stream may wait for its
+// message before it counts among the connection's PendingPerConn.
+const staleAfter = 100 * time.Millisecond
+
+// end moves a pending or stale stream to state to (started, abandoned),
+// giving back its stale place; it reports whether it did.
+func (ad *admitted) end(to int32) bool {
+	if ad.state.CompareAndSwap(streamPending, to) {
+		return true
+	}
+	if ad.state.CompareAndSwap(streamStale, to) {
+		ad.cs.stale.Add(-1)
+		return true
+	}
+	return false
+}
+
+// admittedFrom is the stream's *admitted, nil outside the gate's scope.
+func admittedFrom(ctx context.Context) *admitted {
+	ad, _ := ctx.Value(admittedKey{}).(*admitted)
+	return ad
 }
 
 // GatewayMetadata is the metadata key under which the gateway's own calls
@@ -92,7 +171,14 @@ func (a *Admission) TapHandle(ctx context.Context, info *tap.Info) (context.Cont
 		return ctx, nil
 	}
 	counted := !a.fromGateway(info.Header)
+	var cs *connState
 	if counted {
+		if cs = connFrom(ctx); cs != nil && cs.stale.Load() >= PendingPerConn {
+			inc(a.Refused)
+			a.refusedN.Add(1)
+			cs.abandoned()
+			return nil, OverloadStatus(fmt.Sprintf("this connection has %d calls whose message has not arrived, its limit", PendingPerConn)).Err()
+		}
 		if a.n.Add(1) > a.Cap {
 			a.n.Add(-1)
 			inc(a.Refused)
@@ -101,18 +187,39 @@ func (a *Admission) TapHandle(ctx context.Context, info *tap.Info) (context.Cont
 		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, a.RequestTimeout)
-	ad := &admitted{}
+	ad := &admitted{cs: cs}
 	ctx = context.WithValue(ctx, admittedKey{}, ad)
 	// This runs in the transport's reader with its lock held: start a
-	// timer, nothing that blocks.
-	t := time.AfterFunc(a.ReadTimeout, func() {
-		if !ad.started.Load() {
+	// timer, nothing that blocks. A stream of a tracked connection whose
+	// message has not come after staleAfter becomes one of its
+	// connection's PendingPerConn stale streams, or is ended at once when
+	// they are all taken; any other, at ReadTimeout.
+	first := a.ReadTimeout
+	if cs != nil {
+		first = min(staleAfter, a.ReadTimeout)
+	}
+	var t *time.Timer
+	t = time.AfterFunc(first, func() {
+		if cs != nil && first < a.ReadTimeout && ad.state.Load() == streamPending {
+			if cs.stale.Add(1) <= PendingPerConn && ad.state.CompareAndSwap(streamPending, streamStale) {
+				t.Reset(a.ReadTimeout - first)
+				return
+			}
+			cs.stale.Add(-1)
+		}
+		if s := ad.state.Load(); s == streamPending || s == streamStale {
 			cancel()
 		}
 	})
 	context.AfterFunc(ctx, func() {
 		t.Stop()
 		cancel()
+		if ad.end(streamAbandoned) && cs != nil {
+			cs.abandoned()
+		}
+		if ad.hold.Load() == holdRunning {
+			ad.releasePlace()
+		}
 		if counted {
 			a.n.Add(-1)
 		}
@@ -125,7 +232,7 @@ func (a *Admission) TapHandle(ctx context.Context, info *tap.Info) (context.Cont
 // counts the handlers in scope running (Running), which shutdown waits for.
 func (a *Admission) Started(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 	if ad, ok := ctx.Value(admittedKey{}).(*admitted); ok {
-		ad.started.Store(true)
+		ad.end(streamStarted)
 	}
 	if !inScope(a.Scope, info.FullMethod) {
 		return handler(ctx, req)
@@ -161,7 +268,8 @@ func (a *Admission) PublicSize(limit int, tooLarge Counter) grpc.UnaryServerInte
 
 // LogRefusals logs, at most once a second until ctx is done, how many
 // requests the gate refused, so that an overload shows in the logs without
-// one line per refused request.
+// one line per refused request; at each tick it also closes the
+// connections whose answers stayed unread past UnreadTimeout.
 func (a *Admission) LogRefusals(ctx context.Context, logger *zap.Logger) {
 	var last int64
 	t := time.NewTicker(time.Second)
@@ -170,7 +278,8 @@ func (a *Admission) LogRefusals(ctx context.Context, logger *zap.Logger) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case now := <-t.C:
+			a.checkUnread(now)
 			if v := a.refusedN.Load(); v > last {
 				logger.Warn("requests refused: too many in flight", zap.Int("refused", int(v-last)))
 				last = v

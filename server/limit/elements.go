@@ -66,13 +66,32 @@ type vtMarshaler interface {
 	MarshalToSizedBufferVT(b []byte) (int, error)
 }
 
+// Marshal writes an answer. An answer wrapped by InFlight's interceptor
+// (an *admitted) is unwrapped; when it is large enough for a pooled buffer,
+// its connection's place passes to that buffer, and is given back (with the
+// answer's bytes in Admission's unread count) when the transport frees it,
+// having written it; a small answer's place is given back at once.
 func (c costCodec) Marshal(v any) (mem.BufferSlice, error) {
+	ad, held := v.(*admitted)
+	if held {
+		v = ad.Message
+		// The answer's own objects are not needed once marshalled, though
+		// the buffer keeps ad until written; the zero message stays a
+		// valid one for anything (a binary log) that reads it after.
+		ad.Message = ad.Message.ProtoReflect().Type().Zero().Interface()
+	}
 	m, ok := v.(vtMarshaler)
 	if !ok {
+		if held {
+			ad.releasePlace()
+		}
 		return c.base.Marshal(v) // grpc-go's own messages: health, reflection
 	}
 	size := m.SizeVT()
 	if mem.IsBelowBufferPoolingThreshold(size) {
+		if held {
+			ad.releasePlace()
+		}
 		b := make([]byte, size)
 		if _, err := m.MarshalToSizedBufferVT(b); err != nil {
 			return nil, err
@@ -83,7 +102,13 @@ func (c costCodec) Marshal(v any) (mem.BufferSlice, error) {
 	buf := pool.Get(size)
 	if _, err := m.MarshalToSizedBufferVT((*buf)[:size]); err != nil {
 		pool.Put(buf)
+		if held {
+			ad.releasePlace()
+		}
 		return nil, err
+	}
+	if held && ad.claim(size) {
+		return mem.BufferSlice{mem.NewBuffer(buf, ad)}, nil
 	}
 	return mem.BufferSlice{mem.NewBuffer(buf, pool)}, nil
 }

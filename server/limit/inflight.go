@@ -11,6 +11,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 )
 
 // InFlight bounds the requests running at once (its slots) and how long a
@@ -73,6 +74,13 @@ func (l *InFlight) Running() int64 { return l.running.Load() }
 // outside scope (nil: every method) run unlimited, as do calls for which
 // exempt (nil: none) reports true — the gamerules server exempts health and
 // reflection, and its gateway's calls, which the REST port's limit counted.
+//
+// A call of a connection tagged by Admission.TagConn first takes one of
+// that connection's places (Admission.ConnSlots) within the same wait,
+// and keeps it until the transport has written its answer: so that one
+// client cannot take every slot, nor leave more than ConnSlots answers
+// unread. Such a call's answer is returned wrapped for limit.Codec, which
+// must be the server's codec.
 func (l *InFlight) UnaryServerInterceptor(scope func(fullMethod string) bool, exempt func(ctx context.Context) bool) grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		if !inScope(scope, info.FullMethod) {
@@ -81,15 +89,88 @@ func (l *InFlight) UnaryServerInterceptor(scope func(fullMethod string) bool, ex
 		if exempt != nil && exempt(ctx) {
 			return handler(ctx, req) // already counted on the REST port
 		}
-		release, err := l.Acquire(ctx)
-		if err != nil {
-			if errors.Is(err, ErrBusy) {
-				return nil, OverloadStatus(fmt.Sprintf("the server is running %d requests, its limit (--max-in-flight), and none finished within %v (--queue-wait)", cap(l.slots), l.wait)).Err()
+		ad := admittedFrom(ctx)
+		if ad == nil || ad.cs == nil {
+			release, err := l.Acquire(ctx)
+			if err != nil {
+				return nil, l.busy(err)
 			}
-			return nil, status.FromContextError(err).Err()
+			defer release()
+			return handler(ctx, req)
 		}
-		defer release()
-		return handler(ctx, req)
+		return l.connCall(ctx, req, ad, handler)
+	}
+}
+
+// busy is the error of a failed Acquire.
+func (l *InFlight) busy(err error) error {
+	if errors.Is(err, ErrBusy) {
+		return OverloadStatus(fmt.Sprintf("the server is running %d requests, its limit (--max-in-flight), and none finished within %v (--queue-wait)", cap(l.slots), l.wait)).Err()
+	}
+	return status.FromContextError(err).Err()
+}
+
+// connCall runs a call of a tracked connection: it takes one of the
+// connection's places (Admission.ConnSlots), then a slot, both within the
+// one wait; the slot is given back when the handler returns, the place
+// once the transport has written the answer (the answer, returned wrapped
+// in ad, hands it to the codec: Admission's claim and Put).
+func (l *InFlight) connCall(ctx context.Context, req any, ad *admitted, handler grpc.UnaryHandler) (any, error) {
+	cs := ad.cs
+	var timer *time.Timer
+	if !cs.acquirePlace(ctx, nil) {
+		if l.wait <= 0 {
+			return nil, connBusy(cs)
+		}
+		timer = time.NewTimer(l.wait)
+		defer timer.Stop()
+		if !cs.acquirePlace(ctx, timer.C) {
+			if ctx.Err() != nil {
+				return nil, status.FromContextError(ctx.Err()).Err()
+			}
+			return nil, connBusy(cs)
+		}
+	}
+	ad.holdPlace(cs)
+	release, err := l.acquireTimer(ctx, timer)
+	if err != nil {
+		ad.releasePlace()
+		return nil, l.busy(err)
+	}
+	resp, err := handler(ctx, req)
+	release()
+	m, ok := resp.(proto.Message)
+	if err != nil || !ok || m == nil {
+		ad.releasePlace()
+		return resp, err
+	}
+	ad.Message = m
+	return ad, nil
+}
+
+// connBusy is the error of a call that got none of its connection's places.
+func connBusy(cs *connState) error {
+	return OverloadStatus(fmt.Sprintf("this connection has %d calls running or with answers not yet read, its limit (--grpc-max-in-flight-per-conn), and none finished within --queue-wait", cap(cs.places))).Err()
+}
+
+// acquireTimer is Acquire with the wait's timer already running (nil: not
+// yet started).
+func (l *InFlight) acquireTimer(ctx context.Context, timer *time.Timer) (func(), error) {
+	if timer == nil {
+		return l.Acquire(ctx)
+	}
+	select {
+	case l.slots <- struct{}{}:
+		return l.release, nil
+	default:
+	}
+	select {
+	case l.slots <- struct{}{}:
+		return l.release, nil
+	case <-timer.C:
+		return nil, ErrBusy
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
 }
 

@@ -1,0 +1,280 @@
+package limit
+
+import (
+	"context"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+	"google.golang.org/grpc/mem"
+	"google.golang.org/grpc/stats"
+)
+
+// PendingPerConn is how many streams of one connection may hold places in
+// the admission gate while their message has not arrived (their handler
+// has not started) for more than 100 ms: a further stream is then ended
+// at once (at 100 ms), and new streams of the connection are refused at
+// once while it holds that many, so that header-only streams on one
+// connection cannot hold the shared gate. Streams whose message follows
+// their headers are never refused by it, however many.
+const PendingPerConn = 16
+
+// TrackConns wraps a gRPC listener so that the Admission gate can close a
+// connection that breaks its limits (too many streams reset or abandoned
+// before their message, answers left unread past UnreadTimeout): each
+// accepted connection's RemoteAddr carries a handle to it, which
+// Admission.TagConn finds. Without it the limits that need a close only
+// refuse and count.
+func TrackConns(l net.Listener) net.Listener { return trackingListener{l} }
+
+type trackingListener struct{ net.Listener }
+
+func (l trackingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &trackedConn{Conn: c, remote: &connAddr{Addr: c.RemoteAddr(), conn: c}}, nil
+}
+
+// trackedConn is an accepted connection whose RemoteAddr is a *connAddr.
+type trackedConn struct {
+	net.Conn
+	remote *connAddr
+}
+
+func (c *trackedConn) RemoteAddr() net.Addr { return c.remote }
+
+// connAddr is a remote address that also holds its connection.
+type connAddr struct {
+	net.Addr
+	conn net.Conn
+}
+
+// connKey keys a connection's *connState in the connection's context.
+type connKey struct{}
+
+// connState is what the gate knows of one gRPC connection.
+type connState struct {
+	adm     *Admission
+	conn    net.Conn      // nil when the listener was not wrapped by TrackConns
+	places  chan struct{} // its in-flight places: running, or an answer not yet written
+	stale   atomic.Int64  // streams whose message has not come for staleAfter
+
+	mu       sync.Mutex
+	closed   bool      // the connection ended (or was closed by a limit)
+	unread   int64     // bytes of answers handed to the transport and not yet written
+	held     int       // those answers
+	progress time.Time // when held last became non-zero or an answer was written
+	window   time.Time // the start of the current second of the abandoned count
+	bad      int       // streams abandoned or refused in this window
+}
+
+func connFrom(ctx context.Context) *connState {
+	cs, _ := ctx.Value(connKey{}).(*connState)
+	return cs
+}
+
+// TagConn gives a new connection its state; the server's stats handler
+// must call it from its own TagConn (and ConnEnd when it ends).
+func (a *Admission) TagConn(ctx context.Context, info *stats.ConnTagInfo) context.Context {
+	cs := &connState{adm: a, places: make(chan struct{}, max(1, a.ConnSlots))}
+	if ca, ok := info.RemoteAddr.(*connAddr); ok {
+		cs.conn = ca.conn
+	}
+	a.conns.Store(cs, struct{}{})
+	return context.WithValue(ctx, connKey{}, cs)
+}
+
+// ConnEnd forgets a connection that ended: the unread bytes of its answers
+// no longer count in the total.
+func (a *Admission) ConnEnd(ctx context.Context) {
+	cs := connFrom(ctx)
+	if cs == nil {
+		return
+	}
+	a.conns.Delete(cs)
+	cs.mu.Lock()
+	if !cs.closed {
+		cs.closed = true
+		a.unread.Add(-cs.unread)
+	}
+	cs.mu.Unlock()
+}
+
+// UnreadBytes is the bytes of gRPC answers handed to the transport and not
+// yet written to their connections, in total.
+func (a *Admission) UnreadBytes() int64 { return a.unread.Load() }
+
+// abandoned counts one stream of cs reset or ended before its message, or
+// refused by the connection's own limit; past MaxResets in one second the
+// connection is closed.
+func (cs *connState) abandoned() {
+	a := cs.adm
+	if a.MaxResets <= 0 {
+		return
+	}
+	now := time.Now()
+	cs.mu.Lock()
+	if now.Sub(cs.window) >= time.Second {
+		cs.window, cs.bad = now, 0
+	}
+	cs.bad++
+	over := cs.bad == a.MaxResets+1
+	cs.mu.Unlock()
+	if over {
+		a.closeConn(cs, "resets", zap.Int("streams_per_second", a.MaxResets+1))
+	}
+}
+
+// closeConn closes cs's connection (when TrackConns gives a handle to it),
+// logging once and counting in ConnsClosed.
+func (a *Admission) closeConn(cs *connState, reason string, fields ...zap.Field) {
+	if cs.conn == nil {
+		return
+	}
+	if a.ConnsClosed != nil {
+		a.ConnsClosed(reason)
+	}
+	if a.Logger != nil {
+		a.Logger.Warn("closing a gRPC connection past its limit", append([]zap.Field{zap.String("reason", reason), zap.String("peer.address", cs.conn.RemoteAddr().String())}, fields...)...)
+	}
+	_ = cs.conn.Close()
+}
+
+// checkUnread closes every connection whose answers have stayed unwritten
+// for longer than UnreadTimeout.
+func (a *Admission) checkUnread(now time.Time) {
+	if a.UnreadTimeout <= 0 {
+		return
+	}
+	a.conns.Range(func(k, _ any) bool {
+		cs := k.(*connState)
+		cs.mu.Lock()
+		stuck := !cs.closed && cs.held > 0 && now.Sub(cs.progress) > a.UnreadTimeout
+		unread, held := cs.unread, cs.held
+		if stuck {
+			cs.closed = true
+			a.unread.Add(-cs.unread)
+		}
+		cs.mu.Unlock()
+		if stuck {
+			a.closeConn(cs, "unread", zap.Int64("unread_bytes", unread), zap.Int("answers", held), zap.Duration("unread_timeout", a.UnreadTimeout))
+		}
+		return true
+	})
+}
+
+// acquirePlace takes one of cs's in-flight places, waiting until timer
+// fires or ctx ends; while the total of unread answers is over
+// MaxUnreadBytes, a connection that has unread answers of its own does not
+// get one. It reports whether it got a place.
+func (cs *connState) acquirePlace(ctx context.Context, timer <-chan time.Time) bool {
+	for {
+		if !cs.overUnread() {
+			select {
+			case cs.places <- struct{}{}:
+				return true
+			default:
+			}
+		}
+		if timer == nil {
+			return false
+		}
+		if cs.overUnread() {
+			select {
+			case <-timer:
+				return false
+			case <-ctx.Done():
+				return false
+			case <-time.After(5 * time.Millisecond):
+			}
+			continue
+		}
+		select {
+		case cs.places <- struct{}{}:
+			return true
+		case <-timer:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+func (cs *connState) overUnread() bool {
+	a := cs.adm
+	if a.MaxUnreadBytes <= 0 || a.unread.Load() < a.MaxUnreadBytes {
+		return false
+	}
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return cs.unread > 0
+}
+
+// The states of an admitted stream's in-flight place (admitted.hold).
+const (
+	holdNone     int32 = iota // no place
+	holdRunning               // its handler runs, or its answer is not yet marshalled
+	holdAnswer                // its marshalled answer holds it until written
+	holdReleased              // given back
+)
+
+// holdPlace records that the stream holds a place of cs.
+func (ad *admitted) holdPlace(cs *connState) {
+	ad.cs = cs
+	ad.hold.Store(holdRunning)
+}
+
+// releasePlace gives back the place if the answer did not take it over.
+func (ad *admitted) releasePlace() {
+	if ad.hold.CompareAndSwap(holdRunning, holdReleased) {
+		<-ad.cs.places
+	}
+}
+
+// claim hands the place over to the marshalled answer of size bytes, which
+// keeps it until the transport has written the answer (Put).
+func (ad *admitted) claim(size int) bool {
+	if !ad.hold.CompareAndSwap(holdRunning, holdAnswer) {
+		return false
+	}
+	ad.size = int64(size)
+	cs := ad.cs
+	cs.mu.Lock()
+	if !cs.closed {
+		cs.unread += ad.size
+		cs.adm.unread.Add(ad.size)
+	}
+	if cs.held == 0 {
+		cs.progress = time.Now()
+	}
+	cs.held++
+	cs.mu.Unlock()
+	return true
+}
+
+// Get is the default buffer pool's: admitted is a mem.BufferPool so that
+// the transport's freeing of a written answer (Put) tells the gate.
+func (ad *admitted) Get(length int) *[]byte { return mem.DefaultBufferPool().Get(length) }
+
+// Put is called once the transport has written (or dropped) the answer:
+// its bytes no longer count, and its place is given back.
+func (ad *admitted) Put(buf *[]byte) {
+	mem.DefaultBufferPool().Put(buf)
+	if !ad.hold.CompareAndSwap(holdAnswer, holdReleased) {
+		return
+	}
+	cs := ad.cs
+	cs.mu.Lock()
+	if !cs.closed {
+		cs.unread -= ad.size
+		cs.adm.unread.Add(-ad.size)
+	}
+	cs.held--
+	cs.progress = time.Now()
+	cs.mu.Unlock()
+	<-cs.places
+}
