@@ -88,6 +88,7 @@ type Admission struct {
 	Logger      *zap.Logger
 
 	conns    sync.Map     // *connState of the open connections
+	suspects sync.Map     // address -> time.Time its connection was closed by a limit
 	unread   atomic.Int64 // unread answer bytes, in total
 	n        atomic.Int64
 	refusedN atomic.Int64 // the refused count, for LogRefusals
@@ -127,14 +128,24 @@ const staleAfter = 100 * time.Millisecond
 // end moves a pending or stale stream to state to (started, abandoned),
 // giving back its stale place; it reports whether it did.
 func (ad *admitted) end(to int32) bool {
-	if ad.state.CompareAndSwap(streamPending, to) {
-		return true
+	cs := ad.cs
+	switch {
+	case ad.state.CompareAndSwap(streamPending, to):
+	case ad.state.CompareAndSwap(streamStale, to):
+		cs.stale.Add(-1)
+	default:
+		if to == streamAbandoned && cs != nil && ad.state.Load() == streamStarted {
+			cs.started.Add(-1) // a started stream ends
+		}
+		return false
 	}
-	if ad.state.CompareAndSwap(streamStale, to) {
-		ad.cs.stale.Add(-1)
-		return true
+	if cs != nil {
+		cs.pending.Add(-1)
+		if to == streamStarted {
+			cs.started.Add(1)
+		}
 	}
-	return false
+	return true
 }
 
 // admittedFrom is the stream's *admitted, nil outside the gate's scope.
@@ -173,7 +184,7 @@ func (a *Admission) TapHandle(ctx context.Context, info *tap.Info) (context.Cont
 	counted := !a.fromGateway(info.Header)
 	var cs *connState
 	if counted {
-		if cs = connFrom(ctx); cs != nil && cs.stale.Load() >= PendingPerConn {
+		if cs = connFrom(ctx); cs != nil && cs.overPending() {
 			inc(a.Refused)
 			a.refusedN.Add(1)
 			cs.abandoned()
@@ -188,6 +199,9 @@ func (a *Admission) TapHandle(ctx context.Context, info *tap.Info) (context.Cont
 	}
 	ctx, cancel := context.WithTimeout(ctx, a.RequestTimeout)
 	ad := &admitted{cs: cs}
+	if cs != nil {
+		cs.pending.Add(1)
+	}
 	ctx = context.WithValue(ctx, admittedKey{}, ad)
 	// This runs in the transport's reader with its lock held: start a
 	// timer, nothing that blocks. A stream of a tracked connection whose

@@ -12,13 +12,16 @@ import (
 	"google.golang.org/grpc/stats"
 )
 
-// PendingPerConn is how many streams of one connection may hold places in
+// PendingPerConn bounds the streams of one connection that hold places in
 // the admission gate while their message has not arrived (their handler
-// has not started) for more than 100 ms: a further stream is then ended
-// at once (at 100 ms), and new streams of the connection are refused at
-// once while it holds that many, so that header-only streams on one
-// connection cannot hold the shared gate. Streams whose message follows
-// their headers are never refused by it, however many.
+// has not started): at most that many may wait for it over 100 ms; a
+// further one is ended then, and new streams are refused at once while the
+// connection has that many. A connection from an address whose connection
+// was closed by a limit in the last 10 s is strict: its new streams are
+// refused at once while it has that many without a message and no more
+// that delivered theirs. So header-only streams on one connection cannot
+// hold the shared gate, and a client sending its calls is never refused by
+// it, however many it sends at once.
 const PendingPerConn = 16
 
 // TrackConns wraps a gRPC listener so that the Admission gate can close a
@@ -62,6 +65,13 @@ type connState struct {
 	conn    net.Conn      // nil when the listener was not wrapped by TrackConns
 	places  chan struct{} // its in-flight places: running, or an answer not yet written
 	stale   atomic.Int64  // streams whose message has not come for staleAfter
+	pending atomic.Int64  // streams in the gate whose message has not come
+	started atomic.Int64  // streams in the gate whose handler started
+	// strict: another connection from its address (the secondary key)
+	// was closed by a limit less than suspectFor ago, so its streams whose
+	// message has not come are held to PendingPerConn at once, not after
+	// staleAfter (a client reconnecting to burst header-only streams).
+	strict bool
 
 	mu       sync.Mutex
 	closed   bool      // the connection ended (or was closed by a limit)
@@ -70,6 +80,38 @@ type connState struct {
 	progress time.Time // when held last became non-zero or an answer was written
 	window   time.Time // the start of the current second of the abandoned count
 	bad      int       // streams abandoned or refused in this window
+}
+
+// overPending reports whether cs's new streams are refused at once: it
+// holds PendingPerConn stale streams, or, when strict, PendingPerConn
+// streams whose message has not come and no more streams that delivered
+// theirs (a client whose calls deliver their messages may have many on
+// their way).
+func (cs *connState) overPending() bool {
+	if cs.stale.Load() >= PendingPerConn {
+		return true
+	}
+	if !cs.strict {
+		return false
+	}
+	p := cs.pending.Load()
+	return p >= PendingPerConn && p >= cs.started.Load()
+}
+
+// suspectFor is how long, after one of its connections was closed by a
+// limit, an address's new connections are strict (connState.strict).
+const suspectFor = 10 * time.Second
+
+// host is the address of a connection without its port.
+func host(a net.Addr) string {
+	if a == nil {
+		return ""
+	}
+	h, _, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	return h
 }
 
 func connFrom(ctx context.Context) *connState {
@@ -83,6 +125,9 @@ func (a *Admission) TagConn(ctx context.Context, info *stats.ConnTagInfo) contex
 	cs := &connState{adm: a, places: make(chan struct{}, max(1, a.ConnSlots))}
 	if ca, ok := info.RemoteAddr.(*connAddr); ok {
 		cs.conn = ca.conn
+	}
+	if at, ok := a.suspects.Load(host(info.RemoteAddr)); ok && time.Since(at.(time.Time)) < suspectFor {
+		cs.strict = true
 	}
 	a.conns.Store(cs, struct{}{})
 	return context.WithValue(ctx, connKey{}, cs)
@@ -135,6 +180,7 @@ func (a *Admission) closeConn(cs *connState, reason string, fields ...zap.Field)
 	if cs.conn == nil {
 		return
 	}
+	a.suspects.Store(host(cs.conn.RemoteAddr()), time.Now())
 	if a.ConnsClosed != nil {
 		a.ConnsClosed(reason)
 	}
@@ -147,6 +193,12 @@ func (a *Admission) closeConn(cs *connState, reason string, fields ...zap.Field)
 // checkUnread closes every connection whose answers have stayed unwritten
 // for longer than UnreadTimeout.
 func (a *Admission) checkUnread(now time.Time) {
+	a.suspects.Range(func(k, v any) bool {
+		if now.Sub(v.(time.Time)) >= suspectFor {
+			a.suspects.Delete(k)
+		}
+		return true
+	})
 	if a.UnreadTimeout <= 0 {
 		return
 	}
