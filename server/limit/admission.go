@@ -184,7 +184,11 @@ func (a *Admission) TapHandle(ctx context.Context, info *tap.Info) (context.Cont
 	counted := !a.fromGateway(info.Header)
 	var cs *connState
 	if counted {
-		if cs = connFrom(ctx); cs != nil && cs.overPending() {
+		if cs = connFrom(ctx); cs != nil && cs.dead.Load() {
+			// Closed by a limit: what is left of its frames costs nothing more.
+			return nil, OverloadStatus("this connection is being closed: too many streams reset or abandoned").Err()
+		}
+		if cs != nil && cs.overPending() {
 			inc(a.Refused)
 			a.refusedN.Add(1)
 			cs.abandoned()

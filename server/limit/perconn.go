@@ -72,6 +72,7 @@ type connState struct {
 	// message has not come are held to PendingPerConn at once, not after
 	// staleAfter (a client reconnecting to burst header-only streams).
 	strict bool
+	dead   atomic.Bool // closed by a limit
 
 	mu       sync.Mutex
 	closed   bool      // the connection ended (or was closed by a limit)
@@ -180,6 +181,7 @@ func (a *Admission) closeConn(cs *connState, reason string, fields ...zap.Field)
 	if cs.conn == nil {
 		return
 	}
+	cs.dead.Store(true)
 	a.suspects.Store(host(cs.conn.RemoteAddr()), time.Now())
 	if a.ConnsClosed != nil {
 		a.ConnsClosed(reason)
