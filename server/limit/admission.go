@@ -111,6 +111,7 @@ type admitted struct {
 	cs    *connState   // its connection (nil: untracked)
 	hold  atomic.Int32 // holdNone… (conn.go)
 	size  int64        // the answer's bytes, once claimed
+	timer *time.Timer  // its read timer
 }
 
 // The states of an admitted stream (admitted.state).
@@ -216,11 +217,10 @@ func (a *Admission) TapHandle(ctx context.Context, info *tap.Info) (context.Cont
 	if cs != nil {
 		first = min(staleAfter, a.ReadTimeout)
 	}
-	var t *time.Timer
-	t = time.AfterFunc(first, func() {
+	ad.timer = time.AfterFunc(first, func() {
 		if cs != nil && first < a.ReadTimeout && ad.state.Load() == streamPending {
 			if cs.stale.Add(1) <= PendingPerConn && ad.state.CompareAndSwap(streamPending, streamStale) {
-				t.Reset(a.ReadTimeout - first)
+				ad.timer.Reset(a.ReadTimeout - first)
 				return
 			}
 			cs.stale.Add(-1)
@@ -230,7 +230,7 @@ func (a *Admission) TapHandle(ctx context.Context, info *tap.Info) (context.Cont
 		}
 	})
 	context.AfterFunc(ctx, func() {
-		t.Stop()
+		ad.timer.Stop()
 		cancel()
 		if ad.end(streamAbandoned) && cs != nil {
 			cs.abandoned()

@@ -18,6 +18,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/emptypb"
 )
 
 // MaxElements is the most sub-messages and strings one request may hold,
@@ -57,6 +58,9 @@ type costCodec struct{ base encoding.CodecV2 }
 
 func newCostCodec() costCodec { return costCodec{base: encoding.GetCodecV2("proto")} }
 
+// emptyAnswer replaces a held answer once marshalled (Marshal).
+var emptyAnswer proto.Message = &emptypb.Empty{}
+
 func (c costCodec) Name() string { return c.base.Name() }
 
 // vtMarshaler is what protoc-gen-go-vtproto's marshal and size features
@@ -75,10 +79,6 @@ func (c costCodec) Marshal(v any) (mem.BufferSlice, error) {
 	ad, held := v.(*admitted)
 	if held {
 		v = ad.Message
-		// The answer's own objects are not needed once marshalled, though
-		// the buffer keeps ad until written; the zero message stays a
-		// valid one for anything (a binary log) that reads it after.
-		ad.Message = ad.Message.ProtoReflect().Type().Zero().Interface()
 	}
 	m, ok := v.(vtMarshaler)
 	if !ok {
@@ -108,6 +108,10 @@ func (c costCodec) Marshal(v any) (mem.BufferSlice, error) {
 		return nil, err
 	}
 	if held && ad.claim(size) {
+		// The answer's own objects are not needed once marshalled, though
+		// the buffer keeps ad until written; an empty message stays a valid
+		// one for anything (a binary log) that reads it after.
+		ad.Message = emptyAnswer
 		return mem.BufferSlice{mem.NewBuffer(buf, ad)}, nil
 	}
 	return mem.BufferSlice{mem.NewBuffer(buf, pool)}, nil
