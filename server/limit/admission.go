@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -107,11 +108,11 @@ type admittedKey struct{}
 // the answer is written.
 type admitted struct {
 	proto.Message
-	state atomic.Int32 // pending, started (the message arrived), or abandoned
-	cs    *connState   // its connection (nil: untracked)
-	hold  atomic.Int32 // holdNone… (conn.go)
-	size  int64        // the answer's bytes, once claimed
-	timer *time.Timer  // its read timer
+	state atomic.Int32               // pending, started (the message arrived), or abandoned
+	cs    *connState                 // its connection (nil: untracked)
+	hold  atomic.Int32               // holdNone… (conn.go)
+	size  int64                      // the answer's bytes, once claimed
+	timer atomic.Pointer[time.Timer] // its read timer (atomic: its own callback resets it)
 }
 
 // The states of an admitted stream (admitted.state).
@@ -217,10 +218,12 @@ func (a *Admission) TapHandle(ctx context.Context, info *tap.Info) (context.Cont
 	if cs != nil {
 		first = min(staleAfter, a.ReadTimeout)
 	}
-	ad.timer = time.AfterFunc(first, func() {
+	// The timer is stored before it is started, so that its callback
+	// (which resets it) always finds it.
+	t := time.AfterFunc(time.Duration(math.MaxInt64), func() {
 		if cs != nil && first < a.ReadTimeout && ad.state.Load() == streamPending {
 			if cs.stale.Add(1) <= PendingPerConn && ad.state.CompareAndSwap(streamPending, streamStale) {
-				ad.timer.Reset(a.ReadTimeout - first)
+				ad.timer.Load().Reset(a.ReadTimeout - first)
 				return
 			}
 			cs.stale.Add(-1)
@@ -229,8 +232,10 @@ func (a *Admission) TapHandle(ctx context.Context, info *tap.Info) (context.Cont
 			cancel()
 		}
 	})
+	ad.timer.Store(t)
+	t.Reset(first)
 	context.AfterFunc(ctx, func() {
-		ad.timer.Stop()
+		ad.timer.Load().Stop()
 		cancel()
 		if ad.end(streamAbandoned) && cs != nil {
 			cs.abandoned()

@@ -66,6 +66,15 @@ func (l *Listener) Accept() (net.Conn, error) {
 		ok := l.open < l.o.Max
 		if ok {
 			l.open++
+			// The timer is set before the connection is published in
+			// byAddr, where Used reads it.
+			if d := l.o.FirstUseTimeout; d > 0 {
+				lc.timer = time.AfterFunc(d, func() {
+					if !lc.used.Load() {
+						lc.Close()
+					}
+				})
+			}
 			l.byAddr[lc.key] = lc
 		}
 		l.mu.Unlock()
@@ -73,13 +82,6 @@ func (l *Listener) Accept() (net.Conn, error) {
 			l.refuse()
 			c.Close()
 			continue
-		}
-		if d := l.o.FirstUseTimeout; d > 0 {
-			lc.timer = time.AfterFunc(d, func() {
-				if !lc.used.Load() {
-					lc.Close()
-				}
-			})
 		}
 		return lc, nil
 	}
