@@ -40,9 +40,8 @@ func newGRPCServer(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetr
 func grpcServerOptions(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *limit.Admission, refused *prometheus.CounterVec, ts *transportStats, extra ...grpc.ServerOption) []grpc.ServerOption {
 	recoverPanic := recoverPanicFunc(logger)
 	return append(extra,
-		// Twice the public limit, for the gateway's protobuf form of a
-		// JSON body; adm.PublicSize holds other clients to the limit itself.
-		grpc.MaxRecvMsgSize(2*cfg.MaxRecvBytes),
+		// The public limit, or twice it for the loopback gateway (grpcRecvLimit).
+		grpc.MaxRecvMsgSize(grpcRecvLimit(cfg)),
 		// Metadata: 64 KiB, as the REST port's headers (grpc-go's default
 		// is 16 MiB per stream).
 		grpc.MaxHeaderListSize(64<<10),
@@ -72,6 +71,23 @@ func grpcServerOptions(cfg Options, logger *zap.Logger, metrics *grpcprom.Server
 			recovery.StreamServerInterceptor(recovery.WithRecoveryHandlerContext(recoverPanic)),
 		),
 	)
+}
+
+// grpcRecvLimit is the gRPC server's own receive limit
+// (grpc.MaxRecvMsgSize), which grpc-go checks on a message's length before
+// reading it and names in its RESOURCE_EXHAUSTED text ("grpc: received
+// message larger than max (N vs. L)"). It is --max-recv-bytes itself, so
+// that every too-large gRPC request is refused naming that limit. Only the
+// loopback gateway needs twice it: the protobuf form of a JSON body can be
+// larger than the JSON (a number such as 1e9 is 3 bytes of JSON and a
+// 5-byte varint), so that the gRPC port then reads up to twice the limit and
+// adm.PublicSize holds other clients to the limit itself (a client sending
+// more than twice it then reads grpc-go's text naming twice the limit).
+func grpcRecvLimit(cfg Options) int {
+	if cfg.RESTGateway == GatewayLoopback {
+		return 2 * cfg.MaxRecvBytes
+	}
+	return cfg.MaxRecvBytes
 }
 
 // latencyBuckets are the histogram buckets, in seconds, of the gRPC and the

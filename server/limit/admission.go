@@ -270,11 +270,13 @@ func (a *Admission) Running() int64 { return a.running.Load() }
 
 // PublicSize is the unary interceptor that refuses, RESOURCE_EXHAUSTED, a
 // request larger than limit bytes (its protobuf size) that does not come
-// from the gateway, counting it on tooLarge (nil: not counted). The
-// gamerules server's own receive limit (grpc.MaxRecvMsgSize) is twice the
-// public one, because the gateway's protobuf form of a JSON body can be
-// larger than the JSON (a number such as 1e9 is 3 bytes of JSON and a
-// 5-byte varint); the REST port enforces the limit on the JSON body itself.
+// from the gateway, counting it on tooLarge (nil: not counted). With the
+// loopback gateway the gamerules server's own receive limit
+// (grpc.MaxRecvMsgSize) is twice the public one, because the gateway's
+// protobuf form of a JSON body can be larger than the JSON (a number such
+// as 1e9 is 3 bytes of JSON and a 5-byte varint); the REST port enforces the
+// limit on the JSON body itself. Otherwise the receive limit is the public
+// one and this is a second check of the decoded size.
 func (a *Admission) PublicSize(limit int, tooLarge Counter) grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		if m, ok := req.(proto.Message); ok {
