@@ -45,12 +45,12 @@ func restGateway(ctx context.Context, cfg Options, srv gamerulesv1.GameRulesServ
 			conn.Close()
 			return nil, nil, fmt.Errorf("gateway: %w", err)
 		}
-		return gw, func() { conn.Close() }, nil
+		return strictQuery(gw, gw), func() { conn.Close() }, nil
 	}
 	if err := gamerulesv1.RegisterGameRulesHandlerServer(ctx, gw, newChainedServer(srv, restInterceptors(chain))); err != nil {
 		return nil, nil, fmt.Errorf("gateway: %w", err)
 	}
-	return withPeer(gw), func() {}, nil
+	return strictQuery(gw, withPeer(gw)), func() {}, nil
 }
 
 // withPeer puts the HTTP client's address in the request's context as the
