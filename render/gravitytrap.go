@@ -44,7 +44,7 @@ func GravityTrap(s gravitytrap.State, o Options) ([]byte, error) {
 			return nil, optErr(f.field, "%q is not a station; want 0..%d", f.v, n-1)
 		}
 	}
-	lay := b.Layout()
+	lay := gtFinite(b.Layout())
 	// Fit the layout into the drawing area (y up on the board, down in SVG).
 	minX, maxX, minY, maxY := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, st := range lay {
@@ -109,6 +109,26 @@ func gtJoin(line []int) string {
 		parts[i] = strconv.Itoa(id)
 	}
 	return strings.Join(parts, " ")
+}
+
+// gtFinite returns lay, scaled down when its coordinates are so large
+// (finite, but near the float64 maximum) that a span, a radius or a
+// scaled position computed from them would overflow into ±Inf and a NaN:
+// the drawing is the same (it is fitted to the area) and every number in
+// it finite. NewBoard refuses a coordinate that is not finite.
+func gtFinite(lay []gravitytrap.Station) []gravitytrap.Station {
+	m := 0.0
+	for _, st := range lay {
+		m = math.Max(m, math.Max(math.Abs(st.X), math.Abs(st.Y)))
+	}
+	if m <= 1e100 {
+		return lay
+	}
+	out := make([]gravitytrap.Station, len(lay))
+	for i, st := range lay {
+		out[i] = gravitytrap.Station{ID: st.ID, X: st.X / m, Y: st.Y / m}
+	}
+	return out
 }
 
 // gtPath is the SVG path of a line through stations.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -266,3 +267,20 @@ func TestOptionErrors(t *testing.T) {
 }
 
 func second(_ []byte, err error) error { return err }
+
+// TestGravityTrapHugeCoordinates: finite station coordinates near the
+// float64 maximum (whose span overflows) still draw every station, with no
+// NaN or Inf in the picture.
+func TestGravityTrapHugeCoordinates(t *testing.T) {
+	b := must(gravitytrap.NewBoard(gravitytrap.BoardDef{
+		Stations: []gravitytrap.Station{{ID: 0, X: -math.MaxFloat64, Y: 0}, {ID: 1, X: math.MaxFloat64, Y: 0}, {ID: 2, X: 0, Y: math.MaxFloat64}, {ID: 3, X: 0, Y: -math.MaxFloat64}, {ID: 4, X: 1e300, Y: 1e300}},
+		Lines:    [][]int{{0, 1, 2}, {2, 3, 0}, {3, 4, 2}},
+	}))
+	svg, err := render.GravityTrap(must(gravitytrap.New(gravitytrap.Options{Board: b})), render.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(svg); strings.Contains(s, "NaN") || strings.Contains(s, "Inf") || !strings.Contains(s, `id="station-4"`) {
+		t.Errorf("huge coordinates: %.600s", s)
+	}
+}

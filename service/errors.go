@@ -53,6 +53,14 @@ func toStatusMeta(field string, err error, meta map[string]string) error {
 	if _, ok := status.FromError(err); ok {
 		return err
 	}
+	var sf *subFieldError
+	if errors.As(err, &sf) {
+		if sf.abs {
+			field = sf.path
+		} else {
+			field += "." + sf.path
+		}
+	}
 	var reason string
 	switch {
 	case errors.Is(err, errUnknownGame):
@@ -85,6 +93,19 @@ func toStatusMeta(field string, err error, meta map[string]string) error {
 	}
 	return withDetails.Err()
 }
+
+// subFieldError is an error about a field inside the one toStatus is told
+// (a Gravity Trap board's station coordinate inside "state"): toStatus
+// names path instead, appended to its field after a dot, or in its place
+// when abs (path is then the field's whole path in the request).
+type subFieldError struct {
+	path string
+	abs  bool
+	err  error
+}
+
+func (e *subFieldError) Error() string { return e.err.Error() }
+func (e *subFieldError) Unwrap() error { return e.err }
 
 // metadata is an ErrorInfo's metadata: the field and the extra entries.
 func metadata(field string, extra map[string]string) map[string]string {

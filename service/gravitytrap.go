@@ -1,6 +1,7 @@
 package service
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -44,7 +45,7 @@ func (gravityTrapEngine) NewGame(req *gamerulesv1.NewGameRequest, _ uint64) (Pos
 			return nil, fmt.Errorf("gravitytrap: %w: board %s is not a built-in board (default, rings); a custom board goes in custom_board", game.ErrInvalidOptions, game.Quote(name))
 		}
 	} else if b, err = gravityTrapBoardFromProto(opts.GetCustomBoard()); err != nil {
-		return nil, err
+		return nil, coordinateField(err, "gravity_trap.custom_board.", true)
 	}
 	o := gravitytrap.Options{Board: b, AllowMirrorPlacement: opts.GetAllowMirrorPlacement()}
 	switch f := opts.GetFirstPlayer(); f {
@@ -73,7 +74,7 @@ func (gravityTrapEngine) Decode(st *gamerulesv1.GameState) (Position, error) {
 	if typed != nil {
 		var err error
 		if b, err = gravityTrapBoardFromProto(typed.GetBoard()); err != nil {
-			return nil, err
+			return nil, coordinateField(err, "gravity_trap.board.", false)
 		}
 		if st.GetText() != "" && gravityTrapBoardOnly(typed) {
 			s, err := gravitytrap.ParseStateOn(b, st.GetText())
@@ -95,6 +96,18 @@ func (gravityTrapEngine) Decode(st *gamerulesv1.GameState) (Position, error) {
 		return nil, err
 	}
 	return gravityTrapPos{s}, nil
+}
+
+// coordinateField names, in err, the field of a board's station coordinate
+// that is not a finite number (a *gravitytrap.CoordinateError), prefix
+// giving the board's path: below the field toStatus is told, or the whole
+// path when abs. Any other error is returned as it is.
+func coordinateField(err error, prefix string, abs bool) error {
+	var ce *gravitytrap.CoordinateError
+	if errors.As(err, &ce) {
+		return &subFieldError{path: prefix + ce.Field(), abs: abs, err: err}
+	}
+	return err
 }
 
 // gravityTrapBoardOnly reports whether a typed state holds a board and no

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,6 +10,9 @@ import (
 
 	"github.com/gamerules/gamerules/internal/oracle"
 
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
@@ -457,4 +461,41 @@ func TestGravityTrapTextWithTypedBoard(t *testing.T) {
 			t.Errorf("LegalMoves(%q with board %v) = %v; want INVALID_STATE", st.GetText(), st.GetGravityTrap().GetBoard(), err)
 		}
 	}
+}
+
+// TestGravityTrapNaNCoordinate: a custom board with a station coordinate
+// that is not finite is refused at decode, INVALID_ARGUMENT naming the
+// coordinate's field: in a state (state.gravity_trap.board.stations[3].x),
+// for LegalMoves and RenderState alike, and in NewGame's custom_board.
+func TestGravityTrapNaNCoordinate(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	for _, v := range []float64{math.NaN(), math.Inf(1)} {
+		bad := gtHex()
+		bad.GetStations()[3].X = v
+		st := &gamerulesv1.GameState{State: &gamerulesv1.GameState_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapState{Board: bad}}, Text: "...... R"}
+		const want = "state.gravity_trap.board.stations[3].x"
+		_, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: gtGame, State: st})
+		if f := fieldOf(err); status.Code(err) != codes.InvalidArgument || f != want {
+			t.Errorf("LegalMoves, x = %v: %v (field %q); want INVALID_ARGUMENT on %s", v, err, f, want)
+		}
+		_, err = srv.RenderState(ctx, &gamerulesv1.RenderStateRequest{Game: gtGame, State: st})
+		if f := fieldOf(err); status.Code(err) != codes.InvalidArgument || f != want {
+			t.Errorf("RenderState, x = %v: %v (field %q); want INVALID_ARGUMENT on %s", v, err, f, want)
+		}
+		_, err = srv.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: gtGame, Options: &gamerulesv1.NewGameRequest_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapOptions{CustomBoard: bad}}})
+		if f := fieldOf(err); status.Code(err) != codes.InvalidArgument || f != "gravity_trap.custom_board.stations[3].x" {
+			t.Errorf("NewGame, x = %v: %v (field %q); want INVALID_ARGUMENT on gravity_trap.custom_board.stations[3].x", v, err, f)
+		}
+	}
+}
+
+// fieldOf is the "field" of err's ErrorInfo ("" without one).
+func fieldOf(err error) string {
+	for _, d := range status.Convert(err).Details() {
+		if ei, ok := d.(*errdetails.ErrorInfo); ok {
+			return ei.GetMetadata()["field"]
+		}
+	}
+	return ""
 }

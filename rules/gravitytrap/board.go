@@ -5,6 +5,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/bits"
 	"strconv"
 
@@ -144,7 +145,9 @@ func BuiltinBoard(name string) (*Board, error) {
 // more stations than the board has, an unknown station id in a line, a
 // station twice in a line, two lines joining the same stations (in any
 // order or direction; the error names both), or an opposite map of the
-// wrong length or that is not an involution without fixed points.
+// wrong length or that is not an involution without fixed points. A
+// station coordinate that is not a finite number (NaN, ±Inf: nothing can
+// draw it) is a *CoordinateError, which also wraps game.ErrInvalidState.
 func NewBoard(def BoardDef) (*Board, error) {
 	n := len(def.Stations)
 	if n < MinStations || n > MaxStations {
@@ -160,6 +163,14 @@ func NewBoard(def BoardDef) (*Board, error) {
 		b.stations[i].Y += 0
 	}
 	for i, st := range def.Stations {
+		for _, c := range [...]struct {
+			axis string
+			v    float64
+		}{{"x", st.X}, {"y", st.Y}} {
+			if math.IsNaN(c.v) || math.IsInf(c.v, 0) {
+				return nil, &CoordinateError{Station: i, Axis: c.axis, Value: c.v}
+			}
+		}
 		if st.ID != i {
 			return nil, boardErr("stations[%d] has id %d; station ids must be 0..%d in order", i, st.ID, n-1)
 		}
@@ -231,6 +242,28 @@ func ParseBoardJSON(data []byte) (*Board, error) {
 	}
 	return NewBoard(def)
 }
+
+// CoordinateError is NewBoard's error for a station coordinate that is not a
+// finite number: a coordinate is where to draw the station, and NaN or an
+// infinity is nowhere (a drawing with one is blank). It wraps
+// game.ErrInvalidState; Station and Axis ("x" or "y") name the field.
+type CoordinateError struct {
+	Station int
+	Axis    string
+	Value   float64
+}
+
+// Field is the coordinate's path in a BoardDef, e.g. "stations[3].x".
+func (e *CoordinateError) Field() string {
+	return "stations[" + strconv.Itoa(e.Station) + "]." + e.Axis
+}
+
+func (e *CoordinateError) Error() string {
+	return fmt.Sprintf("gravitytrap: %v: board: %s is %v; a station coordinate must be a finite number", game.ErrInvalidState, e.Field(), e.Value)
+}
+
+// Unwrap returns game.ErrInvalidState.
+func (e *CoordinateError) Unwrap() error { return game.ErrInvalidState }
 
 func boardErr(format string, args ...any) error {
 	return fmt.Errorf("gravitytrap: %w: board: %s", game.ErrInvalidState, fmt.Sprintf(format, args...))
