@@ -390,6 +390,32 @@ func TestPlaygroundInBrowser(t *testing.T) {
 			t.Errorf("after tapping station 3 the state is %s; want red placed on 3", w.Text)
 		}
 	})
+
+	// A link naming no game, including names of Object's own properties
+	// (optKey["__proto__"] is Object.prototype: truthy), opens the default
+	// game with an error naming it, instead of hanging.
+	t.Run("unknown game in the link", func(t *testing.T) {
+		p.t = t
+		for _, name := range []string{"__proto__", "constructor", "toString", "chess"} {
+			if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?case="+name+"#game="+name)); err != nil {
+				t.Fatal(err)
+			}
+			var v view
+			for deadline := time.Now().Add(20 * time.Second); ; {
+				v = p.view()
+				if !v.Busy && v.Board != "" && len(v.Moves) > 0 && strings.Contains(v.Error, "unknown game") {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("#game=%s: the page did not open a game with an error within 20 s: %+v", name, v)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			if !strings.Contains(v.Error, `"`+name+`"`) {
+				t.Errorf("#game=%s: error %q does not name the game", name, v.Error)
+			}
+		}
+	})
 }
 
 // abaloneNeighbours reports whether two cells are next to each other.

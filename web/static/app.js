@@ -415,7 +415,14 @@ async function loadState(st) {
 
 async function boot() {
   const p = new URLSearchParams(location.hash.slice(1));
-  if (p.get("game") && optKey[p.get("game")]) {
+  // Object.hasOwn, not optKey[name]: a hash such as #game=__proto__ or
+  // #game=toString names an inherited property, not a game.
+  if (p.get("game") && !Object.hasOwn(optKey, p.get("game"))) {
+    await newGame();
+    $("error").textContent = `unknown game ${JSON.stringify(p.get("game"))} in the link; pick one of ${Object.keys(optKey).join(", ")}`;
+    return;
+  }
+  if (p.get("game")) {
     game = p.get("game");
     $("game").value = game;
     showOpts();
