@@ -335,7 +335,17 @@ func (s *Server) Run(ctx context.Context) error {
 	<-httpDone
 	grpcDone := make(chan struct{})
 	go func() { grpcServer.GracefulStop(); close(grpcDone) }()
-	if !waitIdle(sctx, grpcDone, func() bool { return a.adm.Running() == 0 }) {
+	// A stream whose handler has not started may be one whose message has
+	// arrived while its goroutine waits for a CPU (a loaded machine): Stop
+	// would cut it off, and its client would see the connection closed
+	// after the GOAWAY. So such streams hold the stop too, but only for
+	// arrivalGrace after the graceful stop began: no new stream is taken
+	// after the GOAWAY, so header-only streams (which have no message to
+	// deliver) cannot hold it longer.
+	graceful := time.Now()
+	if !waitIdle(sctx, grpcDone, func() bool {
+		return a.adm.Running() == 0 && (a.adm.Arriving() == 0 || time.Since(graceful) >= arrivalGrace)
+	}) {
 		logger.Warn("shutdown timed out with gRPC calls still running; stopping")
 	}
 	// grpc-go's Stop (and Serve) return only when every handler has: a
@@ -357,6 +367,10 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	return runErr
 }
+
+// arrivalGrace is how long, at shutdown, gRPC streams whose handler has not
+// started hold the stop (Admission.Arriving).
+const arrivalGrace = 500 * time.Millisecond
 
 // stopGrace is how long Run waits, once the shutdown timeout has passed,
 // for grpc-go to close its connections before returning without them.

@@ -94,6 +94,7 @@ type Admission struct {
 	n        atomic.Int64
 	refusedN atomic.Int64 // the refused count, for LogRefusals
 	running  atomic.Int64 // handlers in scope running now (for shutdown)
+	arriving atomic.Int64 // streams in scope whose handler has not started, nor their stream ended
 }
 
 // admittedKey keys an admitted stream's *admitted in its context.
@@ -209,6 +210,7 @@ func (a *Admission) TapHandle(ctx context.Context, info *tap.Info) (context.Cont
 		cs.pending.Add(1)
 	}
 	ctx = context.WithValue(ctx, admittedKey{}, ad)
+	a.arriving.Add(1)
 	// This runs in the transport's reader with its lock held: start a
 	// timer, nothing that blocks. A stream of a tracked connection whose
 	// message has not come after staleAfter becomes one of its
@@ -237,8 +239,11 @@ func (a *Admission) TapHandle(ctx context.Context, info *tap.Info) (context.Cont
 	context.AfterFunc(ctx, func() {
 		ad.timer.Load().Stop()
 		cancel()
-		if ad.end(streamAbandoned) && cs != nil {
-			cs.abandoned()
+		if ad.end(streamAbandoned) {
+			a.arriving.Add(-1)
+			if cs != nil {
+				cs.abandoned()
+			}
 		}
 		if ad.hold.Load() == holdRunning {
 			ad.releasePlace()
@@ -253,20 +258,35 @@ func (a *Admission) TapHandle(ctx context.Context, info *tap.Info) (context.Cont
 // Started must be the server's first unary interceptor: it tells the gate
 // that a stream's message arrived (so its read timer stops mattering), and
 // counts the handlers in scope running (Running), which shutdown waits for.
+// A stream counts as running before it stops counting as arriving
+// (Arriving), so that the two together never miss it.
 func (a *Admission) Started(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-	if ad, ok := ctx.Value(admittedKey{}).(*admitted); ok {
-		ad.end(streamStarted)
-	}
+	ad, _ := ctx.Value(admittedKey{}).(*admitted)
 	if !inScope(a.Scope, info.FullMethod) {
+		if ad != nil && ad.end(streamStarted) {
+			a.arriving.Add(-1)
+		}
 		return handler(ctx, req)
 	}
 	a.running.Add(1)
 	defer a.running.Add(-1)
+	if ad != nil && ad.end(streamStarted) {
+		a.arriving.Add(-1)
+	}
 	return handler(ctx, req)
 }
 
 // Running is the number of handlers in scope running now.
 func (a *Admission) Running() int64 { return a.running.Load() }
+
+// Arriving is the number of admitted streams whose handler has not started
+// and which have not ended: header-only streams, and streams whose message
+// has arrived in the transport but whose handler has not yet been
+// scheduled (grpc-go gives no sign of a message's arrival before the
+// stream's own goroutine reads it: its InPayload event comes from that
+// goroutine, just before the handler). Shutdown waits for them a moment
+// (see the server's Run), so that a starved handler is not cut off.
+func (a *Admission) Arriving() int64 { return a.arriving.Load() }
 
 // PublicSize is the unary interceptor that refuses, RESOURCE_EXHAUSTED, a
 // request larger than limit bytes (its protobuf size) that does not come
