@@ -131,7 +131,7 @@ func (l *InFlight) connCall(ctx context.Context, req any, ad *admitted, handler 
 			return nil, connBusy(cs)
 		}
 	}
-	ad.holdPlace(cs)
+	ad.holdPlace()
 	release, err := l.acquireTimer(ctx, timer)
 	if err != nil {
 		ad.releasePlace()

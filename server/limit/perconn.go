@@ -276,9 +276,10 @@ const (
 	holdReleased              // given back
 )
 
-// holdPlace records that the stream holds a place of cs.
-func (ad *admitted) holdPlace(cs *connState) {
-	ad.cs = cs
+// holdPlace records that the stream holds a place of its connection
+// (ad.cs, set when the stream was admitted and never written again: the
+// gate's end reads it from another goroutine).
+func (ad *admitted) holdPlace() {
 	ad.hold.Store(holdRunning)
 }
 
