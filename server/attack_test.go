@@ -180,9 +180,12 @@ func TestLoadToolServed(t *testing.T) {
 	<-done
 	t.Logf("load tool, 16 streams on one connection for %v: %d ok, %d failed (%.2f%%, %v); polite client %d ok, %d failed (%v)",
 		attackSeconds(), tool.OK.Load(), tool.Failed.Load(), 100*tool.Rate(), tool.Codes(), polite.OK.Load(), polite.Failed.Load(), polite.Codes())
-	// Unloaded: 100%; the margin is for a loaded 2-core machine, where a
-	// call may wait past --queue-wait like anyone's.
-	if tool.Rate() < 0.95 || polite.Rate() < 0.95 {
-		t.Errorf("load tool %.2f%%, polite client %.2f%% success; want both at least 95%%", 100*tool.Rate(), 100*polite.Rate())
+	// Unloaded: 100%. The margin is for a loaded 2-core machine (CI runs
+	// every package's tests at once under the race detector), where 3-4%
+	// of the tool's calls were seen to pass their 2 s client deadline; a
+	// server that refused the tool's streams past its share (what this
+	// guards against) served a few percent, not 80.
+	if tool.Rate() < 0.80 || polite.Rate() < 0.80 {
+		t.Errorf("load tool %.2f%%, polite client %.2f%% success; want both at least 80%%", 100*tool.Rate(), 100*polite.Rate())
 	}
 }
