@@ -14,7 +14,7 @@ import (
 
 // PendingPerConn bounds the streams of one connection that hold places in
 // the admission gate while their message has not arrived (their handler
-// has not started): at most that many may wait for it over 100 ms; a
+// has not started): at most that many may wait for it over 300 ms (staleAfter); a
 // further one is ended then, and new streams are refused at once while the
 // connection has that many. A connection from an address whose connection
 // was closed by a limit in the last 10 s is strict: its new streams are
