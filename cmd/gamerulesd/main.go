@@ -194,7 +194,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (s
 // say "parse error".
 func flagValueError(f *flag.Flag, err error) string {
 	switch f.Value.(flag.Getter).Get().(type) {
-	case int:
+	case int, int64:
 		return "want a whole number"
 	case time.Duration:
 		return "want a duration such as 250ms, 5s or 2m"

@@ -89,7 +89,9 @@ func (s State) Jacoby() bool { return s.jacoby }
 // a money session played under it can be re-scored without it, state by
 // state, without playing it again (package mat, when a record's points
 // prove the rule off). A state without the rule (a match, no cube, or the
-// rule off already) is returned as it is.
+// rule off already) is returned as it is. Spec: "Doubling cube, match
+// play, resignation", Money play options (the Jacoby rule) and Match-ID
+// bit 66.
 func (s State) WithoutJacoby() State {
 	if !s.jacoby {
 		return s

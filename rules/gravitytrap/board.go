@@ -148,6 +148,9 @@ func BuiltinBoard(name string) (*Board, error) {
 // wrong length or that is not an involution without fixed points. A
 // station coordinate that is not a finite number (NaN, ±Inf: nothing can
 // draw it) is a *CoordinateError, which also wraps game.ErrInvalidState.
+// The spec ("The board — a graph of stations and lines") is silent on
+// coordinates, which no rule uses; they are where a station is drawn, and a
+// board that cannot be drawn is refused rather than drawn blank.
 func NewBoard(def BoardDef) (*Board, error) {
 	n := len(def.Stations)
 	if n < MinStations || n > MaxStations {
