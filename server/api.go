@@ -11,7 +11,7 @@ import (
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
 
-	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/server/limit"
 	"github.com/gamerules/gamerules/service"
 )
@@ -42,7 +42,7 @@ type API struct {
 	// registered are the collectors registered on reg, for Close.
 	registered []prometheus.Collector
 	adm        *limit.Admission
-	svc        gamerulesv1.GameRulesServer
+	svc        gamerulesv1grpc.GameRulesServer
 	chain      []apiInterceptor
 	games      []string
 }
@@ -151,7 +151,7 @@ func (a *API) RegisterGRPC(s *grpc.Server) {
 	if a == nil || a.svc == nil {
 		panic(errNotMade) // a programming error, as grpc-go's own registration panics are
 	}
-	gamerulesv1.RegisterGameRulesServer(s, a.svc)
+	gamerulesv1grpc.RegisterGameRulesServer(s, a.svc)
 	a.metrics.InitializeMetrics(s)
 }
 

@@ -13,6 +13,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/internal/h2attack"
 )
 
@@ -34,7 +36,7 @@ func attackSeconds() time.Duration {
 // largest answer: Gravity Trap on the 64 × 256 custom board, with results.
 func largestAnswerRequest(t testing.TB, addr string) []byte {
 	t.Helper()
-	ng, err := gamerulesv1.NewGameRulesClient(dial(t, addr)).NewGame(context.Background(), &gamerulesv1.NewGameRequest{Game: "gravity_trap",
+	ng, err := gamerulesv1grpc.NewGameRulesClient(dial(t, addr)).NewGame(context.Background(), &gamerulesv1.NewGameRequest{Game: "gravity_trap",
 		Options: &gamerulesv1.NewGameRequest_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapOptions{CustomBoard: h2attack.LargestBoard()}}})
 	if err != nil {
 		t.Fatal(err)

@@ -14,7 +14,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/server/limit"
 )
 
@@ -71,7 +71,7 @@ func apiInterceptors(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMe
 // count against the request limits (apiScope): health checks, reflection
 // and /metrics are exempt, so probes and monitoring still answer under
 // overload.
-var gameRulesPrefix = "/" + gamerulesv1.GameRules_ServiceDesc.ServiceName + "/"
+var gameRulesPrefix = "/" + gamerulesv1grpc.GameRules_ServiceDesc.ServiceName + "/"
 
 // apiScope is the scope of the gRPC limits: the API's own RPCs.
 var apiScope = limit.MethodPrefix(gameRulesPrefix)

@@ -16,6 +16,8 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/server"
 	"github.com/gamerules/gamerules/server/servertest"
 )
@@ -48,7 +50,7 @@ func TestEmbeddedOptions(t *testing.T) {
 	if s.GRPCAddr() != grpcLis.Addr().String() || s.HTTPAddr() != httpLis.Addr().String() {
 		t.Errorf("addresses %s %s; want the given listeners' %s %s", s.GRPCAddr(), s.HTTPAddr(), grpcLis.Addr(), httpLis.Addr())
 	}
-	c := gamerulesv1.NewGameRulesClient(servertest.Dial(t, s))
+	c := gamerulesv1grpc.NewGameRulesClient(servertest.Dial(t, s))
 	if _, err := c.ListGames(context.Background(), &gamerulesv1.ListGamesRequest{}); err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,8 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/server"
 )
 
@@ -71,7 +73,7 @@ func ExampleNewAPI() {
 		log.Fatal(err)
 	}
 	defer conn.Close()
-	c := gamerulesv1.NewGameRulesClient(conn)
+	c := gamerulesv1grpc.NewGameRulesClient(conn)
 	list, err := c.ListGames(context.Background(), &gamerulesv1.ListGamesRequest{})
 	if err != nil {
 		log.Fatal(err)

@@ -19,6 +19,8 @@ import (
 	otelcodes "go.opentelemetry.io/otel/codes"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/server/limit"
 )
 
@@ -28,7 +30,7 @@ import (
 // dials grpcAddr, its calls carrying adm's gateway token so that the gRPC
 // port's admission gate and in-flight limit do not count them twice. The
 // returned function releases what it holds (the loopback connection).
-func restGateway(ctx context.Context, cfg Options, srv gamerulesv1.GameRulesServer, chain []apiInterceptor, adm *limit.Admission, tlsSet *serverTLS, tr *tracing, grpcAddr net.Addr) (http.Handler, func(), error) {
+func restGateway(ctx context.Context, cfg Options, srv gamerulesv1grpc.GameRulesServer, chain []apiInterceptor, adm *limit.Admission, tlsSet *serverTLS, tr *tracing, grpcAddr net.Addr) (http.Handler, func(), error) {
 	gw := newGateway()
 	if cfg.RESTGateway == GatewayLoopback {
 		conn, err := grpc.NewClient(dialTarget(grpcAddr), append([]grpc.DialOption{
@@ -41,13 +43,13 @@ func restGateway(ctx context.Context, cfg Options, srv gamerulesv1.GameRulesServ
 		if err != nil {
 			return nil, nil, fmt.Errorf("gateway connection: %w", err)
 		}
-		if err := gamerulesv1.RegisterGameRulesHandler(ctx, gw, conn); err != nil {
+		if err := gamerulesv1grpc.RegisterGameRulesHandler(ctx, gw, conn); err != nil {
 			conn.Close()
 			return nil, nil, fmt.Errorf("gateway: %w", err)
 		}
 		return strictQuery(gw, gw), func() { conn.Close() }, nil
 	}
-	if err := gamerulesv1.RegisterGameRulesHandlerServer(ctx, gw, newChainedServer(srv, restInterceptors(chain))); err != nil {
+	if err := gamerulesv1grpc.RegisterGameRulesHandlerServer(ctx, gw, newChainedServer(srv, restInterceptors(chain))); err != nil {
 		return nil, nil, fmt.Errorf("gateway: %w", err)
 	}
 	return strictQuery(gw, withPeer(gw)), func() {}, nil
@@ -120,8 +122,8 @@ func grpcCodeName(c codes.Code) string {
 // grpc-go's generated handlers do for a gRPC call. Every method of the
 // service is wrapped (TestChainedServerWrapsEveryMethod).
 type chainedServer struct {
-	gamerulesv1.UnimplementedGameRulesServer
-	srv   gamerulesv1.GameRulesServer
+	gamerulesv1grpc.UnimplementedGameRulesServer
+	srv   gamerulesv1grpc.GameRulesServer
 	chain grpc.UnaryServerInterceptor
 
 	listGames, newGame, legalMoves, applyMove, score, observeState, renderState,
@@ -130,7 +132,7 @@ type chainedServer struct {
 
 // newChainedServer wraps srv in the interceptors ics (ics[0] the
 // outermost).
-func newChainedServer(srv gamerulesv1.GameRulesServer, ics []grpc.UnaryServerInterceptor) *chainedServer {
+func newChainedServer(srv gamerulesv1grpc.GameRulesServer, ics []grpc.UnaryServerInterceptor) *chainedServer {
 	s := &chainedServer{srv: srv, chain: chainUnaryInterceptors(ics)}
 	// The handlers are made once, so that a call allocates none.
 	s.listGames = func(ctx context.Context, req any) (any, error) {
@@ -171,17 +173,17 @@ func newChainedServer(srv gamerulesv1.GameRulesServer, ics []grpc.UnaryServerInt
 
 // The grpc.UnaryServerInfo of each method, made once.
 var (
-	infoListGames    = &grpc.UnaryServerInfo{FullMethod: gamerulesv1.GameRules_ListGames_FullMethodName}
-	infoNewGame      = &grpc.UnaryServerInfo{FullMethod: gamerulesv1.GameRules_NewGame_FullMethodName}
-	infoLegalMoves   = &grpc.UnaryServerInfo{FullMethod: gamerulesv1.GameRules_LegalMoves_FullMethodName}
-	infoApplyMove    = &grpc.UnaryServerInfo{FullMethod: gamerulesv1.GameRules_ApplyMove_FullMethodName}
-	infoScore        = &grpc.UnaryServerInfo{FullMethod: gamerulesv1.GameRules_Score_FullMethodName}
-	infoObserveState = &grpc.UnaryServerInfo{FullMethod: gamerulesv1.GameRules_ObserveState_FullMethodName}
-	infoRenderState  = &grpc.UnaryServerInfo{FullMethod: gamerulesv1.GameRules_RenderState_FullMethodName}
-	infoGetBoard     = &grpc.UnaryServerInfo{FullMethod: gamerulesv1.GameRules_GetBoard_FullMethodName}
-	infoReplayGame   = &grpc.UnaryServerInfo{FullMethod: gamerulesv1.GameRules_ReplayGame_FullMethodName}
-	infoImportRecord = &grpc.UnaryServerInfo{FullMethod: gamerulesv1.GameRules_ImportRecord_FullMethodName}
-	infoExportRecord = &grpc.UnaryServerInfo{FullMethod: gamerulesv1.GameRules_ExportRecord_FullMethodName}
+	infoListGames    = &grpc.UnaryServerInfo{FullMethod: gamerulesv1grpc.GameRules_ListGames_FullMethodName}
+	infoNewGame      = &grpc.UnaryServerInfo{FullMethod: gamerulesv1grpc.GameRules_NewGame_FullMethodName}
+	infoLegalMoves   = &grpc.UnaryServerInfo{FullMethod: gamerulesv1grpc.GameRules_LegalMoves_FullMethodName}
+	infoApplyMove    = &grpc.UnaryServerInfo{FullMethod: gamerulesv1grpc.GameRules_ApplyMove_FullMethodName}
+	infoScore        = &grpc.UnaryServerInfo{FullMethod: gamerulesv1grpc.GameRules_Score_FullMethodName}
+	infoObserveState = &grpc.UnaryServerInfo{FullMethod: gamerulesv1grpc.GameRules_ObserveState_FullMethodName}
+	infoRenderState  = &grpc.UnaryServerInfo{FullMethod: gamerulesv1grpc.GameRules_RenderState_FullMethodName}
+	infoGetBoard     = &grpc.UnaryServerInfo{FullMethod: gamerulesv1grpc.GameRules_GetBoard_FullMethodName}
+	infoReplayGame   = &grpc.UnaryServerInfo{FullMethod: gamerulesv1grpc.GameRules_ReplayGame_FullMethodName}
+	infoImportRecord = &grpc.UnaryServerInfo{FullMethod: gamerulesv1grpc.GameRules_ImportRecord_FullMethodName}
+	infoExportRecord = &grpc.UnaryServerInfo{FullMethod: gamerulesv1grpc.GameRules_ExportRecord_FullMethodName}
 )
 
 // callChained runs handler for req through chain (directly when chain is
@@ -242,7 +244,7 @@ func (s *chainedServer) ExportRecord(ctx context.Context, req *gamerulesv1.Expor
 	return callChained[gamerulesv1.ExportRecordResponse](ctx, s.chain, infoExportRecord, req, s.exportRecord)
 }
 
-var _ gamerulesv1.GameRulesServer = (*chainedServer)(nil)
+var _ gamerulesv1grpc.GameRulesServer = (*chainedServer)(nil)
 
 // dialTarget turns a listener address into one the gateway can dial: an
 // unspecified host (":50051", "[::]:50051") becomes loopback.

@@ -13,7 +13,7 @@ import (
 	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
 	"github.com/prometheus/client_golang/prometheus"
 
-	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/server/limit"
 	"github.com/gamerules/gamerules/service"
 )
@@ -31,7 +31,7 @@ type gatewayStack struct {
 
 // srv is the service (nil: the real one); set changes the defaults (log
 // level error, logs discarded).
-func newGatewayStack(tb testing.TB, srv gamerulesv1.GameRulesServer, set func(*Options)) gatewayStack {
+func newGatewayStack(tb testing.TB, srv gamerulesv1grpc.GameRulesServer, set func(*Options)) gatewayStack {
 	tb.Helper()
 	cfg := DefaultOptions()
 	cfg.LogLevel = "error"

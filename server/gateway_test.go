@@ -18,6 +18,8 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/service"
 )
 
@@ -32,8 +34,8 @@ func TestChainedServerWrapsEveryMethod(t *testing.T) {
 		return handler(ctx, req)
 	}
 	// The Unimplemented server's error names the method it was called as.
-	s := newChainedServer(gamerulesv1.UnimplementedGameRulesServer{}, []grpc.UnaryServerInterceptor{record})
-	for _, m := range gamerulesv1.GameRules_ServiceDesc.Methods {
+	s := newChainedServer(gamerulesv1grpc.UnimplementedGameRulesServer{}, []grpc.UnaryServerInterceptor{record})
+	for _, m := range gamerulesv1grpc.GameRules_ServiceDesc.Methods {
 		seen = ""
 		fn := reflect.ValueOf(s).MethodByName(m.MethodName)
 		if !fn.IsValid() {
@@ -41,15 +43,15 @@ func TestChainedServerWrapsEveryMethod(t *testing.T) {
 		}
 		out := fn.Call([]reflect.Value{reflect.ValueOf(context.Background()), reflect.New(fn.Type().In(1).Elem())})
 		err, _ := out[1].Interface().(error)
-		if want := "/" + gamerulesv1.GameRules_ServiceDesc.ServiceName + "/" + m.MethodName; seen != want {
+		if want := "/" + gamerulesv1grpc.GameRules_ServiceDesc.ServiceName + "/" + m.MethodName; seen != want {
 			t.Errorf("%s: the chain saw %q; want %q", m.MethodName, seen, want)
 		}
 		if st := status.Convert(err); st.Code() != codes.Unimplemented || st.Message() != "method "+m.MethodName+" not implemented" {
 			t.Errorf("%s: reached %v; want the service's %s", m.MethodName, err, m.MethodName)
 		}
 	}
-	if n := len(gamerulesv1.GameRules_ServiceDesc.Methods); n != 11 || len(gamerulesv1.GameRules_ServiceDesc.Streams) != 0 {
-		t.Errorf("the service has %d unary methods and %d streams; chainedServer wraps 11 unary ones", n, len(gamerulesv1.GameRules_ServiceDesc.Streams))
+	if n := len(gamerulesv1grpc.GameRules_ServiceDesc.Methods); n != 11 || len(gamerulesv1grpc.GameRules_ServiceDesc.Streams) != 0 {
+		t.Errorf("the service has %d unary methods and %d streams; chainedServer wraps 11 unary ones", n, len(gamerulesv1grpc.GameRules_ServiceDesc.Streams))
 	}
 }
 
@@ -103,7 +105,9 @@ func TestRESTInProcessMatchesLoopback(t *testing.T) {
 }
 
 // panicky is the real service, except that LegalMoves panics.
-type panicky struct{ gamerulesv1.GameRulesServer }
+type panicky struct {
+	gamerulesv1grpc.GameRulesServer
+}
 
 func (panicky) LegalMoves(context.Context, *gamerulesv1.LegalMovesRequest) (*gamerulesv1.LegalMovesResponse, error) {
 	panic("boom in LegalMoves")
@@ -252,7 +256,7 @@ func TestRESTLogLineAndMetrics(t *testing.T) {
 // got (as an error naming how far off it is), and Score blocks until its
 // release channel is closed (telling started first).
 type slow struct {
-	gamerulesv1.GameRulesServer
+	gamerulesv1grpc.GameRulesServer
 	started chan struct{}
 	release chan struct{}
 }
@@ -297,7 +301,7 @@ func TestRESTLimitedOnce(t *testing.T) {
 	s := slow{GameRulesServer: NewGRPCService(service.New()), started: make(chan struct{}, 4), release: make(chan struct{})}
 	g := newGatewayStack(t, s, func(c *Options) { c.MaxInFlight = 1; c.QueueWait = 0 })
 	conn := dial(t, g.grpc)
-	client := gamerulesv1.NewGameRulesClient(conn)
+	client := gamerulesv1grpc.NewGameRulesClient(conn)
 	score := `{"state":{"text":"` + bg31 + `"}}`
 
 	// A REST call holds the REST slot.

@@ -6,11 +6,13 @@ import (
 	"google.golang.org/genproto/googleapis/api/httpbody"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/service"
 )
 
 // grpcService adapts the service, which knows nothing of gRPC servers, to
-// the generated gamerulesv1.GameRulesServer interface: it embeds
+// the generated gamerulesv1grpc.GameRulesServer interface: it embeds
 // UnimplementedGameRulesServer (so that a method added to the API answers
 // UNIMPLEMENTED until it is written) and passes every call on. It lives here
 // and not in service/ so that service/ itself imports no gRPC server
@@ -19,19 +21,19 @@ import (
 // the messages, so a binary that links service/ links them too until the
 // generated code is split (the WebAssembly issue).
 type grpcService struct {
-	gamerulesv1.UnimplementedGameRulesServer
+	gamerulesv1grpc.UnimplementedGameRulesServer
 	svc *service.Server
 }
 
-// NewGRPCService returns svc as the generated gamerulesv1.GameRulesServer,
-// to register on a *grpc.Server (gamerulesv1.RegisterGameRulesServer) or a
-// REST gateway (gamerulesv1.RegisterGameRulesHandlerServer) without the
+// NewGRPCService returns svc as the generated gamerulesv1grpc.GameRulesServer,
+// to register on a *grpc.Server (gamerulesv1grpc.RegisterGameRulesServer) or a
+// REST gateway (gamerulesv1grpc.RegisterGameRulesHandlerServer) without the
 // stack's limits and interceptors; API gives them.
-func NewGRPCService(svc *service.Server) gamerulesv1.GameRulesServer { return newGRPCService(svc) }
+func NewGRPCService(svc *service.Server) gamerulesv1grpc.GameRulesServer { return newGRPCService(svc) }
 
 func newGRPCService(svc *service.Server) grpcService { return grpcService{svc: svc} }
 
-var _ gamerulesv1.GameRulesServer = grpcService{}
+var _ gamerulesv1grpc.GameRulesServer = grpcService{}
 
 func (g grpcService) ListGames(ctx context.Context, req *gamerulesv1.ListGamesRequest) (*gamerulesv1.ListGamesResponse, error) {
 	return g.svc.ListGames(ctx, req)

@@ -11,7 +11,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/keepalive"
 
-	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/server/limit"
 )
 
@@ -29,9 +29,9 @@ import (
 //
 // extra options come first, so that their interceptors (the request id)
 // run outside all of these.
-func newGRPCServer(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *limit.Admission, refused *prometheus.CounterVec, ts *transportStats, srv gamerulesv1.GameRulesServer, extra ...grpc.ServerOption) *grpc.Server {
+func newGRPCServer(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *limit.Admission, refused *prometheus.CounterVec, ts *transportStats, srv gamerulesv1grpc.GameRulesServer, extra ...grpc.ServerOption) *grpc.Server {
 	s := grpc.NewServer(grpcServerOptions(cfg, logger, metrics, adm, refused, ts, extra...)...)
-	gamerulesv1.RegisterGameRulesServer(s, srv)
+	gamerulesv1grpc.RegisterGameRulesServer(s, srv)
 	return s
 }
 

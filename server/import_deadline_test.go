@@ -18,6 +18,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 )
 
 // hostileImport is an ImportRecord request of the largest legal size
@@ -162,7 +164,7 @@ func TestImportRecordDeadline(t *testing.T) {
 			t.Errorf("run: %v", err)
 		}
 	})
-	client := gamerulesv1.NewGameRulesClient(dial(t, s.GRPCAddr()))
+	client := gamerulesv1grpc.NewGameRulesClient(dial(t, s.GRPCAddr()))
 	for _, h := range hostileImports(t) {
 		req := h.grpcRequest(opts.MaxRecvBytes)
 		body := h.restBody(t, opts.MaxRecvBytes)
@@ -239,7 +241,7 @@ func TestSIGTERMWithImports(t *testing.T) {
 		}
 	}
 	conn := dial(t, p.grpc)
-	client := gamerulesv1.NewGameRulesClient(conn)
+	client := gamerulesv1grpc.NewGameRulesClient(conn)
 	var inFlight, calls atomic.Int64
 	stop := make(chan struct{})
 	var wg sync.WaitGroup

@@ -26,6 +26,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/server/limit"
 )
 
@@ -36,7 +38,7 @@ import (
 func TestOverloadOverTheWire(t *testing.T) {
 	a := startServerWith(t, func(c *Options) { c.MaxInFlight, c.MaxWaiting, c.QueueWait = 1, 1, 0 })
 	conn := dial(t, a.GRPC)
-	client := gamerulesv1.NewGameRulesClient(conn)
+	client := gamerulesv1grpc.NewGameRulesClient(conn)
 	body := `{"state":{"text":"` + labMove + `"},"includeResults":true}`
 	var ok, restRefused, grpcRefused, other atomic.Int64
 	var wg sync.WaitGroup
@@ -228,7 +230,7 @@ func TestShutdownWithWatch(t *testing.T) {
 	if m, err := w.Recv(); err != nil || m.GetStatus() != healthpb.HealthCheckResponse_SERVING {
 		t.Fatalf("first Watch message = %v, %v; want SERVING", m, err)
 	}
-	client := gamerulesv1.NewGameRulesClient(conn)
+	client := gamerulesv1grpc.NewGameRulesClient(conn)
 	var calls, failed atomic.Int64
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -323,7 +325,7 @@ func long() bool { return os.Getenv("GAMERULES_LONG") != "" }
 func TestLargestLegitimateRequest(t *testing.T) {
 	a := startServerWith(t, func(c *Options) {})
 	board := largestBoard()
-	client := gamerulesv1.NewGameRulesClient(dial(t, a.GRPC))
+	client := gamerulesv1grpc.NewGameRulesClient(dial(t, a.GRPC))
 	ng, err := client.NewGame(context.Background(), &gamerulesv1.NewGameRequest{Game: "gravity_trap",
 		Options: &gamerulesv1.NewGameRequest_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapOptions{CustomBoard: board}}})
 	if err != nil {
@@ -437,7 +439,7 @@ func holdStreams(t *testing.T, addr string, n int) []grpc.ClientStream {
 func TestHeaderOnlyStreamsCannotHoldTheGate(t *testing.T) {
 	a := startServerWith(t, func(c *Options) { c.MaxInFlight, c.MaxWaiting, c.GRPCReadTimeout = 2, 2, 2*time.Second })
 	held := holdStreams(t, a.GRPC, 4)
-	client := gamerulesv1.NewGameRulesClient(dial(t, a.GRPC))
+	client := gamerulesv1grpc.NewGameRulesClient(dial(t, a.GRPC))
 	time.Sleep(100 * time.Millisecond)
 	if _, err := client.Score(context.Background(), &gamerulesv1.ScoreRequest{Game: "backgammon", State: &gamerulesv1.GameState{Text: bg31}}); status.Code(err) != codes.ResourceExhausted {
 		t.Errorf("a call while 4 header-only streams fill the gate of 4 = %v; want RESOURCE_EXHAUSTED", err)
@@ -522,7 +524,7 @@ func TestSlowReaderHoldsNoSlot(t *testing.T) {
 func largestBoardRequest(t *testing.T, a Addrs) string {
 	t.Helper()
 	board := largestBoard()
-	ng, err := gamerulesv1.NewGameRulesClient(dial(t, a.GRPC)).NewGame(context.Background(), &gamerulesv1.NewGameRequest{Game: "gravity_trap",
+	ng, err := gamerulesv1grpc.NewGameRulesClient(dial(t, a.GRPC)).NewGame(context.Background(), &gamerulesv1.NewGameRequest{Game: "gravity_trap",
 		Options: &gamerulesv1.NewGameRequest_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapOptions{CustomBoard: board}}})
 	if err != nil {
 		t.Fatal(err)

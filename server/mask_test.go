@@ -8,6 +8,8 @@ import (
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/internal/fastjson"
 )
 
@@ -50,7 +52,7 @@ func TestRESTReadMask(t *testing.T) {
 
 			// The gRPC answer with the same mask is the same.
 			cc := dial(t, a.GRPC)
-			lm, err := gamerulesv1.NewGameRulesClient(cc).LegalMoves(context.Background(), &gamerulesv1.LegalMovesRequest{
+			lm, err := gamerulesv1grpc.NewGameRulesClient(cc).LegalMoves(context.Background(), &gamerulesv1.LegalMovesRequest{
 				Game: "backgammon", State: &gamerulesv1.GameState{Text: "4HPwATDgc/ABMA:MIEFAAAAAAAE"}, IncludeResults: true,
 				ReadMask: &fieldmaskpb.FieldMask{Paths: []string{"moves.notation", "moves.result.text"}}})
 			if err != nil {

@@ -12,6 +12,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 )
 
 // TestOneCallPerTurn plays a whole game of every game over REST as a client
@@ -24,7 +26,7 @@ import (
 // they can reach one, so that every game ends soon.
 func TestOneCallPerTurn(t *testing.T) {
 	a := startServer(t)
-	client := gamerulesv1.NewGameRulesClient(dial(t, a.GRPC))
+	client := gamerulesv1grpc.NewGameRulesClient(dial(t, a.GRPC))
 	ctx := context.Background()
 	newGame := map[string]string{
 		"backgammon":   `{"seed":"3"}`,
@@ -103,7 +105,7 @@ func pickMove(r *rand.Rand, st *gamerulesv1.GameState, moves []*gamerulesv1.Move
 
 // checkAgainstGRPC checks that an ApplyMove answer's outcome is Score's and
 // its legal moves are LegalMoves' for the state it returns.
-func checkAgainstGRPC(t *testing.T, ctx context.Context, client gamerulesv1.GameRulesClient, id string, ply int, resp *gamerulesv1.ApplyMoveResponse) {
+func checkAgainstGRPC(t *testing.T, ctx context.Context, client gamerulesv1grpc.GameRulesClient, id string, ply int, resp *gamerulesv1.ApplyMoveResponse) {
 	t.Helper()
 	st := &gamerulesv1.GameState{Text: resp.GetState().GetText(), State: resp.GetState().GetState()}
 	sc, err := client.Score(ctx, &gamerulesv1.ScoreRequest{Game: id, State: st})

@@ -10,6 +10,8 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 )
 
 // TestPlayEveryGame plays a seeded random game of every registered game
@@ -18,7 +20,7 @@ import (
 // as text only, as a curl user would send them.
 func TestPlayEveryGame(t *testing.T) {
 	a := startServer(t)
-	client := gamerulesv1.NewGameRulesClient(dial(t, a.GRPC))
+	client := gamerulesv1grpc.NewGameRulesClient(dial(t, a.GRPC))
 	ctx := context.Background()
 	list, err := client.ListGames(ctx, &gamerulesv1.ListGamesRequest{})
 	if err != nil {

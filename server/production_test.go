@@ -31,6 +31,8 @@ import (
 	"google.golang.org/grpc/metadata"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 )
 
 // testPKI is a CA with a server certificate for 127.0.0.1 and a client
@@ -128,7 +130,7 @@ func TestTLS(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		if _, err := gamerulesv1.NewGameRulesClient(conn).ListGames(ctx, &gamerulesv1.ListGamesRequest{}); err != nil {
+		if _, err := gamerulesv1grpc.NewGameRulesClient(conn).ListGames(ctx, &gamerulesv1.ListGamesRequest{}); err != nil {
 			t.Errorf("mutual=%v: gRPC over TLS: %v", mutual, err)
 		}
 		cancel()
@@ -154,7 +156,7 @@ func TestTLS(t *testing.T) {
 		}
 		plain, _ := grpc.NewClient(a.GRPC, grpc.WithTransportCredentials(insecure.NewCredentials()))
 		ctx, cancel = context.WithTimeout(context.Background(), 2*time.Second)
-		if _, err := gamerulesv1.NewGameRulesClient(plain).ListGames(ctx, &gamerulesv1.ListGamesRequest{}); err == nil {
+		if _, err := gamerulesv1grpc.NewGameRulesClient(plain).ListGames(ctx, &gamerulesv1.ListGamesRequest{}); err == nil {
 			t.Errorf("mutual=%v: plain-text gRPC was served", mutual)
 		}
 		cancel()
@@ -166,7 +168,7 @@ func TestTLS(t *testing.T) {
 		noCert := &tls.Config{RootCAs: pki.pool}
 		nc, _ := grpc.NewClient(a.GRPC, grpc.WithTransportCredentials(credentials.NewTLS(noCert)))
 		ctx, cancel = context.WithTimeout(context.Background(), 2*time.Second)
-		if _, err := gamerulesv1.NewGameRulesClient(nc).ListGames(ctx, &gamerulesv1.ListGamesRequest{}); err == nil {
+		if _, err := gamerulesv1grpc.NewGameRulesClient(nc).ListGames(ctx, &gamerulesv1.ListGamesRequest{}); err == nil {
 			t.Error("mutual TLS: gRPC without a client certificate was served")
 		}
 		cancel()
@@ -285,14 +287,14 @@ func TestRequestIDs(t *testing.T) {
 	conn := dial(t, a.GRPC)
 	var header metadata.MD
 	ctx := metadata.AppendToOutgoingContext(context.Background(), "x-request-id", "grpc-call-7")
-	if _, err := gamerulesv1.NewGameRulesClient(conn).ListGames(ctx, &gamerulesv1.ListGamesRequest{}, grpc.Header(&header)); err != nil {
+	if _, err := gamerulesv1grpc.NewGameRulesClient(conn).ListGames(ctx, &gamerulesv1.ListGamesRequest{}, grpc.Header(&header)); err != nil {
 		t.Fatal(err)
 	}
 	if got := header.Get("x-request-id"); len(got) != 1 || got[0] != "grpc-call-7" {
 		t.Errorf("gRPC x-request-id header = %v", got)
 	}
 	header = nil
-	if _, err := gamerulesv1.NewGameRulesClient(conn).ListGames(context.Background(), &gamerulesv1.ListGamesRequest{}, grpc.Header(&header)); err != nil {
+	if _, err := gamerulesv1grpc.NewGameRulesClient(conn).ListGames(context.Background(), &gamerulesv1.ListGamesRequest{}, grpc.Header(&header)); err != nil {
 		t.Fatal(err)
 	}
 	if got := header.Get("x-request-id"); len(got) != 1 || !hex32.MatchString(got[0]) {

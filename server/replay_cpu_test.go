@@ -10,6 +10,8 @@ import (
 	"time"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 )
 
 // processCPU is the user+system CPU time a process has used so far, from
@@ -32,7 +34,7 @@ func processCPU(b *testing.B, pid int) time.Duration {
 // It reports server-µs/replay, server-µs/10-applies and their ratio.
 func BenchmarkServerCPUReplayVsApplyMove(b *testing.B) {
 	p := startProcess(b)
-	client := gamerulesv1.NewGameRulesClient(dial(b, p.grpc))
+	client := gamerulesv1grpc.NewGameRulesClient(dial(b, p.grpc))
 	ctx := context.Background()
 	var moves []string
 	var before []*gamerulesv1.GameState

@@ -13,6 +13,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/service"
 )
 
@@ -24,7 +26,7 @@ import (
 // one more is refused by the service.
 func TestReplayOverBothTransports(t *testing.T) {
 	a := startServerWith(t, func(*Options) {})
-	client := gamerulesv1.NewGameRulesClient(dial(t, a.GRPC))
+	client := gamerulesv1grpc.NewGameRulesClient(dial(t, a.GRPC))
 	ctx := context.Background()
 	ng, err := client.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: "backgammon"})
 	if err != nil {

@@ -23,6 +23,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/internal/procmem"
 )
 
@@ -219,7 +221,7 @@ func TestHostileResources(t *testing.T) {
 		t.Errorf("peak RSS %d MB; want at most 256 MB", peak/1024)
 	}
 	// The process still serves normally.
-	if _, err := gamerulesv1.NewGameRulesClient(conn).LegalMoves(context.Background(), &gamerulesv1.LegalMovesRequest{Game: "backgammon", State: &gamerulesv1.GameState{Text: bg31}}); err != nil {
+	if _, err := gamerulesv1grpc.NewGameRulesClient(conn).LegalMoves(context.Background(), &gamerulesv1.LegalMovesRequest{Game: "backgammon", State: &gamerulesv1.GameState{Text: bg31}}); err != nil {
 		t.Errorf("LegalMoves after the attack: %v", err)
 	}
 }

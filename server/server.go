@@ -18,7 +18,7 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/reflection"
 
-	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/gen/openapiv2"
 	"github.com/gamerules/gamerules/server/limit"
 )
@@ -282,7 +282,7 @@ func (s *Server) Run(ctx context.Context) error {
 	go a.adm.LogRefusals(logCtx, logger.Named("rpc"))
 	go s.conns.logRefusals(logCtx, logger, cfg.MaxConnections)
 	healthSrv.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
-	healthSrv.SetServingStatus(gamerulesv1.GameRules_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
+	healthSrv.SetServingStatus(gamerulesv1grpc.GameRules_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	logger.Info("gamerulesd serving",
 		zap.String("version", cfg.Version),
 		zap.String("grpc_addr", s.GRPCAddr()),

@@ -17,6 +17,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 )
 
 // startServer runs the real server on free loopback ports and stops it when
@@ -136,7 +138,7 @@ func TestGRPCHealthAndList(t *testing.T) {
 	if err != nil || h.GetStatus() != healthpb.HealthCheckResponse_SERVING {
 		t.Fatalf("health = %v, %v; want SERVING", h, err)
 	}
-	games, err := gamerulesv1.NewGameRulesClient(conn).ListGames(ctx, &gamerulesv1.ListGamesRequest{})
+	games, err := gamerulesv1grpc.NewGameRulesClient(conn).ListGames(ctx, &gamerulesv1.ListGamesRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +156,7 @@ func TestGRPCHealthAndList(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	a := startServer(t)
-	client := gamerulesv1.NewGameRulesClient(dial(t, a.GRPC))
+	client := gamerulesv1grpc.NewGameRulesClient(dial(t, a.GRPC))
 	ctx := context.Background()
 
 	_, err := client.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: "chess"})

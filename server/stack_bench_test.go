@@ -9,6 +9,8 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/service"
 )
 
@@ -49,7 +51,7 @@ func midGame(tb testing.TB, id string, plies int) *gamerulesv1.GameState {
 func BenchmarkStack(b *testing.B) {
 	a := startServerWith(b, func(c *Options) { c.LogLevel = "info"; c.logOutput = io.Discard })
 	conn := dial(b, a.GRPC)
-	client := gamerulesv1.NewGameRulesClient(conn)
+	client := gamerulesv1grpc.NewGameRulesClient(conn)
 	health := healthpb.NewHealthClient(conn)
 	ctx := context.Background()
 	run := func(name string, call func() error) {

@@ -37,6 +37,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/internal/h2attack"
 	"github.com/gamerules/gamerules/internal/procmem"
 )
@@ -154,7 +156,7 @@ func largestAnswerRequest(addr string) []byte {
 		fail(err)
 	}
 	defer conn.Close()
-	ng, err := gamerulesv1.NewGameRulesClient(conn).NewGame(context.Background(), &gamerulesv1.NewGameRequest{Game: "gravity_trap",
+	ng, err := gamerulesv1grpc.NewGameRulesClient(conn).NewGame(context.Background(), &gamerulesv1.NewGameRequest{Game: "gravity_trap",
 		Options: &gamerulesv1.NewGameRequest_GravityTrap{GravityTrap: &gamerulesv1.GravityTrapOptions{CustomBoard: h2attack.LargestBoard()}}})
 	if err != nil {
 		fail(err)

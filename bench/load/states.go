@@ -17,6 +17,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 )
 
 // Call kinds of a Case (the report's targets are keyed by them).
@@ -85,7 +87,7 @@ type State struct {
 // failing that, the admitted state closest to target. Moves are picked by
 // a PCG stream seeded with the game number, so the search is repeatable.
 // At most games games of maxPly plies each are played.
-func search(ctx context.Context, c gamerulesv1.GameRulesClient, req *gamerulesv1.NewGameRequest, games, minPly, maxPly, target, tol int, accept func(*gamerulesv1.GameState) bool) (State, error) {
+func search(ctx context.Context, c gamerulesv1grpc.GameRulesClient, req *gamerulesv1.NewGameRequest, games, minPly, maxPly, target, tol int, accept func(*gamerulesv1.GameState) bool) (State, error) {
 	var best State
 	bestDist := -1
 	for g := 1; g <= games; g++ {
@@ -138,7 +140,7 @@ func search(ctx context.Context, c gamerulesv1.GameRulesClient, req *gamerulesv1
 // 68 moves, Labyrinth in its shift phase with 22 shifts, Gravity Trap on
 // the default board after set-up, and on the largest custom board
 // (LargestBoard) after set-up.
-func States(ctx context.Context, c gamerulesv1.GameRulesClient) ([]State, error) {
+func States(ctx context.Context, c gamerulesv1grpc.GameRulesClient) ([]State, error) {
 	bgPhase := func(double bool) func(*gamerulesv1.GameState) bool {
 		return func(s *gamerulesv1.GameState) bool {
 			b := s.GetBackgammon()
@@ -258,7 +260,7 @@ func Cases(states []State) []Case {
 // 10 calls). The game is the one BenchmarkServerCPUReplayVsApplyMove in
 // server/ plays: the first pick p = 1, 2, ... whose game, playing
 // move (ply × p) mod n at each ply, lasts 200 plies. gRPC only.
-func ReplayCases(ctx context.Context, c gamerulesv1.GameRulesClient) ([]Case, error) {
+func ReplayCases(ctx context.Context, c gamerulesv1grpc.GameRulesClient) ([]Case, error) {
 	var moves []string
 	var before []*gamerulesv1.GameState
 	for pick := 1; len(moves) < 200; pick++ {

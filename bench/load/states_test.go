@@ -11,14 +11,16 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/server/servertest"
 )
 
 // client serves the whole server (servertest: limits and interceptors
 // included) on loopback ports for the test.
-func client(t *testing.T) gamerulesv1.GameRulesClient {
+func client(t *testing.T) gamerulesv1grpc.GameRulesClient {
 	t.Helper()
-	return gamerulesv1.NewGameRulesClient(servertest.Dial(t, servertest.Start(t, nil)))
+	return gamerulesv1grpc.NewGameRulesClient(servertest.Dial(t, servertest.Start(t, nil)))
 }
 
 // TestStates: the seeded play reaches the states the benchmark promises

@@ -45,7 +45,7 @@ import (
 
 	"github.com/gamerules/gamerules/bench/load"
 	"github.com/gamerules/gamerules/bench/report"
-	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 )
 
 type options struct {
@@ -162,7 +162,7 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	client := gamerulesv1.NewGameRulesClient(conn)
+	client := gamerulesv1grpc.NewGameRulesClient(conn)
 	progress("making mid-game states by seeded play ...")
 	states, err := load.States(ctx, client)
 	if err != nil {

@@ -38,6 +38,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/internal/procmem"
 )
 
@@ -238,7 +240,7 @@ func drive(mix []call, d time.Duration, workers int, rate float64) *stats {
 // newMix is the request mix: valid LegalMoves, ApplyMove and Score of every
 // game over gRPC and REST, bad states and moves, and hostile bodies.
 func newMix(conn *grpc.ClientConn, httpAddr string) []call {
-	client := gamerulesv1.NewGameRulesClient(conn)
+	client := gamerulesv1grpc.NewGameRulesClient(conn)
 	states := map[string]string{
 		"backgammon":   "4HPwATDgc/ABMA:MIEFAAAAAAAE",
 		"abalone":      "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b",

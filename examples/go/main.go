@@ -24,6 +24,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 )
 
 func main() {
@@ -39,14 +41,14 @@ func main() {
 	defer conn.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	res, err := play(ctx, gamerulesv1.NewGameRulesClient(conn), *id, *seed, *maxPlies, os.Stdout)
+	res, err := play(ctx, gamerulesv1grpc.NewGameRulesClient(conn), *id, *seed, *maxPlies, os.Stdout)
 	if err != nil {
 		log.Fatal(describe(err))
 	}
 	fmt.Printf("%s: finished after %d plies (%d calls): winner %s, points %v, %s\n",
 		*id, res.plies, res.calls, winner(res.last), res.last.GetPoints(), res.last.GetDetail())
 	// A refused request, to show the error details.
-	_, err = gamerulesv1.NewGameRulesClient(conn).ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{
+	_, err = gamerulesv1grpc.NewGameRulesClient(conn).ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{
 		Game: *id, State: res.last.GetState(), Move: &gamerulesv1.Move{Notation: "anything"}})
 	fmt.Println("a move after the end:", describe(err))
 }
@@ -59,7 +61,7 @@ type result struct {
 
 // play plays one random game to the end: NewGame, one LegalMoves, then one
 // ApplyMove (with include_legal_moves) per move, writing each move to log.
-func play(ctx context.Context, c gamerulesv1.GameRulesClient, id string, seed uint64, maxPlies int, log io.Writer) (result, error) {
+func play(ctx context.Context, c gamerulesv1grpc.GameRulesClient, id string, seed uint64, maxPlies int, log io.Writer) (result, error) {
 	r := rand.New(rand.NewPCG(seed, 1))
 	req := &gamerulesv1.NewGameRequest{Game: id, Seed: &seed}
 	switch id {

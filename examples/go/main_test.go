@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/server/servertest"
 )
 
@@ -15,7 +17,7 @@ import (
 // describe shows the reason and field of a refused move.
 func TestExamplePlaysEveryGame(t *testing.T) {
 	// The whole server, as gamerulesd runs it (limits, interceptors).
-	c := gamerulesv1.NewGameRulesClient(servertest.Dial(t, servertest.Start(t, nil)))
+	c := gamerulesv1grpc.NewGameRulesClient(servertest.Dial(t, servertest.Start(t, nil)))
 	ctx := context.Background()
 	for _, id := range []string{"abalone", "backgammon", "gravity_trap", "labyrinth"} {
 		res, err := play(ctx, c, id, 1, 20000, io.Discard)

@@ -23,7 +23,7 @@ const protobuf = require('protobufjs');
 const repo = path.resolve(__dirname, '..', '..');
 const includeDirs = [path.join(repo, 'proto'), path.join(repo, 'third_party')];
 const loaderOptions = { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true, includeDirs };
-const pkgDef = protoLoader.loadSync(['gamerules/v1/gamerules.proto'], loaderOptions);
+const pkgDef = protoLoader.loadSync(['gamerules/v1/service.proto'], loaderOptions);
 const GameRules = grpc.loadPackageDefinition(pkgDef).gamerules.v1.GameRules;
 
 // checked returns obj after checking, against the message type's

@@ -22,7 +22,7 @@ import grpc  # noqa: E402
 from google.rpc import error_details_pb2, status_pb2  # noqa: E402
 
 from gamerules.v1 import gamerules_pb2 as pb  # noqa: E402
-from gamerules.v1 import gamerules_pb2_grpc as pb_grpc  # noqa: E402
+from gamerules.v1 import service_pb2_grpc as pb_grpc  # noqa: E402
 from gamerules.v1 import abalone_pb2, labyrinth_pb2  # noqa: E402
 
 OPTIONS = {

@@ -23,6 +23,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 )
 
 // Conn is a raw HTTP/2 client connection to a gRPC server.
@@ -293,7 +295,7 @@ func RunPolite(ctx context.Context, addr string, workers int, pause time.Duratio
 		return err
 	}
 	defer conn.Close()
-	client := gamerulesv1.NewGameRulesClient(conn)
+	client := gamerulesv1grpc.NewGameRulesClient(conn)
 	var wg sync.WaitGroup
 	for i := 0; i < workers; i++ {
 		wg.Add(1)

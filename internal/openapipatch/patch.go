@@ -30,6 +30,8 @@ import (
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/service"
 )
 
@@ -257,7 +259,7 @@ func addExamples(path, method string, op map[string]any) error {
 	}
 	rpc := strings.TrimRight(strings.TrimPrefix(id, "GameRules_"), "0123456789")
 	srv := service.New()
-	md := gamerulesv1.File_gamerules_v1_gamerules_proto.Services().ByName("GameRules").Methods().ByName(protoreflect.Name(rpc))
+	md := gamerulesv1grpc.File_gamerules_v1_service_proto.Services().ByName("GameRules").Methods().ByName(protoreflect.Name(rpc))
 	if md == nil {
 		return fmt.Errorf("openapipatch: no RPC %s", rpc)
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+
+	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/server"
 	"github.com/gamerules/gamerules/server/servertest"
 )
@@ -14,7 +16,7 @@ import (
 // reaches the gRPC one.
 func TestStart(t *testing.T) {
 	s := servertest.Start(t, func(o *server.Options) { o.MaxInFlight = 3 })
-	list, err := gamerulesv1.NewGameRulesClient(servertest.Dial(t, s)).ListGames(context.Background(), &gamerulesv1.ListGamesRequest{})
+	list, err := gamerulesv1grpc.NewGameRulesClient(servertest.Dial(t, s)).ListGames(context.Background(), &gamerulesv1.ListGamesRequest{})
 	if err != nil || len(list.GetGames()) != 4 {
 		t.Fatalf("ListGames over gRPC = %v, %v; want 4 games", list, err)
 	}

@@ -12,7 +12,6 @@ package gamerulesv1
 
 import (
 	_ "google.golang.org/genproto/googleapis/api/annotations"
-	httpbody "google.golang.org/genproto/googleapis/api/httpbody"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	fieldmaskpb "google.golang.org/protobuf/types/known/fieldmaskpb"
@@ -2183,7 +2182,7 @@ var File_gamerules_v1_gamerules_proto protoreflect.FileDescriptor
 
 const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\n" +
-	"\x1cgamerules/v1/gamerules.proto\x12\fgamerules.v1\x1a\x1agamerules/v1/abalone.proto\x1a\x1dgamerules/v1/backgammon.proto\x1a\x1fgamerules/v1/gravity_trap.proto\x1a\x1cgamerules/v1/labyrinth.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x19google/api/httpbody.proto\x1a google/protobuf/field_mask.proto\"\xa4\x02\n" +
+	"\x1cgamerules/v1/gamerules.proto\x12\fgamerules.v1\x1a\x1agamerules/v1/abalone.proto\x1a\x1dgamerules/v1/backgammon.proto\x1a\x1fgamerules/v1/gravity_trap.proto\x1a\x1cgamerules/v1/labyrinth.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a google/protobuf/field_mask.proto\"\xa4\x02\n" +
 	"\tGameState\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12?\n" +
 	"\n" +
@@ -2355,22 +2354,7 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"B\n" +
 	"\x14ExportRecordResponse\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12\x16\n" +
-	"\x06format\x18\x02 \x01(\tR\x06format2\xb8\n" +
-	"\n" +
-	"\tGameRules\x12b\n" +
-	"\tListGames\x12\x1e.gamerules.v1.ListGamesRequest\x1a\x1f.gamerules.v1.ListGamesResponse\"\x14\x82\xd3\xe4\x93\x02\v\x12\t/v1/games\x90\x02\x01\x12j\n" +
-	"\aNewGame\x12\x1c.gamerules.v1.NewGameRequest\x1a\x1d.gamerules.v1.NewGameResponse\"\"\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/v1/games/{game}:new\x90\x02\x01\x12z\n" +
-	"\n" +
-	"LegalMoves\x12\x1f.gamerules.v1.LegalMovesRequest\x1a .gamerules.v1.LegalMovesResponse\")\x82\xd3\xe4\x93\x02 :\x01*\"\x1b/v1/games/{game}:legalMoves\x90\x02\x01\x12v\n" +
-	"\tApplyMove\x12\x1e.gamerules.v1.ApplyMoveRequest\x1a\x1f.gamerules.v1.ApplyMoveResponse\"(\x82\xd3\xe4\x93\x02\x1f:\x01*\"\x1a/v1/games/{game}:applyMove\x90\x02\x01\x12f\n" +
-	"\x05Score\x12\x1a.gamerules.v1.ScoreRequest\x1a\x1b.gamerules.v1.ScoreResponse\"$\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/v1/games/{game}:score\x90\x02\x01\x12}\n" +
-	"\fObserveState\x12!.gamerules.v1.ObserveStateRequest\x1a\".gamerules.v1.ObserveStateResponse\"&\x82\xd3\xe4\x93\x02\x1d:\x01*\"\x18/v1/games/{game}:observe\x90\x02\x01\x12\x87\x01\n" +
-	"\vRenderState\x12 .gamerules.v1.RenderStateRequest\x1a\x14.google.api.HttpBody\"@\x82\xd3\xe4\x93\x027Z\x1c:\x01*\"\x17/v1/games/{game}:render\x12\x17/v1/games/{game}:render\x90\x02\x01\x12t\n" +
-	"\bGetBoard\x12\x1d.gamerules.v1.GetBoardRequest\x1a\x1e.gamerules.v1.GetBoardResponse\")\x82\xd3\xe4\x93\x02 \x12\x1e/v1/games/{game}/boards/{name}\x90\x02\x01\x12v\n" +
-	"\n" +
-	"ReplayGame\x12\x1f.gamerules.v1.ReplayGameRequest\x1a .gamerules.v1.ReplayGameResponse\"%\x82\xd3\xe4\x93\x02\x1c:\x01*\"\x17/v1/games/{game}:replay\x90\x02\x01\x12\x82\x01\n" +
-	"\fImportRecord\x12!.gamerules.v1.ImportRecordRequest\x1a\".gamerules.v1.ImportRecordResponse\"+\x82\xd3\xe4\x93\x02\":\x01*\"\x1d/v1/games/{game}:importRecord\x90\x02\x01\x12\x82\x01\n" +
-	"\fExportRecord\x12!.gamerules.v1.ExportRecordRequest\x1a\".gamerules.v1.ExportRecordResponse\"+\x82\xd3\xe4\x93\x02\":\x01*\"\x1d/v1/games/{game}:exportRecord\x90\x02\x01B@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
+	"\x06format\x18\x02 \x01(\tR\x06formatB@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
 
 var (
 	file_gamerules_v1_gamerules_proto_rawDescOnce sync.Once
@@ -2427,7 +2411,6 @@ var file_gamerules_v1_gamerules_proto_goTypes = []any{
 	(*fieldmaskpb.FieldMask)(nil), // 38: google.protobuf.FieldMask
 	(*BackgammonScore)(nil),       // 39: gamerules.v1.BackgammonScore
 	(*GravityTrapBoard)(nil),      // 40: gamerules.v1.GravityTrapBoard
-	(*httpbody.HttpBody)(nil),     // 41: google.api.HttpBody
 }
 var file_gamerules_v1_gamerules_proto_depIdxs = []int32{
 	26, // 0: gamerules.v1.GameState.backgammon:type_name -> gamerules.v1.BackgammonState
@@ -2474,30 +2457,8 @@ var file_gamerules_v1_gamerules_proto_depIdxs = []int32{
 	24, // 41: gamerules.v1.ImportRecordResponse.tags:type_name -> gamerules.v1.ImportRecordResponse.TagsEntry
 	18, // 42: gamerules.v1.ExportRecordRequest.replay:type_name -> gamerules.v1.ReplayGameRequest
 	25, // 43: gamerules.v1.ExportRecordRequest.tags:type_name -> gamerules.v1.ExportRecordRequest.TagsEntry
-	3,  // 44: gamerules.v1.GameRules.ListGames:input_type -> gamerules.v1.ListGamesRequest
-	5,  // 45: gamerules.v1.GameRules.NewGame:input_type -> gamerules.v1.NewGameRequest
-	7,  // 46: gamerules.v1.GameRules.LegalMoves:input_type -> gamerules.v1.LegalMovesRequest
-	9,  // 47: gamerules.v1.GameRules.ApplyMove:input_type -> gamerules.v1.ApplyMoveRequest
-	11, // 48: gamerules.v1.GameRules.Score:input_type -> gamerules.v1.ScoreRequest
-	13, // 49: gamerules.v1.GameRules.ObserveState:input_type -> gamerules.v1.ObserveStateRequest
-	15, // 50: gamerules.v1.GameRules.RenderState:input_type -> gamerules.v1.RenderStateRequest
-	16, // 51: gamerules.v1.GameRules.GetBoard:input_type -> gamerules.v1.GetBoardRequest
-	18, // 52: gamerules.v1.GameRules.ReplayGame:input_type -> gamerules.v1.ReplayGameRequest
-	20, // 53: gamerules.v1.GameRules.ImportRecord:input_type -> gamerules.v1.ImportRecordRequest
-	22, // 54: gamerules.v1.GameRules.ExportRecord:input_type -> gamerules.v1.ExportRecordRequest
-	4,  // 55: gamerules.v1.GameRules.ListGames:output_type -> gamerules.v1.ListGamesResponse
-	6,  // 56: gamerules.v1.GameRules.NewGame:output_type -> gamerules.v1.NewGameResponse
-	8,  // 57: gamerules.v1.GameRules.LegalMoves:output_type -> gamerules.v1.LegalMovesResponse
-	10, // 58: gamerules.v1.GameRules.ApplyMove:output_type -> gamerules.v1.ApplyMoveResponse
-	12, // 59: gamerules.v1.GameRules.Score:output_type -> gamerules.v1.ScoreResponse
-	14, // 60: gamerules.v1.GameRules.ObserveState:output_type -> gamerules.v1.ObserveStateResponse
-	41, // 61: gamerules.v1.GameRules.RenderState:output_type -> google.api.HttpBody
-	17, // 62: gamerules.v1.GameRules.GetBoard:output_type -> gamerules.v1.GetBoardResponse
-	19, // 63: gamerules.v1.GameRules.ReplayGame:output_type -> gamerules.v1.ReplayGameResponse
-	21, // 64: gamerules.v1.GameRules.ImportRecord:output_type -> gamerules.v1.ImportRecordResponse
-	23, // 65: gamerules.v1.GameRules.ExportRecord:output_type -> gamerules.v1.ExportRecordResponse
-	55, // [55:66] is the sub-list for method output_type
-	44, // [44:55] is the sub-list for method input_type
+	44, // [44:44] is the sub-list for method output_type
+	44, // [44:44] is the sub-list for method input_type
 	44, // [44:44] is the sub-list for extension type_name
 	44, // [44:44] is the sub-list for extension extendee
 	0,  // [0:44] is the sub-list for field type_name
@@ -2553,7 +2514,7 @@ func file_gamerules_v1_gamerules_proto_init() {
 			NumEnums:      0,
 			NumMessages:   26,
 			NumExtensions: 0,
-			NumServices:   1,
+			NumServices:   0,
 		},
 		GoTypes:           file_gamerules_v1_gamerules_proto_goTypes,
 		DependencyIndexes: file_gamerules_v1_gamerules_proto_depIdxs,

@@ -2,16 +2,18 @@
 // versions:
 // - protoc-gen-go-grpc v1.6.2
 // - protoc             (unknown)
-// source: gamerules/v1/gamerules.proto
+// source: gamerules/v1/service.proto
 
-// gamerules.v1 is the rules oracle for Backgammon, Abalone, Labyrinth and
-// Gravity Trap. The service keeps no state: every request carries the whole
-// game state, and every RPC is free of side effects, so all are safe to retry.
+// The GameRules service, in a file of its own so that its gRPC stubs and
+// REST gateway handlers are generated into their own Go package
+// (gamerulesv1grpc): a program that only needs the messages, such as the
+// WebAssembly build, links neither grpc-go nor grpc-gateway.
 
-package gamerulesv1
+package gamerulesv1grpc
 
 import (
 	context "context"
+	v1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	httpbody "google.golang.org/genproto/googleapis/api/httpbody"
 	grpc "google.golang.org/grpc"
 	codes "google.golang.org/grpc/codes"
@@ -51,25 +53,25 @@ const (
 // and located by a google.rpc.BadRequest field violation.
 type GameRulesClient interface {
 	// ListGames lists the games this server knows, with their ids and variants.
-	ListGames(ctx context.Context, in *ListGamesRequest, opts ...grpc.CallOption) (*ListGamesResponse, error)
+	ListGames(ctx context.Context, in *v1.ListGamesRequest, opts ...grpc.CallOption) (*v1.ListGamesResponse, error)
 	// NewGame returns the starting state of a game. Random set-ups (and only
 	// those) depend on the seed, which the response echoes.
-	NewGame(ctx context.Context, in *NewGameRequest, opts ...grpc.CallOption) (*NewGameResponse, error)
+	NewGame(ctx context.Context, in *v1.NewGameRequest, opts ...grpc.CallOption) (*v1.NewGameResponse, error)
 	// LegalMoves lists every legal move in the given state, in the game's
 	// documented order. At a chance point (a backgammon roll) it lists the
 	// chance outcomes with their probabilities. A finished game has none.
-	LegalMoves(ctx context.Context, in *LegalMovesRequest, opts ...grpc.CallOption) (*LegalMovesResponse, error)
+	LegalMoves(ctx context.Context, in *v1.LegalMovesRequest, opts ...grpc.CallOption) (*v1.LegalMovesResponse, error)
 	// ApplyMove applies one move to the given state and returns the state after
 	// it. At a chance point the move may name the outcome, or ask the server to
 	// draw one (from the request's seed when given).
-	ApplyMove(ctx context.Context, in *ApplyMoveRequest, opts ...grpc.CallOption) (*ApplyMoveResponse, error)
+	ApplyMove(ctx context.Context, in *v1.ApplyMoveRequest, opts ...grpc.CallOption) (*v1.ApplyMoveResponse, error)
 	// Score says whether the game is finished, who won and the points so far.
-	Score(ctx context.Context, in *ScoreRequest, opts ...grpc.CallOption) (*ScoreResponse, error)
+	Score(ctx context.Context, in *v1.ScoreRequest, opts ...grpc.CallOption) (*v1.ScoreResponse, error)
 	// ObserveState returns the view of a state that one player may see: hidden
 	// information of the other players (Labyrinth card stacks) is masked. A
 	// view is for display only; LegalMoves and ApplyMove refuse it as input.
 	// Games without hidden information return the state unchanged.
-	ObserveState(ctx context.Context, in *ObserveStateRequest, opts ...grpc.CallOption) (*ObserveStateResponse, error)
+	ObserveState(ctx context.Context, in *v1.ObserveStateRequest, opts ...grpc.CallOption) (*v1.ObserveStateResponse, error)
 	// RenderState draws the board of a state as a self-contained SVG image
 	// (google.api.HttpBody with content type image/svg+xml): every game and
 	// every phase. Elements carry stable ids and data-* attributes (points,
@@ -79,12 +81,12 @@ type GameRulesClient interface {
 	// The response is the image itself, not a message around it, so that a
 	// browser can show the URL directly:
 	// buf:lint:ignore RPC_RESPONSE_STANDARD_NAME
-	RenderState(ctx context.Context, in *RenderStateRequest, opts ...grpc.CallOption) (*httpbody.HttpBody, error)
+	RenderState(ctx context.Context, in *v1.RenderStateRequest, opts ...grpc.CallOption) (*httpbody.HttpBody, error)
 	// GetBoard returns a built-in board as data, for a client that draws it
 	// itself: Gravity Trap's "default" and "rings" with their stations (and
 	// where to draw them), lines and opposite map. A state on a built-in
 	// board names the board only.
-	GetBoard(ctx context.Context, in *GetBoardRequest, opts ...grpc.CallOption) (*GetBoardResponse, error)
+	GetBoard(ctx context.Context, in *v1.GetBoardRequest, opts ...grpc.CallOption) (*v1.GetBoardResponse, error)
 	// ReplayGame plays a whole game in one call: from a start (a state, or
 	// NewGame's options and seed) it applies a list of moves in notation,
 	// chance outcomes included ("roll 6-5", or "roll" for the server to draw
@@ -95,7 +97,7 @@ type GameRulesClient interface {
 	// "moves[<i>]", with ErrorInfo metadata "moveIndex" (the 0-based index)
 	// and "stateBefore" (the text of the state before that move). At most
 	// 9,000 moves per call (1,000 with include_states).
-	ReplayGame(ctx context.Context, in *ReplayGameRequest, opts ...grpc.CallOption) (*ReplayGameResponse, error)
+	ReplayGame(ctx context.Context, in *v1.ReplayGameRequest, opts ...grpc.CallOption) (*v1.ReplayGameResponse, error)
 	// ImportRecord reads a game record and replays it (as ReplayGame): the
 	// replay the record stands for and its result. Formats: "json" (the
 	// default), the JSON record format of docs/records.md, the same for every
@@ -105,14 +107,14 @@ type GameRulesClient interface {
 	// "column"; a record of another game, reason INVALID_REQUEST too; a
 	// move that is not legal, as ReplayGame reports it (field "moves[<i>]",
 	// i counting the record's moves from 0).
-	ImportRecord(ctx context.Context, in *ImportRecordRequest, opts ...grpc.CallOption) (*ImportRecordResponse, error)
+	ImportRecord(ctx context.Context, in *v1.ImportRecordRequest, opts ...grpc.CallOption) (*v1.ImportRecordResponse, error)
 	// ExportRecord replays a game (as ReplayGame, which must succeed) and
 	// writes it as a record: its start state's text form, the moves in
 	// canonical notation (drawn chance outcomes as drawn), the result and
 	// the tags. A game on a custom Gravity Trap board, whose text form does
 	// not carry the board, is written with its options instead (so it must
 	// start from options, not from a state).
-	ExportRecord(ctx context.Context, in *ExportRecordRequest, opts ...grpc.CallOption) (*ExportRecordResponse, error)
+	ExportRecord(ctx context.Context, in *v1.ExportRecordRequest, opts ...grpc.CallOption) (*v1.ExportRecordResponse, error)
 }
 
 type gameRulesClient struct {
@@ -123,9 +125,9 @@ func NewGameRulesClient(cc grpc.ClientConnInterface) GameRulesClient {
 	return &gameRulesClient{cc}
 }
 
-func (c *gameRulesClient) ListGames(ctx context.Context, in *ListGamesRequest, opts ...grpc.CallOption) (*ListGamesResponse, error) {
+func (c *gameRulesClient) ListGames(ctx context.Context, in *v1.ListGamesRequest, opts ...grpc.CallOption) (*v1.ListGamesResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(ListGamesResponse)
+	out := new(v1.ListGamesResponse)
 	err := c.cc.Invoke(ctx, GameRules_ListGames_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
@@ -133,9 +135,9 @@ func (c *gameRulesClient) ListGames(ctx context.Context, in *ListGamesRequest, o
 	return out, nil
 }
 
-func (c *gameRulesClient) NewGame(ctx context.Context, in *NewGameRequest, opts ...grpc.CallOption) (*NewGameResponse, error) {
+func (c *gameRulesClient) NewGame(ctx context.Context, in *v1.NewGameRequest, opts ...grpc.CallOption) (*v1.NewGameResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(NewGameResponse)
+	out := new(v1.NewGameResponse)
 	err := c.cc.Invoke(ctx, GameRules_NewGame_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
@@ -143,9 +145,9 @@ func (c *gameRulesClient) NewGame(ctx context.Context, in *NewGameRequest, opts 
 	return out, nil
 }
 
-func (c *gameRulesClient) LegalMoves(ctx context.Context, in *LegalMovesRequest, opts ...grpc.CallOption) (*LegalMovesResponse, error) {
+func (c *gameRulesClient) LegalMoves(ctx context.Context, in *v1.LegalMovesRequest, opts ...grpc.CallOption) (*v1.LegalMovesResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(LegalMovesResponse)
+	out := new(v1.LegalMovesResponse)
 	err := c.cc.Invoke(ctx, GameRules_LegalMoves_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
@@ -153,9 +155,9 @@ func (c *gameRulesClient) LegalMoves(ctx context.Context, in *LegalMovesRequest,
 	return out, nil
 }
 
-func (c *gameRulesClient) ApplyMove(ctx context.Context, in *ApplyMoveRequest, opts ...grpc.CallOption) (*ApplyMoveResponse, error) {
+func (c *gameRulesClient) ApplyMove(ctx context.Context, in *v1.ApplyMoveRequest, opts ...grpc.CallOption) (*v1.ApplyMoveResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(ApplyMoveResponse)
+	out := new(v1.ApplyMoveResponse)
 	err := c.cc.Invoke(ctx, GameRules_ApplyMove_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
@@ -163,9 +165,9 @@ func (c *gameRulesClient) ApplyMove(ctx context.Context, in *ApplyMoveRequest, o
 	return out, nil
 }
 
-func (c *gameRulesClient) Score(ctx context.Context, in *ScoreRequest, opts ...grpc.CallOption) (*ScoreResponse, error) {
+func (c *gameRulesClient) Score(ctx context.Context, in *v1.ScoreRequest, opts ...grpc.CallOption) (*v1.ScoreResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(ScoreResponse)
+	out := new(v1.ScoreResponse)
 	err := c.cc.Invoke(ctx, GameRules_Score_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
@@ -173,9 +175,9 @@ func (c *gameRulesClient) Score(ctx context.Context, in *ScoreRequest, opts ...g
 	return out, nil
 }
 
-func (c *gameRulesClient) ObserveState(ctx context.Context, in *ObserveStateRequest, opts ...grpc.CallOption) (*ObserveStateResponse, error) {
+func (c *gameRulesClient) ObserveState(ctx context.Context, in *v1.ObserveStateRequest, opts ...grpc.CallOption) (*v1.ObserveStateResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(ObserveStateResponse)
+	out := new(v1.ObserveStateResponse)
 	err := c.cc.Invoke(ctx, GameRules_ObserveState_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
@@ -183,7 +185,7 @@ func (c *gameRulesClient) ObserveState(ctx context.Context, in *ObserveStateRequ
 	return out, nil
 }
 
-func (c *gameRulesClient) RenderState(ctx context.Context, in *RenderStateRequest, opts ...grpc.CallOption) (*httpbody.HttpBody, error) {
+func (c *gameRulesClient) RenderState(ctx context.Context, in *v1.RenderStateRequest, opts ...grpc.CallOption) (*httpbody.HttpBody, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(httpbody.HttpBody)
 	err := c.cc.Invoke(ctx, GameRules_RenderState_FullMethodName, in, out, cOpts...)
@@ -193,9 +195,9 @@ func (c *gameRulesClient) RenderState(ctx context.Context, in *RenderStateReques
 	return out, nil
 }
 
-func (c *gameRulesClient) GetBoard(ctx context.Context, in *GetBoardRequest, opts ...grpc.CallOption) (*GetBoardResponse, error) {
+func (c *gameRulesClient) GetBoard(ctx context.Context, in *v1.GetBoardRequest, opts ...grpc.CallOption) (*v1.GetBoardResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(GetBoardResponse)
+	out := new(v1.GetBoardResponse)
 	err := c.cc.Invoke(ctx, GameRules_GetBoard_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
@@ -203,9 +205,9 @@ func (c *gameRulesClient) GetBoard(ctx context.Context, in *GetBoardRequest, opt
 	return out, nil
 }
 
-func (c *gameRulesClient) ReplayGame(ctx context.Context, in *ReplayGameRequest, opts ...grpc.CallOption) (*ReplayGameResponse, error) {
+func (c *gameRulesClient) ReplayGame(ctx context.Context, in *v1.ReplayGameRequest, opts ...grpc.CallOption) (*v1.ReplayGameResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(ReplayGameResponse)
+	out := new(v1.ReplayGameResponse)
 	err := c.cc.Invoke(ctx, GameRules_ReplayGame_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
@@ -213,9 +215,9 @@ func (c *gameRulesClient) ReplayGame(ctx context.Context, in *ReplayGameRequest,
 	return out, nil
 }
 
-func (c *gameRulesClient) ImportRecord(ctx context.Context, in *ImportRecordRequest, opts ...grpc.CallOption) (*ImportRecordResponse, error) {
+func (c *gameRulesClient) ImportRecord(ctx context.Context, in *v1.ImportRecordRequest, opts ...grpc.CallOption) (*v1.ImportRecordResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(ImportRecordResponse)
+	out := new(v1.ImportRecordResponse)
 	err := c.cc.Invoke(ctx, GameRules_ImportRecord_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
@@ -223,9 +225,9 @@ func (c *gameRulesClient) ImportRecord(ctx context.Context, in *ImportRecordRequ
 	return out, nil
 }
 
-func (c *gameRulesClient) ExportRecord(ctx context.Context, in *ExportRecordRequest, opts ...grpc.CallOption) (*ExportRecordResponse, error) {
+func (c *gameRulesClient) ExportRecord(ctx context.Context, in *v1.ExportRecordRequest, opts ...grpc.CallOption) (*v1.ExportRecordResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(ExportRecordResponse)
+	out := new(v1.ExportRecordResponse)
 	err := c.cc.Invoke(ctx, GameRules_ExportRecord_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
@@ -247,25 +249,25 @@ func (c *gameRulesClient) ExportRecord(ctx context.Context, in *ExportRecordRequ
 // and located by a google.rpc.BadRequest field violation.
 type GameRulesServer interface {
 	// ListGames lists the games this server knows, with their ids and variants.
-	ListGames(context.Context, *ListGamesRequest) (*ListGamesResponse, error)
+	ListGames(context.Context, *v1.ListGamesRequest) (*v1.ListGamesResponse, error)
 	// NewGame returns the starting state of a game. Random set-ups (and only
 	// those) depend on the seed, which the response echoes.
-	NewGame(context.Context, *NewGameRequest) (*NewGameResponse, error)
+	NewGame(context.Context, *v1.NewGameRequest) (*v1.NewGameResponse, error)
 	// LegalMoves lists every legal move in the given state, in the game's
 	// documented order. At a chance point (a backgammon roll) it lists the
 	// chance outcomes with their probabilities. A finished game has none.
-	LegalMoves(context.Context, *LegalMovesRequest) (*LegalMovesResponse, error)
+	LegalMoves(context.Context, *v1.LegalMovesRequest) (*v1.LegalMovesResponse, error)
 	// ApplyMove applies one move to the given state and returns the state after
 	// it. At a chance point the move may name the outcome, or ask the server to
 	// draw one (from the request's seed when given).
-	ApplyMove(context.Context, *ApplyMoveRequest) (*ApplyMoveResponse, error)
+	ApplyMove(context.Context, *v1.ApplyMoveRequest) (*v1.ApplyMoveResponse, error)
 	// Score says whether the game is finished, who won and the points so far.
-	Score(context.Context, *ScoreRequest) (*ScoreResponse, error)
+	Score(context.Context, *v1.ScoreRequest) (*v1.ScoreResponse, error)
 	// ObserveState returns the view of a state that one player may see: hidden
 	// information of the other players (Labyrinth card stacks) is masked. A
 	// view is for display only; LegalMoves and ApplyMove refuse it as input.
 	// Games without hidden information return the state unchanged.
-	ObserveState(context.Context, *ObserveStateRequest) (*ObserveStateResponse, error)
+	ObserveState(context.Context, *v1.ObserveStateRequest) (*v1.ObserveStateResponse, error)
 	// RenderState draws the board of a state as a self-contained SVG image
 	// (google.api.HttpBody with content type image/svg+xml): every game and
 	// every phase. Elements carry stable ids and data-* attributes (points,
@@ -275,12 +277,12 @@ type GameRulesServer interface {
 	// The response is the image itself, not a message around it, so that a
 	// browser can show the URL directly:
 	// buf:lint:ignore RPC_RESPONSE_STANDARD_NAME
-	RenderState(context.Context, *RenderStateRequest) (*httpbody.HttpBody, error)
+	RenderState(context.Context, *v1.RenderStateRequest) (*httpbody.HttpBody, error)
 	// GetBoard returns a built-in board as data, for a client that draws it
 	// itself: Gravity Trap's "default" and "rings" with their stations (and
 	// where to draw them), lines and opposite map. A state on a built-in
 	// board names the board only.
-	GetBoard(context.Context, *GetBoardRequest) (*GetBoardResponse, error)
+	GetBoard(context.Context, *v1.GetBoardRequest) (*v1.GetBoardResponse, error)
 	// ReplayGame plays a whole game in one call: from a start (a state, or
 	// NewGame's options and seed) it applies a list of moves in notation,
 	// chance outcomes included ("roll 6-5", or "roll" for the server to draw
@@ -291,7 +293,7 @@ type GameRulesServer interface {
 	// "moves[<i>]", with ErrorInfo metadata "moveIndex" (the 0-based index)
 	// and "stateBefore" (the text of the state before that move). At most
 	// 9,000 moves per call (1,000 with include_states).
-	ReplayGame(context.Context, *ReplayGameRequest) (*ReplayGameResponse, error)
+	ReplayGame(context.Context, *v1.ReplayGameRequest) (*v1.ReplayGameResponse, error)
 	// ImportRecord reads a game record and replays it (as ReplayGame): the
 	// replay the record stands for and its result. Formats: "json" (the
 	// default), the JSON record format of docs/records.md, the same for every
@@ -301,14 +303,14 @@ type GameRulesServer interface {
 	// "column"; a record of another game, reason INVALID_REQUEST too; a
 	// move that is not legal, as ReplayGame reports it (field "moves[<i>]",
 	// i counting the record's moves from 0).
-	ImportRecord(context.Context, *ImportRecordRequest) (*ImportRecordResponse, error)
+	ImportRecord(context.Context, *v1.ImportRecordRequest) (*v1.ImportRecordResponse, error)
 	// ExportRecord replays a game (as ReplayGame, which must succeed) and
 	// writes it as a record: its start state's text form, the moves in
 	// canonical notation (drawn chance outcomes as drawn), the result and
 	// the tags. A game on a custom Gravity Trap board, whose text form does
 	// not carry the board, is written with its options instead (so it must
 	// start from options, not from a state).
-	ExportRecord(context.Context, *ExportRecordRequest) (*ExportRecordResponse, error)
+	ExportRecord(context.Context, *v1.ExportRecordRequest) (*v1.ExportRecordResponse, error)
 	mustEmbedUnimplementedGameRulesServer()
 }
 
@@ -319,37 +321,37 @@ type GameRulesServer interface {
 // pointer dereference when methods are called.
 type UnimplementedGameRulesServer struct{}
 
-func (UnimplementedGameRulesServer) ListGames(context.Context, *ListGamesRequest) (*ListGamesResponse, error) {
+func (UnimplementedGameRulesServer) ListGames(context.Context, *v1.ListGamesRequest) (*v1.ListGamesResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListGames not implemented")
 }
-func (UnimplementedGameRulesServer) NewGame(context.Context, *NewGameRequest) (*NewGameResponse, error) {
+func (UnimplementedGameRulesServer) NewGame(context.Context, *v1.NewGameRequest) (*v1.NewGameResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method NewGame not implemented")
 }
-func (UnimplementedGameRulesServer) LegalMoves(context.Context, *LegalMovesRequest) (*LegalMovesResponse, error) {
+func (UnimplementedGameRulesServer) LegalMoves(context.Context, *v1.LegalMovesRequest) (*v1.LegalMovesResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method LegalMoves not implemented")
 }
-func (UnimplementedGameRulesServer) ApplyMove(context.Context, *ApplyMoveRequest) (*ApplyMoveResponse, error) {
+func (UnimplementedGameRulesServer) ApplyMove(context.Context, *v1.ApplyMoveRequest) (*v1.ApplyMoveResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ApplyMove not implemented")
 }
-func (UnimplementedGameRulesServer) Score(context.Context, *ScoreRequest) (*ScoreResponse, error) {
+func (UnimplementedGameRulesServer) Score(context.Context, *v1.ScoreRequest) (*v1.ScoreResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Score not implemented")
 }
-func (UnimplementedGameRulesServer) ObserveState(context.Context, *ObserveStateRequest) (*ObserveStateResponse, error) {
+func (UnimplementedGameRulesServer) ObserveState(context.Context, *v1.ObserveStateRequest) (*v1.ObserveStateResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ObserveState not implemented")
 }
-func (UnimplementedGameRulesServer) RenderState(context.Context, *RenderStateRequest) (*httpbody.HttpBody, error) {
+func (UnimplementedGameRulesServer) RenderState(context.Context, *v1.RenderStateRequest) (*httpbody.HttpBody, error) {
 	return nil, status.Error(codes.Unimplemented, "method RenderState not implemented")
 }
-func (UnimplementedGameRulesServer) GetBoard(context.Context, *GetBoardRequest) (*GetBoardResponse, error) {
+func (UnimplementedGameRulesServer) GetBoard(context.Context, *v1.GetBoardRequest) (*v1.GetBoardResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetBoard not implemented")
 }
-func (UnimplementedGameRulesServer) ReplayGame(context.Context, *ReplayGameRequest) (*ReplayGameResponse, error) {
+func (UnimplementedGameRulesServer) ReplayGame(context.Context, *v1.ReplayGameRequest) (*v1.ReplayGameResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ReplayGame not implemented")
 }
-func (UnimplementedGameRulesServer) ImportRecord(context.Context, *ImportRecordRequest) (*ImportRecordResponse, error) {
+func (UnimplementedGameRulesServer) ImportRecord(context.Context, *v1.ImportRecordRequest) (*v1.ImportRecordResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ImportRecord not implemented")
 }
-func (UnimplementedGameRulesServer) ExportRecord(context.Context, *ExportRecordRequest) (*ExportRecordResponse, error) {
+func (UnimplementedGameRulesServer) ExportRecord(context.Context, *v1.ExportRecordRequest) (*v1.ExportRecordResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ExportRecord not implemented")
 }
 func (UnimplementedGameRulesServer) mustEmbedUnimplementedGameRulesServer() {}
@@ -374,7 +376,7 @@ func RegisterGameRulesServer(s grpc.ServiceRegistrar, srv GameRulesServer) {
 }
 
 func _GameRules_ListGames_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(ListGamesRequest)
+	in := new(v1.ListGamesRequest)
 	if err := dec(in); err != nil {
 		return nil, err
 	}
@@ -386,13 +388,13 @@ func _GameRules_ListGames_Handler(srv interface{}, ctx context.Context, dec func
 		FullMethod: GameRules_ListGames_FullMethodName,
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(GameRulesServer).ListGames(ctx, req.(*ListGamesRequest))
+		return srv.(GameRulesServer).ListGames(ctx, req.(*v1.ListGamesRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
 
 func _GameRules_NewGame_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(NewGameRequest)
+	in := new(v1.NewGameRequest)
 	if err := dec(in); err != nil {
 		return nil, err
 	}
@@ -404,13 +406,13 @@ func _GameRules_NewGame_Handler(srv interface{}, ctx context.Context, dec func(i
 		FullMethod: GameRules_NewGame_FullMethodName,
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(GameRulesServer).NewGame(ctx, req.(*NewGameRequest))
+		return srv.(GameRulesServer).NewGame(ctx, req.(*v1.NewGameRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
 
 func _GameRules_LegalMoves_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(LegalMovesRequest)
+	in := new(v1.LegalMovesRequest)
 	if err := dec(in); err != nil {
 		return nil, err
 	}
@@ -422,13 +424,13 @@ func _GameRules_LegalMoves_Handler(srv interface{}, ctx context.Context, dec fun
 		FullMethod: GameRules_LegalMoves_FullMethodName,
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(GameRulesServer).LegalMoves(ctx, req.(*LegalMovesRequest))
+		return srv.(GameRulesServer).LegalMoves(ctx, req.(*v1.LegalMovesRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
 
 func _GameRules_ApplyMove_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(ApplyMoveRequest)
+	in := new(v1.ApplyMoveRequest)
 	if err := dec(in); err != nil {
 		return nil, err
 	}
@@ -440,13 +442,13 @@ func _GameRules_ApplyMove_Handler(srv interface{}, ctx context.Context, dec func
 		FullMethod: GameRules_ApplyMove_FullMethodName,
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(GameRulesServer).ApplyMove(ctx, req.(*ApplyMoveRequest))
+		return srv.(GameRulesServer).ApplyMove(ctx, req.(*v1.ApplyMoveRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
 
 func _GameRules_Score_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(ScoreRequest)
+	in := new(v1.ScoreRequest)
 	if err := dec(in); err != nil {
 		return nil, err
 	}
@@ -458,13 +460,13 @@ func _GameRules_Score_Handler(srv interface{}, ctx context.Context, dec func(int
 		FullMethod: GameRules_Score_FullMethodName,
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(GameRulesServer).Score(ctx, req.(*ScoreRequest))
+		return srv.(GameRulesServer).Score(ctx, req.(*v1.ScoreRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
 
 func _GameRules_ObserveState_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(ObserveStateRequest)
+	in := new(v1.ObserveStateRequest)
 	if err := dec(in); err != nil {
 		return nil, err
 	}
@@ -476,13 +478,13 @@ func _GameRules_ObserveState_Handler(srv interface{}, ctx context.Context, dec f
 		FullMethod: GameRules_ObserveState_FullMethodName,
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(GameRulesServer).ObserveState(ctx, req.(*ObserveStateRequest))
+		return srv.(GameRulesServer).ObserveState(ctx, req.(*v1.ObserveStateRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
 
 func _GameRules_RenderState_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(RenderStateRequest)
+	in := new(v1.RenderStateRequest)
 	if err := dec(in); err != nil {
 		return nil, err
 	}
@@ -494,13 +496,13 @@ func _GameRules_RenderState_Handler(srv interface{}, ctx context.Context, dec fu
 		FullMethod: GameRules_RenderState_FullMethodName,
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(GameRulesServer).RenderState(ctx, req.(*RenderStateRequest))
+		return srv.(GameRulesServer).RenderState(ctx, req.(*v1.RenderStateRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
 
 func _GameRules_GetBoard_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(GetBoardRequest)
+	in := new(v1.GetBoardRequest)
 	if err := dec(in); err != nil {
 		return nil, err
 	}
@@ -512,13 +514,13 @@ func _GameRules_GetBoard_Handler(srv interface{}, ctx context.Context, dec func(
 		FullMethod: GameRules_GetBoard_FullMethodName,
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(GameRulesServer).GetBoard(ctx, req.(*GetBoardRequest))
+		return srv.(GameRulesServer).GetBoard(ctx, req.(*v1.GetBoardRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
 
 func _GameRules_ReplayGame_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(ReplayGameRequest)
+	in := new(v1.ReplayGameRequest)
 	if err := dec(in); err != nil {
 		return nil, err
 	}
@@ -530,13 +532,13 @@ func _GameRules_ReplayGame_Handler(srv interface{}, ctx context.Context, dec fun
 		FullMethod: GameRules_ReplayGame_FullMethodName,
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(GameRulesServer).ReplayGame(ctx, req.(*ReplayGameRequest))
+		return srv.(GameRulesServer).ReplayGame(ctx, req.(*v1.ReplayGameRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
 
 func _GameRules_ImportRecord_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(ImportRecordRequest)
+	in := new(v1.ImportRecordRequest)
 	if err := dec(in); err != nil {
 		return nil, err
 	}
@@ -548,13 +550,13 @@ func _GameRules_ImportRecord_Handler(srv interface{}, ctx context.Context, dec f
 		FullMethod: GameRules_ImportRecord_FullMethodName,
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(GameRulesServer).ImportRecord(ctx, req.(*ImportRecordRequest))
+		return srv.(GameRulesServer).ImportRecord(ctx, req.(*v1.ImportRecordRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
 
 func _GameRules_ExportRecord_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(ExportRecordRequest)
+	in := new(v1.ExportRecordRequest)
 	if err := dec(in); err != nil {
 		return nil, err
 	}
@@ -566,7 +568,7 @@ func _GameRules_ExportRecord_Handler(srv interface{}, ctx context.Context, dec f
 		FullMethod: GameRules_ExportRecord_FullMethodName,
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(GameRulesServer).ExportRecord(ctx, req.(*ExportRecordRequest))
+		return srv.(GameRulesServer).ExportRecord(ctx, req.(*v1.ExportRecordRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -624,5 +626,5 @@ var GameRules_ServiceDesc = grpc.ServiceDesc{
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
-	Metadata: "gamerules/v1/gamerules.proto",
+	Metadata: "gamerules/v1/service.proto",
 }
