@@ -287,7 +287,7 @@ func routeFromCtx(ctx context.Context) string {
 // they are, and "other" for the rest, so that the label's values are few.
 func routeOf(path string) string {
 	switch path {
-	case "/v1/games", "/healthz", "/readyz", "/metrics", "/openapi.json", "/docs", "/docs/rapidoc-min.js":
+	case "/v1/games", "/healthz", "/readyz", "/metrics", "/openapi.json", "/docs", "/docs/rapidoc-min.js", "/favicon.ico":
 		return path
 	}
 	if rest, ok := strings.CutPrefix(path, "/v1/games/"); ok {
