@@ -190,9 +190,10 @@ func addErrorDefinitions(defs map[string]any) {
 	}
 	defs["gamerulesError"] = map[string]any{
 		"type": "object",
-		"description": "A google.rpc.Status (third_party/google/rpc/status.proto). An error of the service (code 3, " +
-			"INVALID_ARGUMENT) has two details, an ErrorInfo and a BadRequest; an error of the JSON parser " +
-			"(malformed JSON, a wrong type, an unknown field or enum name) has none.",
+		"description": "A google.rpc.Status (third_party/google/rpc/status.proto). An error of the request (code 3, " +
+			"INVALID_ARGUMENT) has two details, an ErrorInfo and a BadRequest: the service's errors and the JSON " +
+			"reader's alike (malformed JSON, a wrong type, an unknown field or enum name: reason INVALID_REQUEST, " +
+			"the message naming the field, the shape expected and the line:column).",
 		"properties": map[string]any{
 			"code":    map[string]any{"type": "integer", "format": "int32", "description": "The gRPC code: 3 INVALID_ARGUMENT."},
 			"message": str("What is wrong, naming the field."),
@@ -213,16 +214,17 @@ func errorResponses(r map[string]any) map[string]any {
 		"schema": map[string]any{"$ref": "#/definitions/gamerulesError"},
 	}
 	r["413"] = map[string]any{
-		"description": "RESOURCE_EXHAUSTED: the body is larger than the server's limit (--max-recv-bytes).",
+		"description": "RESOURCE_EXHAUSTED: the body is larger than the server's limit (--max-recv-bytes); ErrorInfo reason REQUEST_TOO_LARGE.",
 		"schema":      map[string]any{"$ref": "#/definitions/rpcStatus"},
 	}
 	r["429"] = map[string]any{
-		"description": "RESOURCE_EXHAUSTED: too many requests in flight; retry after the Retry-After header's seconds.",
+		"description": "RESOURCE_EXHAUSTED: too many requests in flight; retry after the Retry-After header's seconds; ErrorInfo reason OVERLOADED and a RetryInfo.",
 		"schema":      map[string]any{"$ref": "#/definitions/rpcStatus"},
 		"headers":     map[string]any{"Retry-After": map[string]any{"type": "integer", "description": "Seconds to wait before retrying."}},
 	}
 	if d, ok := r["default"].(map[string]any); ok {
-		d["description"] = "Another error (405 wrong method, 404 unknown route, 500 INTERNAL: a bug of ours)."
+		d["description"] = "Another error, with an ErrorInfo of its kind: 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED " +
+			"(the Allow header names the method), 408 REQUEST_TIMEOUT (the body did not arrive in time), 500 INTERNAL (a bug of ours)."
 	}
 	return r
 }
