@@ -67,7 +67,7 @@ func Patch(doc []byte) ([]byte, error) {
 				}
 			}
 			o["responses"] = errorResponses(o["responses"].(map[string]any))
-			if err := addExamples(path, method, o); err != nil {
+			if err := addExamples(defs, path, method, o); err != nil {
 				return nil, err
 			}
 		}
@@ -253,7 +253,7 @@ var examples = map[string]example{
 
 // addExamples puts the route's example request on its body parameter and
 // the service's answer to it on the 200 response.
-func addExamples(path, method string, op map[string]any) error {
+func addExamples(defs map[string]any, path, method string, op map[string]any) error {
 	id, _ := op["operationId"].(string)
 	ex, ok := examples[id]
 	if !ok {
@@ -297,10 +297,27 @@ func addExamples(path, method string, op map[string]any) error {
 	for _, p := range asList(op["parameters"]) {
 		pm := p.(map[string]any)
 		if pm["in"] == "body" {
-			pm["schema"] = map[string]any{"$ref": pm["schema"].(map[string]any)["$ref"], "example": inJSON}
+			ref, _ := pm["schema"].(map[string]any)["$ref"].(string)
+			pm["schema"] = map[string]any{"$ref": ref, "example": inJSON}
+			// A sibling of $ref is ignored when the reference is resolved
+			// (RapiDoc then fills the body from the schema, every oneof
+			// member at once): the example also goes on the body's own
+			// definition, which only this route uses (GameRules<RPC>Body).
+			if def, ok := defs[strings.TrimPrefix(ref, "#/definitions/")].(map[string]any); ok && bodyDefinition(ref) {
+				def["example"] = inJSON
+			}
+			continue
 		}
 		if pm["name"] == "game" && ex.game != "" {
 			pm["x-example"] = ex.game
+			continue
+		}
+		// A path or query parameter (GetBoard's name, GET :render's
+		// state.text) takes its value in the example request.
+		if name, _ := pm["name"].(string); name != "" {
+			if v, ok := lookup(inJSON, name); ok {
+				pm["x-example"] = v
+			}
 		}
 	}
 	if outJSON != nil {
@@ -308,6 +325,36 @@ func addExamples(path, method string, op map[string]any) error {
 		ok200["examples"] = map[string]any{"application/json": outJSON}
 	}
 	return nil
+}
+
+// bodyDefinition reports whether ref names a body definition the generator
+// made for one route (GameRules<RPC>Body), not a message shared by others.
+func bodyDefinition(ref string) bool {
+	name := strings.TrimPrefix(ref, "#/definitions/")
+	return strings.HasPrefix(name, "GameRules") && strings.HasSuffix(name, "Body")
+}
+
+// lookup is the value at a dotted JSON path ("state.text") of an example
+// request, as a query or path parameter's string: a string as it is,
+// anything else in JSON.
+func lookup(v any, path string) (string, bool) {
+	for _, part := range strings.Split(path, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		if v, ok = m[part]; !ok {
+			return "", false
+		}
+	}
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case map[string]any, []any:
+		return "", false
+	}
+	b, _ := json.Marshal(v)
+	return string(b), true
 }
 
 // call invokes the RPC named rpc of srv.
