@@ -147,11 +147,12 @@ func (m strictJSON) NewDecoder(r io.Reader) runtime.Decoder {
 		}
 		// The element count first: it is a single pass that allocates
 		// nothing, where the JSON check builds the decoder's state.
-		_, over := limit.JSONElements(b)
-		err := oneJSONValue(b)
-		if !over && err == nil {
-			if err = m.JSONPb.Unmarshal(b, v); err == nil {
-				return nil
+		var err error
+		if _, over := limit.JSONElements(b); !over {
+			if err = oneJSONValue(b); err == nil {
+				if err = m.JSONPb.Unmarshal(b, v); err == nil {
+					return nil
+				}
 			}
 		}
 		// The body failed: say why in plain words (checkJSON). The gateway
