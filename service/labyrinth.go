@@ -239,8 +239,8 @@ func labyrinthStateFromProto(pb *gamerulesv1.LabyrinthState) (labyrinth.State, e
 			return labyrinth.State{}, fmt.Errorf("labyrinth: %w: Darth Vader's square is off the board", bad)
 		}
 	}
-	if l := pb.GetLast(); l < 0 || l > gamerulesv1.LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_W6 {
-		return labyrinth.State{}, fmt.Errorf("labyrinth: %w: last %s (LABYRINTH_INSERTION_POINT_UNSPECIFIED before the first shift, else N2..W6)", bad, enumText(l))
+	if l := pb.GetLast(); (pb.Last != nil && l == gamerulesv1.LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_UNSPECIFIED) || l < 0 || l > gamerulesv1.LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_W6 {
+		return labyrinth.State{}, fmt.Errorf("labyrinth: %w: last %s; want N2..W6 (LABYRINTH_INSERTION_POINT_N2 …), or leave it out before the first shift", bad, enumText(l))
 	}
 	sn.Last = labyrinth.Point(pb.GetLast())
 	sn.Turn = int(pb.GetTurn())
@@ -331,7 +331,9 @@ func (e *labyrinthEncoder) typedState(s labyrinth.State) *gamerulesv1.LabyrinthS
 	pb.Board = e.tilePtrs.take(labyrinth.NumSquares)
 	pb.Spare = e.tile(s.Spare())
 	pb.Vader = e.square(s.Vader())
-	pb.Last = gamerulesv1.LabyrinthInsertionPoint(s.Last())
+	if l := s.Last(); l != 0 {
+		pb.Last = gamerulesv1.LabyrinthInsertionPoint(l).Enum()
+	}
 	pb.Turn = int32(s.Turn())
 	pb.Phase = gamerulesv1.LabyrinthPhase(s.Phase())
 	pb.VaderVariant, pb.OpenCards, pb.NoReturn = v.Vader, v.OpenCards, v.NoReturn

@@ -272,8 +272,8 @@ func (m *LabyrinthState) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i--
 		dAtA[i] = 0x30
 	}
-	if m.Last != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.Last))
+	if m.Last != nil {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(*m.Last))
 		i--
 		dAtA[i] = 0x28
 	}
@@ -819,8 +819,8 @@ func (m *LabyrinthState) SizeVT() (n int) {
 		l = m.Vader.SizeVT()
 		n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
 	}
-	if m.Last != 0 {
-		n += 1 + protohelpers.SizeOfVarint(uint64(m.Last))
+	if m.Last != nil {
+		n += 1 + protohelpers.SizeOfVarint(uint64(*m.Last))
 	}
 	if m.Turn != 0 {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.Turn))
@@ -1626,7 +1626,7 @@ func (m *LabyrinthState) UnmarshalVT(dAtA []byte) error {
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field Last", wireType)
 			}
-			m.Last = 0
+			var v LabyrinthInsertionPoint
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -1636,11 +1636,12 @@ func (m *LabyrinthState) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.Last |= LabyrinthInsertionPoint(b&0x7F) << shift
+				v |= LabyrinthInsertionPoint(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
 			}
+			m.Last = &v
 		case 6:
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field Turn", wireType)
