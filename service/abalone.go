@@ -72,7 +72,7 @@ func (abaloneEngine) NewGame(req *gamerulesv1.NewGameRequest, _ uint64) (Positio
 		o.ToMove = abalone.Black
 	case p == gamerulesv1.AbalonePlayer_ABALONE_PLAYER_WHITE:
 		o.ToMove = abalone.White
-	case opts.Turn != nil && p == gamerulesv1.AbalonePlayer_ABALONE_PLAYER_UNSPECIFIED:
+	case opts != nil && opts.Turn != nil && p == gamerulesv1.AbalonePlayer_ABALONE_PLAYER_UNSPECIFIED:
 		return nil, fmt.Errorf("abalone: %w: turn ABALONE_PLAYER_UNSPECIFIED is not a side; want ABALONE_PLAYER_BLACK or ABALONE_PLAYER_WHITE (or leave it out with a standard layout)", game.ErrInvalidOptions)
 	case p == gamerulesv1.AbalonePlayer_ABALONE_PLAYER_UNSPECIFIED && o.Layout != abalone.Custom:
 		o.ToMove = abalone.Black // a standard layout: black moves first

@@ -357,7 +357,12 @@ func (e *labyrinthEncoder) typedState(s labyrinth.State) *gamerulesv1.LabyrinthS
 
 func (e *labyrinthEncoder) tile(t labyrinth.Tile) *gamerulesv1.LabyrinthTile {
 	pb := e.tiles.next()
-	pb.Sides, pb.Target, pb.Vader = uint32(t.Sides), uint32(t.Target), t.Vader
+	pb.Sides, pb.Vader = uint32(t.Sides), t.Vader
+	if t.Target != 0 {
+		target := &e.cards.take(1)[0]
+		*target = uint32(t.Target)
+		pb.Target = target
+	}
 	return pb
 }
 

@@ -298,8 +298,9 @@ type LabyrinthTile struct {
 	// Open sides: the sum of N=1, E=2, S=4, W=8 (5 = straight north-south,
 	// 6 = corner east-south, 14 = T open east, south and west).
 	Sides uint32 `protobuf:"varint,1,opt,name=sides,proto3" json:"sides,omitempty"`
-	// The target shown: 0 for none, 1..24 (letters A..X).
-	Target uint32 `protobuf:"varint,2,opt,name=target,proto3" json:"target,omitempty"`
+	// The target shown, 1..24 (letters A..X); absent on a tile without one
+	// (0 on input is read as none).
+	Target *uint32 `protobuf:"varint,2,opt,name=target,proto3,oneof" json:"target,omitempty"`
 	// True on the one tile with the Darth Vader symbol.
 	Vader         bool `protobuf:"varint,3,opt,name=vader,proto3" json:"vader,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -344,8 +345,8 @@ func (x *LabyrinthTile) GetSides() uint32 {
 }
 
 func (x *LabyrinthTile) GetTarget() uint32 {
-	if x != nil {
-		return x.Target
+	if x != nil && x.Target != nil {
+		return *x.Target
 	}
 	return 0
 }
@@ -1010,11 +1011,12 @@ const file_gamerules_v1_labyrinth_proto_rawDesc = "" +
 	"\x1cgamerules/v1/labyrinth.proto\x12\fgamerules.v1\x1a\x1fgoogle/api/field_behavior.proto\"?\n" +
 	"\x0fLabyrinthSquare\x12\x15\n" +
 	"\x03row\x18\x01 \x01(\rB\x03\xe0A\x02R\x03row\x12\x15\n" +
-	"\x03col\x18\x02 \x01(\rB\x03\xe0A\x02R\x03col\"b\n" +
+	"\x03col\x18\x02 \x01(\rB\x03\xe0A\x02R\x03col\"r\n" +
 	"\rLabyrinthTile\x12\x19\n" +
-	"\x05sides\x18\x01 \x01(\rB\x03\xe0A\x02R\x05sides\x12\x1b\n" +
-	"\x06target\x18\x02 \x01(\rB\x03\xe0A\x01R\x06target\x12\x19\n" +
-	"\x05vader\x18\x03 \x01(\bB\x03\xe0A\x01R\x05vader\"\xb8\x01\n" +
+	"\x05sides\x18\x01 \x01(\rB\x03\xe0A\x02R\x05sides\x12 \n" +
+	"\x06target\x18\x02 \x01(\rB\x03\xe0A\x01H\x00R\x06target\x88\x01\x01\x12\x19\n" +
+	"\x05vader\x18\x03 \x01(\bB\x03\xe0A\x01R\x05vaderB\t\n" +
+	"\a_target\"\xb8\x01\n" +
 	"\x0fLabyrinthPlayer\x127\n" +
 	"\x05color\x18\x01 \x01(\x0e2\x1c.gamerules.v1.LabyrinthColorB\x03\xe0A\x02R\x05color\x126\n" +
 	"\x04ship\x18\x02 \x01(\v2\x1d.gamerules.v1.LabyrinthSquareB\x03\xe0A\x02R\x04ship\x12\x19\n" +
@@ -1145,6 +1147,7 @@ func file_gamerules_v1_labyrinth_proto_init() {
 	if File_gamerules_v1_labyrinth_proto != nil {
 		return
 	}
+	file_gamerules_v1_labyrinth_proto_msgTypes[1].OneofWrappers = []any{}
 	file_gamerules_v1_labyrinth_proto_msgTypes[3].OneofWrappers = []any{}
 	file_gamerules_v1_labyrinth_proto_msgTypes[6].OneofWrappers = []any{
 		(*LabyrinthMove_Shift)(nil),

@@ -101,8 +101,8 @@ func (m *LabyrinthTile) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i--
 		dAtA[i] = 0x18
 	}
-	if m.Target != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.Target))
+	if m.Target != nil {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(*m.Target))
 		i--
 		dAtA[i] = 0x10
 	}
@@ -752,8 +752,8 @@ func (m *LabyrinthTile) SizeVT() (n int) {
 	if m.Sides != 0 {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.Sides))
 	}
-	if m.Target != 0 {
-		n += 1 + protohelpers.SizeOfVarint(uint64(m.Target))
+	if m.Target != nil {
+		n += 1 + protohelpers.SizeOfVarint(uint64(*m.Target))
 	}
 	if m.Vader {
 		n += 2
@@ -1138,7 +1138,7 @@ func (m *LabyrinthTile) UnmarshalVT(dAtA []byte) error {
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field Target", wireType)
 			}
-			m.Target = 0
+			var v uint32
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -1148,11 +1148,12 @@ func (m *LabyrinthTile) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.Target |= uint32(b&0x7F) << shift
+				v |= uint32(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
 			}
+			m.Target = &v
 		case 3:
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field Vader", wireType)
