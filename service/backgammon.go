@@ -81,8 +81,11 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 	// unspecified refuses an enum field given as its UNSPECIFIED value,
 	// naming the field (state.backgammon.<path>).
 	unspecified := func(path string, v protoreflect.Enum, want string) (backgammon.State, error) {
+		if path != "cube.owner" { // the cube's owner is required in a cube; the others are optional
+			want += ", or leave it out"
+		}
 		return backgammon.State{}, &subFieldError{path: "backgammon." + path,
-			err: fmt.Errorf("backgammon: %w: %s %s; want %s (or leave it out)", game.ErrInvalidState, path, enumText(v), want)}
+			err: fmt.Errorf("backgammon: %w: %s %s is not a value; want %s", game.ErrInvalidState, path, v.Descriptor().Values().ByNumber(0).Name(), want)}
 	}
 	player := func(field string, p gamerulesv1.BackgammonPlayer, unset int) (int, error) {
 		switch p {
