@@ -272,8 +272,9 @@ type labyrinthEncoder struct {
 	plPtrs   slab[*gamerulesv1.LabyrinthPlayer]
 	squares  slab[gamerulesv1.LabyrinthSquare]
 	cards    slab[uint32]
-	text     *texts // nil: one state, its text set by encode
-	noText   bool   // leave the text out (omitText)
+	lasts    slab[gamerulesv1.LabyrinthInsertionPoint] // LabyrinthState.last, one a state
+	text     *texts                                    // nil: one state, its text set by encode
+	noText   bool                                      // leave the text out (omitText)
 }
 
 // omitText makes encode leave the states' texts out (a read mask).
@@ -291,7 +292,8 @@ func newLabyrinthEncoder(n, players int) *labyrinthEncoder {
 		players:  makeSlab[gamerulesv1.LabyrinthPlayer](players * n),
 		plPtrs:   makeSlab[*gamerulesv1.LabyrinthPlayer](players * n),
 		squares:  makeSlab[gamerulesv1.LabyrinthSquare]((players + 1) * n),
-		cards:    makeSlab[uint32](labyrinth.NumTargets * n),
+		cards:    makeSlab[uint32](2 * labyrinth.NumTargets * n), // found and stacks, and the tiles' targets
+		lasts:    makeSlab[gamerulesv1.LabyrinthInsertionPoint](n),
 	}
 	if n > 1 {
 		t := makeTexts(n, 160)
@@ -331,8 +333,9 @@ func (e *labyrinthEncoder) typedState(s labyrinth.State) *gamerulesv1.LabyrinthS
 	pb.Board = e.tilePtrs.take(labyrinth.NumSquares)
 	pb.Spare = e.tile(s.Spare())
 	pb.Vader = e.square(s.Vader())
-	if l := s.Last(); l != 0 {
-		pb.Last = gamerulesv1.LabyrinthInsertionPoint(l).Enum()
+	if l := s.Last(); l != labyrinth.NoPoint {
+		pb.Last = e.lasts.next()
+		*pb.Last = gamerulesv1.LabyrinthInsertionPoint(l)
 	}
 	pb.Turn = int32(s.Turn())
 	pb.Phase = gamerulesv1.LabyrinthPhase(s.Phase())
