@@ -101,11 +101,11 @@ func TestBackgammonCubeOracle(t *testing.T) {
 		bg := sc.GetBackgammon()
 		if !sc.GetFinished() || sc.GetWinner() != int32(r.End.Winner) || sc.GetPoints()[r.End.Winner] != int32(r.End.Points) ||
 			bg.GetWhiteScore() != uint32(r.End.Score[0]) || bg.GetBlackScore() != uint32(r.End.Score[1]) ||
-			bg.GetMatchOver() != r.MatchOver || bg.GetMatchLength() != uint32(r.Settings.Match) {
+			bg.GetMatch().GetOver() != r.MatchOver || bg.GetMatch().GetLength() != uint32(r.Settings.Match) || (bg.GetMatch() != nil) != (r.Settings.Match > 0) {
 			t.Fatalf("row %d: Score(%s) = %v; gnubg: player %d wins %d, score %v, match over %v", i, st.GetText(), sc, r.End.Winner, r.End.Points, r.End.Score, r.MatchOver)
 		}
-		if r.MatchOver && bg.GetMatchWinner() != int32(r.End.Winner) {
-			t.Fatalf("row %d: match winner %d; want %d", i, bg.GetMatchWinner(), r.End.Winner)
+		if r.MatchOver && (bg.GetMatch().Winner == nil || bg.GetMatch().GetWinner() != int32(r.End.Winner)) {
+			t.Fatalf("row %d: match winner %d; want %d", i, bg.GetMatch().GetWinner(), r.End.Winner)
 		}
 	}
 }
@@ -143,7 +143,8 @@ func TestBackgammonCubeOptions(t *testing.T) {
 		}
 	}
 	resp, _ := newGame(&gamerulesv1.BackgammonOptions{MatchLength: 5, WhiteScore: 4, BlackScore: 2, Crawford: true})
-	if bg := resp.GetState().GetBackgammon(); !bg.GetCube() || bg.GetMatchLength() != 5 || !bg.GetCrawford() || bg.GetPostCrawford() || bg.GetCubeValue() != 1 || bg.GetWhiteScore() != 4 {
+	if bg := resp.GetState().GetBackgammon(); bg.GetCube() == nil || bg.GetMatch().GetLength() != 5 || !bg.GetMatch().GetCrawford() || bg.GetMatch().GetPostCrawford() || bg.GetCube().GetValue() != 1 || bg.GetWhiteScore() != 4 ||
+		bg.GetCube().GetOwner() != gamerulesv1.BackgammonCubeOwner_BACKGAMMON_CUBE_OWNER_CENTERED || bg.GetMatch().GetOver() || bg.GetMatch().Winner != nil || bg.End != nil || bg.Resignation != nil {
 		t.Errorf("typed state of a Crawford game: %v", bg)
 	}
 	for _, tt := range []struct {
@@ -171,7 +172,11 @@ func TestBackgammonCubeMoves(t *testing.T) {
 	srv := New()
 	ctx := context.Background()
 	typed := func(k gamerulesv1.BackgammonMoveKind, r gamerulesv1.BackgammonResignation) *gamerulesv1.Move {
-		return &gamerulesv1.Move{Move: &gamerulesv1.Move_Backgammon{Backgammon: &gamerulesv1.BackgammonMove{Kind: k, Resignation: r}}}
+		m := &gamerulesv1.BackgammonMove{Kind: k}
+		if r != 0 {
+			m.Resignation = r.Enum()
+		}
+		return &gamerulesv1.Move{Move: &gamerulesv1.Move_Backgammon{Backgammon: m}}
 	}
 	apply := func(st *gamerulesv1.GameState, mv *gamerulesv1.Move) (*gamerulesv1.GameState, error) {
 		resp, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: bgGame, State: st, Move: mv})
@@ -195,11 +200,11 @@ func TestBackgammonCubeMoves(t *testing.T) {
 	}
 	doubled, err := apply(roll, typed(gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_DOUBLE, 0))
 	if err != nil || doubled.GetBackgammon().GetPhase() != gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_DOUBLE ||
-		doubled.GetBackgammon().GetTurn() != gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_BLACK || !doubled.GetBackgammon().GetDoubleOffered() {
+		doubled.GetBackgammon().GetTurn() != gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_BLACK || !doubled.GetBackgammon().GetCube().GetDoubleOffered() {
 		t.Fatalf("double = %v, %v", doubled, err)
 	}
 	taken, err := apply(doubled, &gamerulesv1.Move{Notation: "take", Move: typed(gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_TAKE, 0).Move})
-	if err != nil || taken.GetBackgammon().GetCubeValue() != 2 || taken.GetBackgammon().GetCubeOwner() != gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_BLACK {
+	if err != nil || taken.GetBackgammon().GetCube().GetValue() != 2 || taken.GetBackgammon().GetCube().GetOwner() != gamerulesv1.BackgammonCubeOwner_BACKGAMMON_CUBE_OWNER_BLACK {
 		t.Fatalf("take = %v, %v", taken, err)
 	}
 	// The owner's opponent may not redouble; a roll is refused while a double is pending.

@@ -480,11 +480,12 @@ func (s State) result() (winner, stake int, detail string) {
 // chance moves).
 func Info() game.Info {
 	return game.Info{
-		ID:         "backgammon",
-		Name:       "Backgammon",
-		Players:    []string{"white", "black"},
-		MinPlayers: 2,
-		MaxPlayers: 2,
-		HasChance:  true,
+		ID:           "backgammon",
+		Name:         "Backgammon",
+		Players:      []string{"white", "black"},
+		MinPlayers:   2,
+		MaxPlayers:   2,
+		HasChance:    true,
+		RulesVersion: "1.0.0",
 	}
 }
