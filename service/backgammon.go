@@ -60,7 +60,24 @@ func (backgammonEngine) NewGame(req *gamerulesv1.NewGameRequest, _ uint64) (Posi
 
 func (backgammonEngine) Decode(st *gamerulesv1.GameState) (Position, error) {
 	typed := st.GetBackgammon()
-	s, err := decodeState(st, typed != nil, backgammon.ParseState, func() (backgammon.State, error) { return backgammonStateFromProto(typed) })
+	fromTyped := func() (backgammon.State, error) {
+		s, err := backgammonStateFromProto(typed)
+		if err != nil || s.BeaverCount() != 1 || st.GetText() == "" {
+			return s, err
+		}
+		// The typed state has no count of beavers in a row (yet), so it
+		// says what the Match ID shows: 1 where it may be 3. The text,
+		// given too, may say 3 (" beaver_count=3"): then that is the state.
+		if t, err := backgammon.ParseState(st.GetText()); err == nil && t.BeaverCount() == backgammon.MaxBeavers {
+			f := s.Position()
+			f.BeaverCount = backgammon.MaxBeavers
+			if third, err := backgammon.FromPosition(f); err == nil {
+				return third, nil
+			}
+		}
+		return s, nil
+	}
+	s, err := decodeState(st, typed != nil, backgammon.ParseState, fromTyped)
 	if err != nil {
 		return nil, err
 	}
@@ -313,6 +330,9 @@ func (e *backgammonEncoder) encode(s backgammon.State) *gamerulesv1.GameState {
 	}
 	ws, bs := s.Score()
 	typed.WhiteScore, typed.BlackScore = uint32(ws), uint32(bs)
+	// Match ID bit 66 clear, as read (the rule only in a money game with the
+	// cube; kept as gnubg keeps it elsewhere, so the typed state round-trips).
+	typed.Jacoby = s.JacobyBit()
 	if s.CubeInUse() {
 		typed.Cube = true
 		typed.CubeValue = uint32(s.CubeValue())
@@ -322,7 +342,6 @@ func (e *backgammonEncoder) encode(s backgammon.State) *gamerulesv1.GameState {
 		typed.MatchLength = uint32(s.MatchLength())
 		typed.Crawford = s.Crawford()
 		typed.PostCrawford = s.PostCrawford()
-		typed.Jacoby = s.Jacoby()
 		typed.Beavers = s.Beavers()
 		typed.OnRoll = backgammonPlayer(s.OnRoll())
 		typed.End = backgammonEnds[s.End()]
