@@ -62,26 +62,48 @@ func (backgammonEngine) Decode(st *gamerulesv1.GameState) (Position, error) {
 	typed := st.GetBackgammon()
 	fromTyped := func() (backgammon.State, error) {
 		s, err := backgammonStateFromProto(typed)
-		if err != nil || s.BeaverCount() != 1 || st.GetText() == "" {
+		if err != nil || st.GetText() == "" {
 			return s, err
 		}
-		// The typed state has no count of beavers in a row (yet), so it
-		// says what the Match ID shows: 1 where it may be 3. The text,
-		// given too, may say 3 (" beaver_count=3"): then that is the state.
-		if t, err := backgammon.ParseState(st.GetText()); err == nil && t.BeaverCount() == backgammon.MaxBeavers {
-			f := s.Position()
-			f.BeaverCount = backgammon.MaxBeavers
-			if third, err := backgammon.FromPosition(f); err == nil {
-				return third, nil
-			}
-		}
-		return s, nil
+		return backgammonTextOnly(s, st.GetText()), nil
 	}
 	s, err := decodeState(st, typed != nil, backgammon.ParseState, fromTyped)
 	if err != nil {
 		return nil, err
 	}
 	return backgammonPos{s}, nil
+}
+
+// backgammonTextOnly completes s, read from the typed fields of a request
+// that gives the text too, with what the text can say and the typed fields
+// leave unsaid, so that a state sent back as it was answered (text and
+// typed) is the state answered, not two different ones:
+//   - the count of beavers in a row: the typed state has no field for it
+//     (yet), which reads as what the Match ID shows, 1 where the text may
+//     say 3 (" beaver_count=3");
+//   - Match ID bit 66 in a game without the cube, where it changes nothing
+//     and a typed state without the cube need not carry it.
+//
+// Anything else the two disagree on is left for decodeState to refuse.
+func backgammonTextOnly(s backgammon.State, text string) backgammon.State {
+	if s.BeaverCount() != 1 && (s.CubeInUse() || s.JacobyBit()) {
+		return s // nothing the typed fields may have left unsaid
+	}
+	t, err := backgammon.ParseState(text)
+	if err != nil {
+		return s
+	}
+	f, g := s.Position(), t.Position()
+	if f.BeaverCount == 1 && g.BeaverCount == backgammon.MaxBeavers {
+		f.BeaverCount = g.BeaverCount
+	}
+	if !s.CubeInUse() {
+		f.Jacoby = g.Jacoby
+	}
+	if u, err := backgammon.FromPosition(f); err == nil {
+		return u
+	}
+	return s
 }
 
 // backgammonStateFromProto builds a state from the typed fields: the board

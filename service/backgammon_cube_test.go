@@ -305,3 +305,44 @@ func TestBackgammonBeaversAndBit66(t *testing.T) {
 		t.Fatalf("typed alone: %v, %v; want %s", back.GetState().GetText(), err, match)
 	}
 }
+
+// TestBackgammonTextOnly: a state given as text and typed fields where the
+// typed fields leave unsaid what only the text says (a third beaver in a
+// row; bit 66 in a game without the cube) is the text's state; where they
+// say something else, the two are different states (INVALID_STATE).
+func TestBackgammonTextOnly(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	for _, c := range []struct{ text, typedFrom string }{
+		{"sGfwATDgc/ABMA:ExEAAAAAAAAA cube beavers beaver_count=3", "sGfwATDgc/ABMA:ExEAAAAAAAAA cube beavers"},
+		{"4HPwATDgc/ABMA:MIEFAAAAAAAA", "4HPwATDgc/ABMA:MIEFAAAAAAAE"},
+	} {
+		o, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: bgGame, State: textState(c.typedFrom)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		both := typedOnly(o.GetState())
+		both.Text = c.text
+		got, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: bgGame, State: both})
+		if err != nil || got.GetState().GetText() != c.text {
+			t.Errorf("text %s with the typed fields of %s: %v, %v; want the text's state", c.text, c.typedFrom, got.GetState().GetText(), err)
+		}
+	}
+	// The bit in a match or a money game with the cube (the Jacoby rule)
+	// is said by the typed fields: a different state.
+	for _, c := range []struct{ text, typedFrom string }{
+		{"4HPwATDgc/ABMA:cAmqAAAAAAAA", "4HPwATDgc/ABMA:cAmqAAAAAAAE"},
+		{"4HPwATDgc/ABMA:MIEFAAAAAAAA cube", "4HPwATDgc/ABMA:MIEFAAAAAAAE cube"},
+	} {
+		o, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: bgGame, State: textState(c.typedFrom)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		both := typedOnly(o.GetState())
+		both.Text = c.text
+		_, err = srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: bgGame, State: both})
+		if got := reasonOf(t, err); got != ReasonInvalidState {
+			t.Errorf("text %s with the typed fields of %s: %s (%v); want INVALID_STATE", c.text, c.typedFrom, got, err)
+		}
+	}
+}
