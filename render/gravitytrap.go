@@ -58,6 +58,17 @@ func GravityTrap(s gravitytrap.State, o Options) ([]byte, error) {
 	oy := gtMargin + (area-(maxY-minY)*scale)/2
 	pt := func(x, y float64) (float64, float64) { return ox + (x-minX)*scale, oy + (maxY-y)*scale }
 	stR := math.Min(18, area/float64(n)*1.2)
+	boxes, styles, err := checkMarks(o, func(name string) markBox {
+		k, err := strconv.Atoi(name)
+		if err != nil || k < 0 || k >= n || strconv.Itoa(k) != name {
+			return markBox{wantFormat: "a station 0.." + strconv.Itoa(n-1)}
+		}
+		x, y := pt(lay[k].X, lay[k].Y)
+		return markBox{name: name, x: x, y: y, rx: stR + 4, ry: stR + 4, round: true, valid: true}
+	})
+	if err != nil {
+		return nil, err
+	}
 
 	var g svg
 	g.open("gravity_trap", s.String(), size, gtW, gtH, gtStyle)
@@ -99,6 +110,7 @@ func GravityTrap(s gravitytrap.State, o Options) ([]byte, error) {
 			g.text(x+stR*1.05, y-stR*1.05, 12, "coord", name)
 		}
 	}
+	g.marks(boxes, styles)
 	g.printf(`<text id="status" data-to-act="%d" x="%s" y="%s" font-size="16" text-anchor="middle" class="info">%s</text>`+"\n", s.ToAct(), num(gtW/2), num(gtH-20), esc(gtStatus(s)))
 	return g.close(), nil
 }

@@ -52,6 +52,10 @@ func Labyrinth(s labyrinth.State, o Options) ([]byte, error) {
 	if o.HasSide {
 		s = s.View(o.Side)
 	}
+	boxes, styles, err := checkMarks(o, lbLocate)
+	if err != nil {
+		return nil, err
+	}
 	var g svg
 	g.open("labyrinth", s.String(), size, lbW, lbH, lbStyle)
 	g.printf(`<rect x="0" y="0" width="%s" height="%s" class="frame"/>`+"\n", num(lbW), num(lbH))
@@ -102,21 +106,16 @@ func Labyrinth(s labyrinth.State, o Options) ([]byte, error) {
 	forbidden := s.Last().Opposite()
 	for p := labyrinth.N2; p <= labyrinth.W6; p++ {
 		name := p.String()
-		k := float64(name[1] - '0') // column or row 2, 4, 6
-		var cx, cy float64
+		cx, cy := lbArrowAt(name)
 		var pts [3][2]float64
 		switch name[0] {
 		case 'N':
-			cx, cy = lbM+(k-0.5)*lbT, lbM/2
 			pts = [3][2]float64{{-12, -10}, {12, -10}, {0, 12}}
 		case 'S':
-			cx, cy = lbM+(k-0.5)*lbT, lbH-lbM/2
 			pts = [3][2]float64{{-12, 10}, {12, 10}, {0, -12}}
 		case 'E':
-			cx, cy = lbM*1.5+7*lbT, lbM+(k-0.5)*lbT
 			pts = [3][2]float64{{10, -12}, {10, 12}, {-12, 0}}
 		default: // W
-			cx, cy = lbM/2, lbM+(k-0.5)*lbT
 			pts = [3][2]float64{{-10, -12}, {-10, 12}, {12, 0}}
 		}
 		class := "arrow"
@@ -132,6 +131,7 @@ func Labyrinth(s labyrinth.State, o Options) ([]byte, error) {
 		}
 		g.printf(`<rect x="%s" y="%s" width="30" height="30" class="hit"/></g>`+"\n", num(cx-15), num(cy-15))
 	}
+	g.marks(boxes, styles)
 	if !o.HideCoordinates {
 		for i := 1; i <= 7; i++ {
 			if i%2 == 1 { // even rows/columns have arrows where labels would go
@@ -207,6 +207,38 @@ func lbTile(g *svg, t labyrinth.Tile, x, y, size float64, fixed bool) {
 	if t.Vader {
 		g.printf(`<path d="M%s %s l6 -8 l6 8 z" fill="#111" stroke="#c00" class="vsym"/>`, num(x+size-18), num(y+size-6))
 	}
+}
+
+// lbArrowAt is the centre of insertion point name's arrow.
+func lbArrowAt(name string) (float64, float64) {
+	k := float64(name[1] - '0') // column or row 2, 4, 6
+	switch name[0] {
+	case 'N':
+		return lbM + (k-0.5)*lbT, lbM / 2
+	case 'S':
+		return lbM + (k-0.5)*lbT, lbH - lbM/2
+	case 'E':
+		return lbM*1.5 + 7*lbT, lbM + (k-0.5)*lbT
+	}
+	return lbM / 2, lbM + (k-0.5)*lbT
+}
+
+// lbLocate is where a mark on a square or insertion point is drawn.
+func lbLocate(v string) markBox {
+	for q := labyrinth.Square(0); q < labyrinth.NumSquares; q++ {
+		if strings.EqualFold(v, q.String()) {
+			x := lbM + (float64(q.Col())-0.5)*lbT
+			y := lbM + (float64(q.Row())-0.5)*lbT
+			return markBox{name: q.String(), x: x, y: y, rx: lbT/2 - 3, ry: lbT/2 - 3, valid: true}
+		}
+	}
+	for p := labyrinth.N2; p <= labyrinth.W6; p++ {
+		if strings.EqualFold(v, p.String()) {
+			x, y := lbArrowAt(p.String())
+			return markBox{name: p.String(), x: x, y: y, rx: 17, ry: 17, round: true, valid: true}
+		}
+	}
+	return markBox{wantFormat: "a square (r1c1..r7c7) or an insertion point (N2..W6)"}
 }
 
 // lbValidName reports whether v is a square or an insertion point.

@@ -71,6 +71,21 @@ func gtText(text string) func() gravitytrap.State {
 
 func side(p int) render.Options { return render.Options{HasSide: true, Side: p} }
 
+// marks builds Options.Marks from pairs of coordinate and style.
+func marks(o render.Options, pairs ...any) render.Options {
+	for i := 0; i < len(pairs); i += 2 {
+		o.Marks = append(o.Marks, render.Mark{At: pairs[i].(string), Style: pairs[i+1].(render.MarkStyle)})
+	}
+	return o
+}
+
+const (
+	dst  = render.MarkDestination
+	sel  = render.MarkSelected
+	from = render.MarkLastFrom
+	to   = render.MarkLastTo
+)
+
 // barBoard is a position with checkers of both sides on the bar and some
 // borne off: white (on roll, 6-5) has 2 on the bar and 3 off.
 func barBoard() string {
@@ -101,6 +116,13 @@ var goldens = []golden{
 		s := must(backgammon.ParseState("sGfwATDgc/ABMA:cBGgAAAAAAAE"))
 		return render.Backgammon(must(s.Apply(must(backgammon.ParseMove(s, "take")))), render.Options{})
 	}, []string{"cube", "point-1", "bar", "off"}},
+	// White 3-1 from the start with 8 selected (8/5, 8/7 and 8/7/4 reach
+	// 5, 7 and 4); black's play 24/22 13/9 seen from white's side is 1->3
+	// and 12->16 (16 listed twice: drawn once).
+	bg("marks-white-3-1", "4HPwATDgc/ABMA:MIEFAAAAAAAE", marks(render.Options{}, "8", sel, "5", dst, "7", dst, "4", dst, "1", from, "3", to, "12", from, "16", to, "16", to),
+		"mark-selected-8", "mark-destination-5", "mark-destination-7", "mark-destination-4", "mark-last-from-1", "mark-last-to-16"),
+	bg("marks-bar-off-opponent", barBoard(), marks(side(1), "bar-opponent", sel, "off-opponent", dst, "off", to),
+		"mark-selected-bar-opponent", "mark-destination-off-opponent", "mark-last-to-off"),
 	bg("small-no-coordinates", "14IgSiV+gNQYQQ:MIEOAAAAAAAE", render.Options{Size: 300, HideCoordinates: true}, "dice"),
 
 	ab("classic", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", render.Options{}),
@@ -112,6 +134,8 @@ var goldens = []golden{
 	ab("three-lost", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/3bb w", render.Options{}),
 	ab("won", "wwwww/wwwwww/2www2/8/9/8/7/bbbbbb/3bb b", render.Options{}),
 	ab("highlight-a1-b2", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", render.Options{From: "a1", To: "b2"}),
+	ab("marks-white-side", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", marks(side(1), "C3", sel, "d3", dst, "d4", dst, "h5", from, "g5", to),
+		"mark-selected-c3", "mark-destination-d3", "mark-destination-d4", "mark-last-from-h5", "mark-last-to-g5"),
 	ab("small-no-coordinates", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", render.Options{Size: 240, HideCoordinates: true}),
 
 	lb("start-3-players-vader", lbText(lbStart3), render.Options{}, "vader", "ship-red", "target-2"),
@@ -125,6 +149,8 @@ var goldens = []golden{
 	lb("four-players", func() labyrinth.State { return must(labyrinth.New(labyrinth.Options{Players: 4, Seed: 3})) }, render.Options{}, "target-3", "ship-blue"),
 	lb("over", lbText("67NeA5eBa*c/53T9c9V5dR/7C3S7DbOeEeQdF/9W3U5dP95a/7G6bH9dIcdJ/53X3ceMa9/35bK5bL59 5 R67,Y17,V42 N2 - OKTVUFBM:NILH,GXCPRWJAQSED: v"), render.Options{}),
 	lb("highlight-N4-r3c5", lbText(lbStart3), render.Options{From: "N4", To: "r3c5"}),
+	lb("marks-shift", lbText(lbStart3), marks(render.Options{}, "n2", dst, "E4", dst, "s6", from, "r7c6", to),
+		"mark-destination-N2", "mark-destination-E4", "mark-last-from-S6", "mark-last-to-r7c6"),
 	lb("small-no-coordinates", lbText(lbStart3), render.Options{Size: 300, HideCoordinates: true}),
 
 	gt("empty-red-places", gtText("...................... R"), render.Options{}),
@@ -153,6 +179,8 @@ var goldens = []golden{
 		s = must(s.Apply(must(gravitytrap.ParseMove(s, "place 0"))))
 		return must(s.Apply(must(gravitytrap.ParseMove(s, "place 1"))))
 	}, render.Options{}),
+	gt("marks-rings", gtText("ooooooooooBooooooooRoo r rings"), marks(render.Options{}, "19", sel, "18", dst, "20", dst, "0", from, "10", to),
+		"mark-selected-19", "mark-destination-18", "mark-destination-20", "mark-last-from-0", "mark-last-to-10"),
 	gt("small-no-coordinates", gtText("RoooBooooooooooooooooo r"), render.Options{Size: 200, HideCoordinates: true}),
 }
 
@@ -253,6 +281,14 @@ func TestOptionErrors(t *testing.T) {
 		{"labyrinth N3", second(render.Labyrinth(lbs, render.Options{From: "N3"})), "highlight_from"},
 		{"labyrinth r8c1", second(render.Labyrinth(lbs, render.Options{To: "r8c1"})), "highlight_to"},
 		{"gravity trap 22", second(render.GravityTrap(gts, render.Options{To: "22"})), "highlight_to"},
+		{"mark backgammon 0", second(render.Backgammon(bgs, marks(render.Options{}, "0", dst))), "marks"},
+		{"mark backgammon bar-Opponent ok, 25 not", second(render.Backgammon(bgs, marks(render.Options{}, "bar-opponent", dst, "25", dst))), "marks"},
+		{"mark abalone j1", second(render.Abalone(abs, marks(render.Options{}, "j1", sel))), "marks"},
+		{"mark labyrinth N3", second(render.Labyrinth(lbs, marks(render.Options{}, "N3", to))), "marks"},
+		{"mark gravity trap 22", second(render.GravityTrap(gts, marks(render.Options{}, "22", from))), "marks"},
+		{"mark style 0", second(render.GravityTrap(gts, marks(render.Options{}, "2", render.MarkStyle(0)))), "marks"},
+		{"mark style 5", second(render.Abalone(abs, marks(render.Options{}, "e5", render.MarkStyle(5)))), "marks"},
+		{"too many marks", second(render.GravityTrap(gts, render.Options{Marks: make([]render.Mark, render.MaxMarks+1)})), "marks"},
 	}
 	for _, c := range cases {
 		var oe *render.OptionError
