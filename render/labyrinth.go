@@ -19,9 +19,9 @@ const (
 
 const lbStyle = commonStyle + `.frame{fill:#23324a}.wall{fill:#5b4a36}.wall.fixed{fill:#3f3224}.path{fill:#efe3c4}` +
 	`.tgt{fill:#fff7d6;stroke:#8a6d1f;stroke-width:1.5}.tgt.vs{fill:#3a3a3a;stroke:#000}.tl{fill:#5a3d00}.tgt.vs+.tl{fill:#ffd75e}` +
-	`.vader{fill:#111;stroke:#c00;stroke-width:2}.tl-v{fill:#f55;font-weight:bold}.ship{stroke:#000;stroke-width:2}` +
+	`.vader{fill:#b00000;stroke:#fff;stroke-width:2.5}.tl-v{fill:#fff;font-weight:bold}.lg{fill:#dde}.cur-bg{stroke:#000;stroke-width:6;fill:none}.ship{stroke:#000;stroke-width:2}` +
 	`.arrow{fill:#9fb4d8;stroke:#eaf0ff;stroke-width:1}.arrow.forbidden{fill:#555;stroke:#999}.x{stroke:#e33;stroke-width:3}` +
-	`.hit{fill:transparent;stroke:none}.coord{fill:#ccd}.info{fill:#eee}.current{stroke:#e33;stroke-width:3;fill:none}`
+	`.hit{fill:transparent;stroke:none}.coord{fill:#ccd}.info{fill:#eee}.current{stroke-width:3;fill:none}`
 
 // lbColors are the ships' fill colours by labyrinth.Color.
 var lbColors = [labyrinth.NumColors]string{"#d33", "#f2c40f", "#2a2", "#27d"}
@@ -80,7 +80,9 @@ func Labyrinth(s labyrinth.State, o Options) ([]byte, error) {
 		g.printf(">")
 		lbTile(&g, t, x, y, lbT, fixed)
 		if p, ok := current[t.Target]; ok && t.Target > 0 {
-			g.printf(`<circle cx="%s" cy="%s" r="%s" class="current" data-player="%d"/>`, num(x+lbT/2), num(y+lbT/2), num(lbT*0.28), p)
+			// Ringed in the colour of the player whose target it is.
+			g.printf(`<circle cx="%s" cy="%s" r="%s" class="cur-bg"/>`, num(x+lbT/2), num(y+lbT/2), num(lbT*0.28))
+			g.printf(`<circle cx="%s" cy="%s" r="%s" class="current" stroke="%s" data-player="%d"/>`, num(x+lbT/2), num(y+lbT/2), num(lbT*0.28), lbColour(s, p), p)
 		}
 		g.printf(`<rect x="%s" y="%s" width="%s" height="%s" class="hit"/></g>`+"\n", num(x), num(y), num(lbT), num(lbT))
 	}
@@ -88,8 +90,8 @@ func Labyrinth(s labyrinth.State, o Options) ([]byte, error) {
 	// corners (by colour), so that several fit on one square.
 	if v := s.Vader(); v.Valid() {
 		x, y := lbM+float64(v.Col()-1)*lbT+lbT/2, lbM+float64(v.Row()-1)*lbT+lbT/2
-		g.printf(`<g id="vader" data-square="%s"><circle cx="%s" cy="%s" r="11" class="vader"/>`, v, num(x), num(y))
-		g.text(x, y, 12, "tl-v", "V")
+		g.printf(`<g id="vader" data-square="%s">`, v)
+		lbVaderToken(&g, x, y)
 		g.printf("</g>\n")
 	}
 	corner := [labyrinth.NumColors][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}
@@ -129,7 +131,13 @@ func Labyrinth(s labyrinth.State, o Options) ([]byte, error) {
 		if p == forbidden {
 			g.printf(`<path d="M%s %sl16 16m0 -16l-16 16" class="x"/>`, num(cx-8), num(cy-8))
 		}
-		g.printf(`<rect x="%s" y="%s" width="30" height="30" class="hit"/></g>`+"\n", num(cx-15), num(cy-15))
+		// The click area covers the margin beside the row or column (a
+		// 44×64 box: at least 32 CSS pixels when the board is 580 wide).
+		hw, hh := lbT/2, lbM/2
+		if name[0] == 'E' || name[0] == 'W' {
+			hw, hh = lbM/2, lbT/2
+		}
+		g.printf(`<rect x="%s" y="%s" width="%s" height="%s" class="hit"/></g>`+"\n", num(cx-hw), num(cy-hh), num(2*hw), num(2*hh))
 	}
 	g.marks(boxes, styles)
 	if !o.HideCoordinates {
@@ -142,18 +150,18 @@ func Labyrinth(s labyrinth.State, o Options) ([]byte, error) {
 	}
 	// The panel: spare tile, turn, players.
 	px := lbPanelX
+	// The caption stays upright when a client turns the tile (id
+	// "spare-tile") to preview a rotation.
 	g.printf(`<g id="spare" data-tile="%s">`, s.Spare().String())
 	g.text(px+100, lbM-14, 15, "info", "Spare tile")
+	g.printf(`<g id="spare-tile">`)
 	lbTile(&g, s.Spare(), px+68, lbM, lbT, false)
-	g.printf("</g>\n")
+	g.printf("</g></g>\n")
 	g.printf(`<text id="status" x="%s" y="%s" font-size="15" class="info">%s</text>`+"\n", num(px), num(lbM+lbT+34), esc(lbStatus(s)))
 	for p := 0; p < s.Players(); p++ {
 		y := lbM + lbT + 70 + float64(p)*58
 		c := s.Color(p)
-		col := "#888"
-		if int(c) < labyrinth.NumColors {
-			col = lbColors[c]
-		}
+		col := lbColour(s, p)
 		turn := ""
 		if p == s.Turn() && s.Phase() != labyrinth.PhaseOver {
 			turn = " ◀"
@@ -168,10 +176,44 @@ func Labyrinth(s labyrinth.State, o Options) ([]byte, error) {
 		}
 		g.printf(`<g id="target-%d" data-player="%d" data-color="%s" data-found="%d" data-left="%d" data-target="%s">`, p, p, c, found, left, target)
 		g.printf(`<circle cx="%s" cy="%s" r="9" fill="%s" class="ship"/>`, num(px+10), num(y), col)
-		g.printf(`<text x="%s" y="%s" font-size="15" dominant-baseline="central" class="info">%s: %d of %d found%s</text>`, num(px+26), num(y), esc(c.String()), found, found+left, turn)
+		g.printf(`<text x="%s" y="%s" font-size="15" dominant-baseline="central" class="info">%s: %d of %d found%s</text>`, num(px+26), num(y), esc(capitalize(c.String())), found, found+left, turn)
 		g.printf(`<text x="%s" y="%s" font-size="13" dominant-baseline="central" class="info">target: %s</text></g>`+"\n", num(px+26), num(y+20), esc(target))
 	}
+	lbLegend(&g, px, lbM+lbT+70+float64(s.Players())*58)
 	return g.close(), nil
+}
+
+// lbColour is player p's colour.
+func lbColour(s labyrinth.State, p int) string {
+	if c := s.Color(p); int(c) < labyrinth.NumColors {
+		return lbColors[c]
+	}
+	return "#888"
+}
+
+// lbVaderToken draws Darth Vader's figure centred on x, y: a red diamond
+// with a white V, unlike any target disc.
+func lbVaderToken(g *svg, x, y float64) {
+	g.printf(`<path d="M%s %sl13 13l-13 13l-13 -13z" class="vader"/>`, num(x), num(y-13))
+	g.text(x, y+1, 13, "tl-v", "V")
+}
+
+// lbLegend explains the figures and symbols, from y down.
+func lbLegend(g *svg, px, y float64) {
+	g.printf(`<g id="legend">`)
+	g.printf(`<text x="%s" y="%s" font-size="14" font-weight="bold" class="lg">Legend</text>`, num(px), num(y))
+	row := func(i int) float64 { return y + 22 + float64(i)*22 }
+	g.printf(`<circle cx="%s" cy="%s" r="8" fill="#bbb" class="ship"/>`, num(px+10), num(row(0)))
+	g.printf(`<text x="%s" y="%s" font-size="12" dominant-baseline="central" class="lg">a ship, in its player's colour</text>`, num(px+26), num(row(0)))
+	lbVaderToken(g, px+10, row(1))
+	g.printf(`<text x="%s" y="%s" font-size="12" dominant-baseline="central" class="lg">Darth Vader (the figure)</text>`, num(px+26), num(row(1)))
+	g.printf(`<path d="M%s %s l6 -8 l6 8 z" fill="#111" stroke="#c00"/>`, num(px+4), num(row(2)+4))
+	g.printf(`<text x="%s" y="%s" font-size="12" dominant-baseline="central" class="lg">Vader symbol (his start tile)</text>`, num(px+26), num(row(2)))
+	g.printf(`<circle cx="%s" cy="%s" r="9" class="tgt vs"/>`, num(px+10), num(row(3)))
+	g.printf(`<text x="%s" y="%s" font-size="12" dominant-baseline="central" class="lg">target of a Vader card (21–24)</text>`, num(px+26), num(row(3)))
+	g.printf(`<circle cx="%s" cy="%s" r="8" stroke="#d33" stroke-width="3" fill="none"/>`, num(px+10), num(row(4)))
+	g.printf(`<text x="%s" y="%s" font-size="12" dominant-baseline="central" class="lg">current target (ring: its player)</text>`, num(px+26), num(row(4)))
+	g.printf("</g>\n")
 }
 
 // lbTile draws tile t with its top-left corner at x, y.
