@@ -296,7 +296,12 @@ func bgStatus(s backgammon.State) string {
 	}
 	out := s.Outcome()
 	if out.Winner >= 0 && out.Winner < 2 {
-		return fmt.Sprintf("%s wins: %s (%d point(s))", names[out.Winner], out.Detail, out.Points[out.Winner])
+		pts := out.Points[out.Winner]
+		unit := "points"
+		if pts == 1 {
+			unit = "point"
+		}
+		return fmt.Sprintf("%s wins (%s): %d %s", names[out.Winner], out.Detail, pts, unit)
 	}
 	return "Game over"
 }

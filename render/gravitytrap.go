@@ -21,15 +21,19 @@ const gtStyle = commonStyle + `.frame{fill:#101a2e}.line{fill:none;stroke-width:
 	`.ship-red{fill:#e0453a;stroke:#fff;stroke-width:2}.ship-blue{fill:#3a7be0;stroke:#fff;stroke-width:2}` +
 	`.hole{fill:#000;stroke:#445;stroke-width:2}.hit{fill:transparent;stroke:none}.coord{fill:#9ab}.info{fill:#eee}.sl{fill:#fff}`
 
-// GravityTrap draws s on its board: the curved lines (consecutive stations
-// on one circle around 0,0 are joined by an arc of that circle, a ring
-// line that goes all the way round is closed, anything else by a straight
-// segment), the central hole on a built-in board, the stations with their
-// ids, the marbles and both ships, and whose turn it is (placing or
-// moving) with the marbles left, or the result. Station positions come
-// from Board.Layout (the board's coordinates, or an automatic layout).
-// Options.Side is checked but changes nothing. Options.From and To name
-// stations ("7"). Errors are *OptionError.
+// GravityTrap draws s on its board: the curved lines (consecutive
+// stations on one circle around 0,0 are joined by an arc of that circle, a
+// ring line that goes all the way round is closed, anything else by a
+// straight segment), each in one of four colours (the first that no earlier
+// line sharing a station has) with a notch where it ends, so that where one
+// line ends and the next begins is visible; the central hole on a built-in
+// board, the stations with their ids (each placed in the direction
+// farthest from the lines leaving its station), the marbles and both ships,
+// the board's name, and whose turn it is (placing or moving) with the
+// marbles left, or the result. Station positions come from Board.Layout
+// (the board's coordinates, or an automatic layout). Options.Side is
+// checked but changes nothing. Options.From and To name stations ("7").
+// Errors are *OptionError.
 func GravityTrap(s gravitytrap.State, o Options) ([]byte, error) {
 	size, err := checkCommon(o, 2, false)
 	if err != nil {

@@ -32,7 +32,10 @@ var lbColors = [labyrinth.NumColors]string{"#d33", "#f2c40f", "#2a2", "#27d"}
 // the twelve insertion arrows (the one that would reverse the previous push
 // marked forbidden), and a panel with the spare tile in its current
 // orientation, whose turn and phase, and per player the cards found and the
-// current target, which is also ringed on the board.
+// current target, which is also ringed on the board in that player's
+// colour; Darth Vader is a red diamond with a white V (unlike the dark
+// discs of the Vader cards' targets), and a legend explains the figures
+// and symbols.
 //
 // With Options.HasSide the image shows only what that player may see
 // (State.View: his own current target; -1 a spectator, no targets);

@@ -31,6 +31,7 @@ let computerTimer = null;
 let players = 2;
 let side = 0; // backgammon, Abalone: the player drawn at the bottom
 const pointMaps = {}; // backgammon: side -> [player] -> {notation name: board name}, read from the board's data-point-N
+let pendingView = null; // a permalink's Labyrinth view, for setViewer
 let playoutMissing = false; // the server has no Playout (answered 404 or 501)
 const computerDelay = 700; // ms: a visible pause before the computer moves
 
@@ -230,7 +231,8 @@ function marks() {
 function renderRequest(st, withMarks) {
   const body = { state: wire(st), hideCoordinates: !$("coords").checked };
   const v = $("viewer").value;
-  if (game === "labyrinth" && v !== "all") body.side = Number(v);
+  if (game === "labyrinth" && v === "turn") body.side = toAct(st);
+  else if (game === "labyrinth" && v !== "all") body.side = Number(v);
   if (flips()) body.side = side;
   if (withMarks) body.marks = marks();
   return body;
@@ -263,7 +265,7 @@ async function show() {
     const [lm, sc, view] = await Promise.all([
       call("legalMoves", { state: wire(st) }),
       call("score", { state: wire(st) }),
-      game === "labyrinth" && viewer !== "all" ? call("observe", { state: wire(st), player: Number(viewer) }) : Promise.resolve(null),
+      game === "labyrinth" && viewer !== "all" && viewer !== "turn" ? call("observe", { state: wire(st), player: Number(viewer) }) : Promise.resolve(null),
     ]);
     moves = lm.moves.map((m) => m.notation);
     chance = lm.chance;
@@ -367,7 +369,7 @@ function permalink() {
   if (w.text !== undefined && Object.keys(w).length === 1) p.set("text", st.text);
   else p.set("json", JSON.stringify(w));
   if (flips()) p.set("side", String(side));
-  if (game === "labyrinth" && $("viewer").value !== "all") p.set("view", $("viewer").value);
+  if (game === "labyrinth" && $("viewer").value !== "turn") p.set("view", $("viewer").value);
   $("permalink").href = "#" + p;
 }
 
@@ -439,15 +441,17 @@ async function newGame() {
 
 function setViewer(state) {
   const sel = $("viewer");
-  const keep = sel.value;
+  const keep = pendingView !== null ? pendingView : sel.value;
+  pendingView = null;
   sel.textContent = "";
   players = game === "labyrinth" && state.labyrinth ? state.labyrinth.players.length : 2;
   const names = seatNames(state);
   const add = (v, label) => { const o = document.createElement("option"); o.value = v; o.textContent = label; sel.appendChild(o); };
+  add("turn", "the player to act");
   add("all", "everything (debug)");
   add("-1", "a spectator");
   for (let p = 0; p < players; p++) add(String(p), names[p]);
-  sel.value = [...sel.options].some((o) => o.value === keep) ? keep : "all";
+  sel.value = [...sel.options].some((o) => o.value === keep) ? keep : "turn";
   $("viewer-label").hidden = game !== "labyrinth";
 }
 
@@ -470,7 +474,7 @@ function showSeats(state) {
     const sel = document.createElement("select");
     sel.id = `seat-${i}`;
     sel.className = "seat";
-    for (const [v, t] of [["person", "person"], ["random", "computer (random)"], ["playout", "computer (server playouts)"]]) {
+    for (const [v, t] of [["person", "person"], ["random", "computer: random"], ["playout", "computer: playouts"]]) {
       const o = document.createElement("option"); o.value = v; o.textContent = t; sel.appendChild(o);
     }
     sel.value = keep[i] || "person";
@@ -488,6 +492,7 @@ function personToAct() {
 
 function stopComputer() {
   if (computerTimer) { clearTimeout(computerTimer); computerTimer = null; }
+  app.dataset.computer = "0";
 }
 
 // scheduleComputer lets the computer act after a visible pause when the
@@ -496,19 +501,18 @@ function scheduleComputer() {
   stopComputer();
   if (finished || !moves.length || at < 0) return;
   const kind = seats()[seatOf()];
-  if (!kind || kind === "person") {
-    if (chance && game === "backgammon") return; // the person rolls with the button
-    return;
-  }
+  if (!kind || kind === "person") return; // a person acts (and rolls with the button)
   say(`${seatNames(cur())[seatOf()]} (computer) is thinking…`);
   const version = app.dataset.version;
+  app.dataset.computer = "1";
   computerTimer = setTimeout(async () => {
     computerTimer = null;
     if (app.dataset.version !== version) return;
     try {
       const m = chance ? "roll" : await chooseMove(kind);
-      if (app.dataset.version === version) await play(m);
+      if (app.dataset.version === version) await play(m); else app.dataset.computer = "0";
     } catch (e) {
+      app.dataset.computer = "0";
       say(e.message, true);
     }
   }, computerDelay);
@@ -616,7 +620,7 @@ function clickBackgammon(el) {
   const board = el.id.replace(/^point-/, "");
   if (selection.length === 0) {
     if (p && moves.some((n) => bgPaths(n).some((path) => path.slice(0, -1).includes(p)))) { selection = [board, p]; reselect(); }
-    else say(`No checker of ${seatNames(cur())[me]} can move from there.`, true);
+    else { say(`No checker of ${seatNames(cur())[me]} can move from there.`, true); reselect(); }
     return;
   }
   const from = selection[1];
@@ -741,7 +745,7 @@ async function fromHash() {
   if (s !== undefined && !(s === 0 || s === 1)) problem = `side ${JSON.stringify(sideParam)} is not 0 or 1`;
   if (!problem) {
     try {
-      if (p.get("view") !== null) $("viewer").value = p.get("view");
+      pendingView = p.get("view");
       await loadState(p.get("json") ? JSON.parse(p.get("json")) : { text: p.get("text") }, s);
       return;
     } catch (e) {
