@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -318,5 +319,70 @@ func TestGravityTrapHugeCoordinates(t *testing.T) {
 	}
 	if s := string(svg); strings.Contains(s, "NaN") || strings.Contains(s, "Inf") || !strings.Contains(s, `id="station-4"`) {
 		t.Errorf("huge coordinates: %.600s", s)
+	}
+}
+
+// TestGravityTrapLabelsClear: on both built-in boards every station id is
+// drawn clear of every station's disc (the label's box, 7 units a digit
+// wide and 12 high around its centre, does not meet any disc),
+// and the two boards' lines are drawn differently (the rings board has
+// fewer lines, each ring in one colour).
+func TestGravityTrapLabelsClear(t *testing.T) {
+	type disc struct{ x, y, r float64 }
+	lines := map[string]int{}
+	for _, board := range []string{"default", "rings"} {
+		b := must(gravitytrap.BuiltinBoard(board))
+		doc := must(render.GravityTrap(must(gravitytrap.New(gravitytrap.Options{Board: b})), render.Options{}))
+		var discs []disc
+		var labels [][3]float64 // x, y, station
+		dec := xml.NewDecoder(bytes.NewReader(doc))
+		for {
+			tok, err := dec.Token()
+			if err != nil {
+				break
+			}
+			se, ok := tok.(xml.StartElement)
+			if !ok {
+				continue
+			}
+			attr := map[string]string{}
+			for _, a := range se.Attr {
+				attr[a.Name.Local] = a.Value
+			}
+			num := func(k string) float64 { f, _ := strconv.ParseFloat(attr[k], 64); return f }
+			switch {
+			case se.Name.Local == "circle" && attr["class"] == "stn":
+				discs = append(discs, disc{num("cx"), num("cy"), num("r")})
+			case se.Name.Local == "text" && attr["class"] == "coord":
+				var content string
+				if cd, ok := must(dec.Token()).(xml.CharData); ok {
+					content = string(cd)
+				}
+				labels = append(labels, [3]float64{num("x"), num("y"), float64(len(content))})
+			case se.Name.Local == "path" && strings.HasPrefix(attr["id"], "line-"):
+				lines[board]++
+			}
+		}
+		if len(labels) != len(discs) || len(discs) != b.NumStations() {
+			t.Fatalf("%s: %d labels, %d discs; want %d of each", board, len(labels), len(discs), b.NumStations())
+		}
+		for i, l := range labels {
+			hw, hh := 3.5*l[2], 6.0
+			for j, d := range discs {
+				// The distance from the disc's centre to the nearest point
+				// of the label's box.
+				dx := math.Max(math.Abs(d.x-l[0])-hw, 0)
+				dy := math.Max(math.Abs(d.y-l[1])-hh, 0)
+				if dist := math.Hypot(dx, dy); dist < d.r {
+					t.Errorf("%s board: the label of station %d comes within %.1f units of the centre of station %d's disc (radius %.1f)", board, i, dist, j, d.r)
+				}
+			}
+		}
+		if !bytes.Contains(doc, []byte(`id="board-name" data-board="`+board+`"`)) {
+			t.Errorf("%s board: the picture does not name the board", board)
+		}
+	}
+	if lines["default"] == lines["rings"] {
+		t.Errorf("the default and rings boards draw %d lines each; want the lines as the boards define them", lines["default"])
 	}
 }

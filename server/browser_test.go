@@ -645,7 +645,9 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	t.Run("against the computer", func(t *testing.T) {
 		p.t = t
 		v := p.newGame("gravity_trap", nil)
-		if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#seat-1"), "random")); err != nil {
+		// "Server playouts": until the server has Playout (issue 21) the
+		// page falls back to random moves, so this runs either way.
+		if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#seat-1"), "playout")); err != nil {
 			t.Fatal(err)
 		}
 		computerPlies := 0
@@ -720,12 +722,15 @@ func TestPlaygroundInBrowser(t *testing.T) {
 			v := p.newGame(game, nil)
 			p.check(game, v)
 			fit, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
-			  let small = "", n = 0;
+			  let small = "", n = 0, min = 1e9;
 			  for (const el of document.querySelectorAll("#board :is([data-point],[data-cell],[data-square],[data-insertion],[data-station]) > .hit")) {
 			    const r = el.getBoundingClientRect(); n++;
+			    min = Math.min(min, r.width, r.height);
 			    if (Math.min(r.width, r.height) < 32 && !small) small = el.parentElement.id + " " + r.width.toFixed(1) + "x" + r.height.toFixed(1);
 			  }
-			  return JSON.stringify({scroll: document.documentElement.scrollWidth, inner: window.innerWidth, n, small});
+			  let font = 1e9;
+			  for (const el of document.querySelectorAll("#board text")) { const h = el.getBoundingClientRect().height; if (h > 0) font = Math.min(font, h); }
+			  return JSON.stringify({scroll: document.documentElement.scrollWidth, inner: window.innerWidth, n, small, min, font});
 			})()`))
 			if err != nil {
 				t.Fatal(err)
@@ -733,8 +738,10 @@ func TestPlaygroundInBrowser(t *testing.T) {
 			var f struct {
 				Scroll, Inner, N int
 				Small            string
+				Min, Font        float64
 			}
 			json.Unmarshal([]byte(fit), &f)
+			t.Logf("%s at 390 px: %d touch targets, the smallest %.1f CSS px; the smallest text line %.1f CSS px high", game, f.N, f.Min, f.Font)
 			if f.Scroll > f.Inner {
 				t.Errorf("%s at 390 px wide: the page is %d px wide, the viewport %d px; want no sideways scrolling", game, f.Scroll, f.Inner)
 			}
