@@ -145,7 +145,7 @@ func GravityTrap(s gravitytrap.State, o Options) ([]byte, error) {
 			x, y := pt(st.X, st.Y)
 			lx, ly := gtLabelAt(i, lines, lay, pt, stR)
 			_ = st
-			g.text(x+lx, y+ly, 12, "coord", strconv.Itoa(i))
+			g.text(x+lx, y+ly, 14, "coord", strconv.Itoa(i))
 		}
 	}
 	name := "custom board"
@@ -263,7 +263,7 @@ func gtLabelAt(i int, lines [][]int, lay []gravitytrap.Station, pt func(x, y flo
 			best, bestScore = a, score
 		}
 	}
-	dist := stR + 11
+	dist := stR + 13
 	return dist * math.Cos(best), dist * math.Sin(best)
 }
 

@@ -323,8 +323,8 @@ func TestGravityTrapHugeCoordinates(t *testing.T) {
 }
 
 // TestGravityTrapLabelsClear: on both built-in boards every station id is
-// drawn clear of every station's disc (the label's box, 7 units a digit
-// wide and 12 high around its centre, does not meet any disc),
+// drawn clear of every station's disc (the label's box, 8 units a digit
+// wide and 14 high around its centre, does not meet any disc),
 // and the two boards' lines are drawn differently (the rings board has
 // fewer lines, each ring in one colour).
 func TestGravityTrapLabelsClear(t *testing.T) {
@@ -367,7 +367,7 @@ func TestGravityTrapLabelsClear(t *testing.T) {
 			t.Fatalf("%s: %d labels, %d discs; want %d of each", board, len(labels), len(discs), b.NumStations())
 		}
 		for i, l := range labels {
-			hw, hh := 3.5*l[2], 6.0
+			hw, hh := 4*l[2], 7.0
 			for j, d := range discs {
 				// The distance from the disc's centre to the nearest point
 				// of the label's box.

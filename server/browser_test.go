@@ -445,7 +445,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(browserProfile(t)),
 		chromedp.WindowSize(1280, 900),
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
@@ -866,6 +866,26 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// browserProfile is a fresh Chromium profile directory, removed after the
+// test as far as it can be: Chromium's helper processes may still write
+// into it for a moment after the browser is closed, which would fail
+// t.TempDir's strict cleanup on a loaded machine.
+func browserProfile(t *testing.T) string {
+	dir, err := os.MkdirTemp("", "gamerules-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 5 {
+			if os.RemoveAll(dir) == nil {
+				return
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	})
+	return dir
 }
 
 // requireChromium returns the Chromium to run, or skips the test (what

@@ -248,6 +248,11 @@ async function paint() {
   bindBoard();
   const svg = $("board").querySelector("svg");
   $("board").dataset.side = flips() ? String(side) : "";
+  if (svg && svg.viewBox && svg.viewBox.baseVal && svg.viewBox.baseVal.height) {
+    // The whole board within the window's height (72% of it) at any width.
+    const vb = svg.viewBox.baseVal;
+    svg.style.maxWidth = `min(760px, calc(72vh * ${(vb.width / vb.height).toFixed(4)}))`;
+  }
   if (svg) svg.setAttribute("aria-label", `${game.replace("_", " ")} board; ${$("turn").textContent}`);
 }
 
