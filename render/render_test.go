@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -384,5 +385,32 @@ func TestGravityTrapLabelsClear(t *testing.T) {
 	}
 	if lines["default"] == lines["rings"] {
 		t.Errorf("the default and rings boards draw %d lines each; want the lines as the boards define them", lines["default"])
+	}
+}
+
+// TestBackgammonPointNames: from either side, each point carries its name
+// in both players' notation (point p of one player is 25-p of the other),
+// and each bar and tray its owner's "bar"/"off", so a client can map a
+// play's notation onto a board drawn from a fixed side.
+func TestBackgammonPointNames(t *testing.T) {
+	s := must(backgammon.ParseState("4HPwATDgc/ABMA:MIEFAAAAAAAE"))
+	for drawn := 0; drawn < 2; drawn++ {
+		doc := string(must(render.Backgammon(s, side(drawn))))
+		for p := 1; p <= 24; p++ {
+			want := fmt.Sprintf(`id="point-%d" data-point="%d" data-point-%d="%d" data-point-%d="%d"`, p, p, drawn, p, 1-drawn, 25-p)
+			if !strings.Contains(doc, want) {
+				t.Errorf("side %d: no %s", drawn, want)
+			}
+		}
+		for _, w := range []string{
+			fmt.Sprintf(`id="bar" data-point="bar" data-point-%d="bar"`, drawn),
+			fmt.Sprintf(`id="bar-opponent" data-point="bar" data-point-%d="bar"`, 1-drawn),
+			fmt.Sprintf(`id="off" data-point="off" data-point-%d="off"`, drawn),
+			fmt.Sprintf(`id="off-opponent" data-point="off" data-point-%d="off"`, 1-drawn),
+		} {
+			if !strings.Contains(doc, w) {
+				t.Errorf("side %d: no %s", drawn, w)
+			}
+		}
 	}
 }
