@@ -274,7 +274,9 @@ func lbLocate(v string) markBox {
 		if strings.EqualFold(v, q.String()) {
 			x := lbM + (float64(q.Col())-0.5)*lbT
 			y := lbM + (float64(q.Row())-0.5)*lbT
-			return markBox{name: q.String(), x: x, y: y, rx: lbT/2 - 3, ry: lbT/2 - 3, valid: true}
+			// The dot below the middle: clear of the target letter (in
+			// the middle) and of the ships (in the corners).
+			return markBox{name: q.String(), x: x, y: y, rx: lbT/2 - 3, ry: lbT/2 - 3, valid: true, dotDY: lbT * 0.3, dotR: 8}
 		}
 	}
 	for p := labyrinth.N2; p <= labyrinth.W6; p++ {

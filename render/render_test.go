@@ -153,6 +153,9 @@ var goldens = []golden{
 	lb("highlight-N4-r3c5", lbText(lbStart3), render.Options{From: "N4", To: "r3c5"}),
 	lb("marks-shift", lbText(lbStart3), marks(render.Options{}, "n2", dst, "E4", dst, "s6", from, "r7c6", to),
 		"mark-destination-N2", "mark-destination-E4", "mark-last-from-S6", "mark-last-to-r7c6"),
+	lb("marks-move-phase", lbText("69eAceB5c/ca*7N9bQa9/7Ca7D9UeE9dF/9WabM53eR5/7G7ObHadI6VdJ/66aePcT6X3S/35bKabLa9 a R11,Y17,G77,V22 N4 Rm :PLXCMNVA,:IUKBJGOF,:TSHEQRWD v"),
+		marks(render.Options{}, "r1c1", dst, "r1c2", dst, "r2c1", dst, "r1c3", dst, "N4", from),
+		"mark-destination-r1c1", "mark-destination-r1c3", "mark-last-from-N4"),
 	lb("small-no-coordinates", lbText(lbStart3), render.Options{Size: 300, HideCoordinates: true}),
 
 	gt("empty-red-places", gtText("...................... R"), render.Options{}),

@@ -145,6 +145,10 @@ type markBox struct {
 	round      bool
 	valid      bool
 	wantFormat string
+	// dotDX, dotDY and dotR place a destination's dot off the centre
+	// (so that it leaves what is drawn there visible); dotR 0 is the
+	// default dot at the centre.
+	dotDX, dotDY, dotR float64
 }
 
 // checkMarks validates o.Marks with locate (which names the coordinate's
@@ -189,7 +193,10 @@ func (s *svg) marks(boxes []markBox, styles []MarkStyle) {
 		switch {
 		case styles[i] == MarkDestination:
 			r := math.Min(math.Max(math.Min(b.rx, b.ry)*0.45, 6), 14)
-			s.printf(`<circle cx="%s" cy="%s" r="%s" class="mk-dot"/>`, num(b.x), num(b.y), num(r))
+			if b.dotR > 0 {
+				r = b.dotR
+			}
+			s.printf(`<circle cx="%s" cy="%s" r="%s" class="mk-dot"/>`, num(b.x+b.dotDX), num(b.y+b.dotDY), num(r))
 		case b.round:
 			s.printf(`<circle cx="%s" cy="%s" r="%s" class="mk-ring"/>`, num(b.x), num(b.y), num(b.rx))
 		default:
