@@ -61,11 +61,50 @@ func (backgammonEngine) NewGame(req *gamerulesv1.NewGameRequest, _ uint64) (Posi
 
 func (backgammonEngine) Decode(st *gamerulesv1.GameState) (Position, error) {
 	typed := st.GetBackgammon()
-	s, err := decodeState(st, typed != nil, backgammon.ParseState, func() (backgammon.State, error) { return backgammonStateFromProto(typed) })
+	fromTyped := func() (backgammon.State, error) {
+		s, err := backgammonStateFromProto(typed)
+		if err != nil || st.GetText() == "" {
+			return s, err
+		}
+		return backgammonTextOnly(s, st.GetText()), nil
+	}
+	s, err := decodeState(st, typed != nil, backgammon.ParseState, fromTyped)
 	if err != nil {
 		return nil, err
 	}
 	return backgammonPos{s}, nil
+}
+
+// backgammonTextOnly completes s, read from the typed fields of a request
+// that gives the text too, with what the text can say and the typed fields
+// leave unsaid, so that a state sent back as it was answered (text and
+// typed) is the state answered, not two different ones:
+//   - the count of beavers in a row: cube.beaver_count absent (0) reads as
+//     what the Match ID shows, 1 where the text may say 3
+//     (" beaver_count=3");
+//   - Match ID bit 66 in a game without the cube, where it changes nothing
+//     and a typed state without the cube need not carry it.
+//
+// Anything else the two disagree on is left for decodeState to refuse.
+func backgammonTextOnly(s backgammon.State, text string) backgammon.State {
+	if s.BeaverCount() != 1 && (s.CubeInUse() || s.JacobyBit()) {
+		return s // nothing the typed fields may have left unsaid
+	}
+	t, err := backgammon.ParseState(text)
+	if err != nil {
+		return s
+	}
+	f, g := s.Position(), t.Position()
+	if f.BeaverCount == 1 && g.BeaverCount == backgammon.MaxBeavers {
+		f.BeaverCount = g.BeaverCount
+	}
+	if !s.CubeInUse() {
+		f.Jacoby = g.Jacoby
+	}
+	if u, err := backgammon.FromPosition(f); err == nil {
+		return u
+	}
+	return s
 }
 
 // backgammonStateFromProto builds a state from the typed fields: the board
@@ -139,8 +178,8 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 		return invalid("end %v is not a way a game ends", pb.GetEnd())
 	}
 	cube, match := pb.GetCube(), pb.GetMatch()
-	if cube.GetBeaverCount() != 0 {
-		return invalid("cube.beaver_count %d: beavers in a row are not counted yet; give 0", cube.GetBeaverCount())
+	if cube.GetBeaverCount() > backgammon.MaxBeavers {
+		return invalid("cube.beaver_count %d: 0..%d beavers in a row (gnubg's limit)", cube.GetBeaverCount(), backgammon.MaxBeavers)
 	}
 	doubled := cube.GetDoubleOffered()
 
@@ -245,6 +284,7 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 		Crawford:      match.GetCrawford(),
 		Jacoby:        cube.GetJacoby(),
 		Beavers:       cube.GetBeavers(),
+		BeaverCount:   int(cube.GetBeaverCount()),
 		End:           end,
 	}
 	// A resignation or a drop needs the cube: the text form has it in use
@@ -395,8 +435,9 @@ func (e *backgammonEncoder) encode(s backgammon.State) *gamerulesv1.GameState {
 		c.Value = uint32(s.CubeValue())
 		c.Owner = backgammonCubeOwner(s.CubeOwner())
 		c.DoubleOffered = s.DoubleOffered()
-		c.Jacoby = s.Jacoby()
+		c.Jacoby = s.JacobyBit() // bit 66 as read: the rule only in a money game
 		c.Beavers = s.Beavers()
+		c.BeaverCount = uint32(s.BeaverCount())
 		typed.Cube = c
 		if s.MatchLength() > 0 {
 			typed.Match = backgammonMatch(e.matches.next(), s)

@@ -661,13 +661,16 @@ type BackgammonCube struct {
 	Owner BackgammonCubeOwner `protobuf:"varint,2,opt,name=owner,proto3,enum=gamerules.v1.BackgammonCubeOwner" json:"owner,omitempty"`
 	// A double (or beaver) is offered (Match ID bit 12).
 	DoubleOffered bool `protobuf:"varint,3,opt,name=double_offered,json=doubleOffered,proto3" json:"double_offered,omitempty"`
-	// The Jacoby rule is on (money game only; Match ID bit 66 clear).
+	// Match ID bit 66 clear: gnubg's Jacoby flag, kept as read. In a money
+	// game the Jacoby rule is in force; in a match it has no effect.
 	Jacoby bool `protobuf:"varint,4,opt,name=jacoby,proto3" json:"jacoby,omitempty"`
 	// Beavers are allowed (money game only).
 	Beavers bool `protobuf:"varint,5,opt,name=beavers,proto3" json:"beavers,omitempty"`
-	// The beavers in a row in the doubling now offered (0 when none was
-	// beavered; gnubg refuses a 4th). Not in the gnubg IDs: the state's text
-	// form carries it after the settings word. 0 until that rule lands.
+	// The beavers in a row in the doubling now offered, 0..3 (0 when none was
+	// beavered; gnubg refuses a 4th). The Match ID shows it except a 3rd
+	// beaver (it reads as a 1st): the text form then adds " beaver_count=3"
+	// after the settings words. Absent (0) in a request that also gives the
+	// text: what the text says.
 	BeaverCount   uint32 `protobuf:"varint,6,opt,name=beaver_count,json=beaverCount,proto3" json:"beaver_count,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

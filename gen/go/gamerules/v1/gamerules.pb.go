@@ -27,6 +27,69 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// How a mark is drawn.
+type RenderStateRequest_Mark_Style int32
+
+const (
+	// Not a style: INVALID_REQUEST on `marks`.
+	RenderStateRequest_Mark_STYLE_UNSPECIFIED RenderStateRequest_Mark_Style = 0
+	// A legal destination of the current selection: a green dot, id
+	// "mark-destination-<at>".
+	RenderStateRequest_Mark_STYLE_DESTINATION RenderStateRequest_Mark_Style = 1
+	// The selection itself: an orange ring, id "mark-selected-<at>".
+	RenderStateRequest_Mark_STYLE_SELECTED RenderStateRequest_Mark_Style = 2
+	// Where the last move started: a dashed blue ring, id
+	// "mark-last-from-<at>".
+	RenderStateRequest_Mark_STYLE_LAST_FROM RenderStateRequest_Mark_Style = 3
+	// Where the last move ended: a solid blue ring, id "mark-last-to-<at>".
+	RenderStateRequest_Mark_STYLE_LAST_TO RenderStateRequest_Mark_Style = 4
+)
+
+// Enum value maps for RenderStateRequest_Mark_Style.
+var (
+	RenderStateRequest_Mark_Style_name = map[int32]string{
+		0: "STYLE_UNSPECIFIED",
+		1: "STYLE_DESTINATION",
+		2: "STYLE_SELECTED",
+		3: "STYLE_LAST_FROM",
+		4: "STYLE_LAST_TO",
+	}
+	RenderStateRequest_Mark_Style_value = map[string]int32{
+		"STYLE_UNSPECIFIED": 0,
+		"STYLE_DESTINATION": 1,
+		"STYLE_SELECTED":    2,
+		"STYLE_LAST_FROM":   3,
+		"STYLE_LAST_TO":     4,
+	}
+)
+
+func (x RenderStateRequest_Mark_Style) Enum() *RenderStateRequest_Mark_Style {
+	p := new(RenderStateRequest_Mark_Style)
+	*p = x
+	return p
+}
+
+func (x RenderStateRequest_Mark_Style) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (RenderStateRequest_Mark_Style) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamerules_v1_gamerules_proto_enumTypes[0].Descriptor()
+}
+
+func (RenderStateRequest_Mark_Style) Type() protoreflect.EnumType {
+	return &file_gamerules_v1_gamerules_proto_enumTypes[0]
+}
+
+func (x RenderStateRequest_Mark_Style) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use RenderStateRequest_Mark_Style.Descriptor instead.
+func (RenderStateRequest_Mark_Style) EnumDescriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{16, 0, 0}
+}
+
 // GameState is a whole game state. A request may give the canonical text
 // form, the typed state, or both (then they must describe the same state,
 // INVALID_STATE otherwise). Every state the server returns fills both.
@@ -1449,7 +1512,21 @@ type RenderStateRequest struct {
 	// is not on the board is INVALID_REQUEST.
 	HighlightFrom string `protobuf:"bytes,6,opt,name=highlight_from,json=highlightFrom,proto3" json:"highlight_from,omitempty"`
 	// Where the highlighted move ends, in the same coordinates.
-	HighlightTo   string `protobuf:"bytes,7,opt,name=highlight_to,json=highlightTo,proto3" json:"highlight_to,omitempty"`
+	HighlightTo string `protobuf:"bytes,7,opt,name=highlight_to,json=highlightTo,proto3" json:"highlight_to,omitempty"`
+	// Coordinates to mark (at most 512), drawn above the board in a group
+	// id="marks" that takes no clicks (pointer-events: none, so a click
+	// reaches the element under the mark). Each mark is an element
+	// id="mark-<style>-<at>" (style destination, selected, last-from or
+	// last-to; at in the game's canonical form, e.g. "mark-destination-e5",
+	// "mark-last-to-N2") with class "mark mark-<style>", data-mark="<at>" and
+	// data-mark-style="<style>"; a coordinate listed twice with one style is
+	// drawn once. A coordinate not on the board or an unspecified style is
+	// INVALID_REQUEST on `marks`. A client computes destinations from
+	// LegalMoves: e.g. for a selected backgammon point, every point a listed
+	// play's checker path reaches after it. GET cannot carry marks: POST the
+	// request as JSON, e.g. {"state": {...}, "marks": [{"at": "e5", "style":
+	// "STYLE_DESTINATION"}]}.
+	Marks         []*RenderStateRequest_Mark `protobuf:"bytes,8,rep,name=marks,proto3" json:"marks,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1531,6 +1608,13 @@ func (x *RenderStateRequest) GetHighlightTo() string {
 		return x.HighlightTo
 	}
 	return ""
+}
+
+func (x *RenderStateRequest) GetMarks() []*RenderStateRequest_Mark {
+	if x != nil {
+		return x.Marks
+	}
+	return nil
 }
 
 // GetBoardRequest names a built-in board.
@@ -2240,6 +2324,62 @@ func (x *ExportRecordResponse) GetFormat() string {
 	return ""
 }
 
+// Mark is one coordinate to mark on the board, with a style.
+type RenderStateRequest_Mark struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The coordinate, as in highlight_from; backgammon also takes
+	// "bar-opponent" and "off-opponent" (the other side's bar and tray).
+	At string `protobuf:"bytes,1,opt,name=at,proto3" json:"at,omitempty"`
+	// How to draw it.
+	Style         RenderStateRequest_Mark_Style `protobuf:"varint,2,opt,name=style,proto3,enum=gamerules.v1.RenderStateRequest_Mark_Style" json:"style,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RenderStateRequest_Mark) Reset() {
+	*x = RenderStateRequest_Mark{}
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RenderStateRequest_Mark) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RenderStateRequest_Mark) ProtoMessage() {}
+
+func (x *RenderStateRequest_Mark) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RenderStateRequest_Mark.ProtoReflect.Descriptor instead.
+func (*RenderStateRequest_Mark) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{16, 0}
+}
+
+func (x *RenderStateRequest_Mark) GetAt() string {
+	if x != nil {
+		return x.At
+	}
+	return ""
+}
+
+func (x *RenderStateRequest_Mark) GetStyle() RenderStateRequest_Mark_Style {
+	if x != nil {
+		return x.Style
+	}
+	return RenderStateRequest_Mark_STYLE_UNSPECIFIED
+}
+
 var File_gamerules_v1_gamerules_proto protoreflect.FileDescriptor
 
 const file_gamerules_v1_gamerules_proto_rawDesc = "" +
@@ -2351,7 +2491,7 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x06player\x18\x03 \x01(\x05B\x03\xe0A\x01H\x00R\x06player\x88\x01\x01B\t\n" +
 	"\a_player\"J\n" +
 	"\x14ObserveStateResponse\x122\n" +
-	"\x05state\x18\x01 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x03R\x05state\"\xa5\x02\n" +
+	"\x05state\x18\x01 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x03R\x05state\"\xc0\x04\n" +
 	"\x12RenderStateRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
 	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x12\x17\n" +
@@ -2359,7 +2499,17 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x10hide_coordinates\x18\x04 \x01(\bB\x03\xe0A\x01R\x0fhideCoordinates\x12\x1c\n" +
 	"\x04side\x18\x05 \x01(\x05B\x03\xe0A\x01H\x00R\x04side\x88\x01\x01\x12*\n" +
 	"\x0ehighlight_from\x18\x06 \x01(\tB\x03\xe0A\x01R\rhighlightFrom\x12&\n" +
-	"\fhighlight_to\x18\a \x01(\tB\x03\xe0A\x01R\vhighlightToB\a\n" +
+	"\fhighlight_to\x18\a \x01(\tB\x03\xe0A\x01R\vhighlightTo\x12@\n" +
+	"\x05marks\x18\b \x03(\v2%.gamerules.v1.RenderStateRequest.MarkB\x03\xe0A\x01R\x05marks\x1a\xd6\x01\n" +
+	"\x04Mark\x12\x13\n" +
+	"\x02at\x18\x01 \x01(\tB\x03\xe0A\x02R\x02at\x12F\n" +
+	"\x05style\x18\x02 \x01(\x0e2+.gamerules.v1.RenderStateRequest.Mark.StyleB\x03\xe0A\x02R\x05style\"q\n" +
+	"\x05Style\x12\x15\n" +
+	"\x11STYLE_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11STYLE_DESTINATION\x10\x01\x12\x12\n" +
+	"\x0eSTYLE_SELECTED\x10\x02\x12\x13\n" +
+	"\x0fSTYLE_LAST_FROM\x10\x03\x12\x11\n" +
+	"\rSTYLE_LAST_TO\x10\x04B\a\n" +
 	"\x05_side\"C\n" +
 	"\x0fGetBoardRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x12\x17\n" +
@@ -2434,102 +2584,107 @@ func file_gamerules_v1_gamerules_proto_rawDescGZIP() []byte {
 	return file_gamerules_v1_gamerules_proto_rawDescData
 }
 
-var file_gamerules_v1_gamerules_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
+var file_gamerules_v1_gamerules_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
+var file_gamerules_v1_gamerules_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
 var file_gamerules_v1_gamerules_proto_goTypes = []any{
-	(*GameState)(nil),             // 0: gamerules.v1.GameState
-	(*Move)(nil),                  // 1: gamerules.v1.Move
-	(*GameInfo)(nil),              // 2: gamerules.v1.GameInfo
-	(*ListGamesRequest)(nil),      // 3: gamerules.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),     // 4: gamerules.v1.ListGamesResponse
-	(*NewGameRequest)(nil),        // 5: gamerules.v1.NewGameRequest
-	(*NewGameResponse)(nil),       // 6: gamerules.v1.NewGameResponse
-	(*LegalMovesRequest)(nil),     // 7: gamerules.v1.LegalMovesRequest
-	(*LegalMovesResponse)(nil),    // 8: gamerules.v1.LegalMovesResponse
-	(*ApplyMoveRequest)(nil),      // 9: gamerules.v1.ApplyMoveRequest
-	(*ApplyMoveResponse)(nil),     // 10: gamerules.v1.ApplyMoveResponse
-	(*NextMoves)(nil),             // 11: gamerules.v1.NextMoves
-	(*ScoreRequest)(nil),          // 12: gamerules.v1.ScoreRequest
-	(*ScoreResponse)(nil),         // 13: gamerules.v1.ScoreResponse
-	(*ObserveStateRequest)(nil),   // 14: gamerules.v1.ObserveStateRequest
-	(*ObserveStateResponse)(nil),  // 15: gamerules.v1.ObserveStateResponse
-	(*RenderStateRequest)(nil),    // 16: gamerules.v1.RenderStateRequest
-	(*GetBoardRequest)(nil),       // 17: gamerules.v1.GetBoardRequest
-	(*GetBoardResponse)(nil),      // 18: gamerules.v1.GetBoardResponse
-	(*ReplayGameRequest)(nil),     // 19: gamerules.v1.ReplayGameRequest
-	(*ReplayGameResponse)(nil),    // 20: gamerules.v1.ReplayGameResponse
-	(*ImportRecordRequest)(nil),   // 21: gamerules.v1.ImportRecordRequest
-	(*ImportRecordResponse)(nil),  // 22: gamerules.v1.ImportRecordResponse
-	(*ExportRecordRequest)(nil),   // 23: gamerules.v1.ExportRecordRequest
-	(*ExportRecordResponse)(nil),  // 24: gamerules.v1.ExportRecordResponse
-	nil,                           // 25: gamerules.v1.ImportRecordResponse.TagsEntry
-	nil,                           // 26: gamerules.v1.ExportRecordRequest.TagsEntry
-	(*BackgammonState)(nil),       // 27: gamerules.v1.BackgammonState
-	(*AbaloneState)(nil),          // 28: gamerules.v1.AbaloneState
-	(*LabyrinthState)(nil),        // 29: gamerules.v1.LabyrinthState
-	(*GravityTrapState)(nil),      // 30: gamerules.v1.GravityTrapState
-	(*BackgammonMove)(nil),        // 31: gamerules.v1.BackgammonMove
-	(*AbaloneMove)(nil),           // 32: gamerules.v1.AbaloneMove
-	(*LabyrinthMove)(nil),         // 33: gamerules.v1.LabyrinthMove
-	(*GravityTrapMove)(nil),       // 34: gamerules.v1.GravityTrapMove
-	(*BackgammonOptions)(nil),     // 35: gamerules.v1.BackgammonOptions
-	(*AbaloneOptions)(nil),        // 36: gamerules.v1.AbaloneOptions
-	(*LabyrinthOptions)(nil),      // 37: gamerules.v1.LabyrinthOptions
-	(*GravityTrapOptions)(nil),    // 38: gamerules.v1.GravityTrapOptions
-	(*fieldmaskpb.FieldMask)(nil), // 39: google.protobuf.FieldMask
-	(*BackgammonScore)(nil),       // 40: gamerules.v1.BackgammonScore
-	(*GravityTrapBoard)(nil),      // 41: gamerules.v1.GravityTrapBoard
+	(RenderStateRequest_Mark_Style)(0), // 0: gamerules.v1.RenderStateRequest.Mark.Style
+	(*GameState)(nil),                  // 1: gamerules.v1.GameState
+	(*Move)(nil),                       // 2: gamerules.v1.Move
+	(*GameInfo)(nil),                   // 3: gamerules.v1.GameInfo
+	(*ListGamesRequest)(nil),           // 4: gamerules.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),          // 5: gamerules.v1.ListGamesResponse
+	(*NewGameRequest)(nil),             // 6: gamerules.v1.NewGameRequest
+	(*NewGameResponse)(nil),            // 7: gamerules.v1.NewGameResponse
+	(*LegalMovesRequest)(nil),          // 8: gamerules.v1.LegalMovesRequest
+	(*LegalMovesResponse)(nil),         // 9: gamerules.v1.LegalMovesResponse
+	(*ApplyMoveRequest)(nil),           // 10: gamerules.v1.ApplyMoveRequest
+	(*ApplyMoveResponse)(nil),          // 11: gamerules.v1.ApplyMoveResponse
+	(*NextMoves)(nil),                  // 12: gamerules.v1.NextMoves
+	(*ScoreRequest)(nil),               // 13: gamerules.v1.ScoreRequest
+	(*ScoreResponse)(nil),              // 14: gamerules.v1.ScoreResponse
+	(*ObserveStateRequest)(nil),        // 15: gamerules.v1.ObserveStateRequest
+	(*ObserveStateResponse)(nil),       // 16: gamerules.v1.ObserveStateResponse
+	(*RenderStateRequest)(nil),         // 17: gamerules.v1.RenderStateRequest
+	(*GetBoardRequest)(nil),            // 18: gamerules.v1.GetBoardRequest
+	(*GetBoardResponse)(nil),           // 19: gamerules.v1.GetBoardResponse
+	(*ReplayGameRequest)(nil),          // 20: gamerules.v1.ReplayGameRequest
+	(*ReplayGameResponse)(nil),         // 21: gamerules.v1.ReplayGameResponse
+	(*ImportRecordRequest)(nil),        // 22: gamerules.v1.ImportRecordRequest
+	(*ImportRecordResponse)(nil),       // 23: gamerules.v1.ImportRecordResponse
+	(*ExportRecordRequest)(nil),        // 24: gamerules.v1.ExportRecordRequest
+	(*ExportRecordResponse)(nil),       // 25: gamerules.v1.ExportRecordResponse
+	(*RenderStateRequest_Mark)(nil),    // 26: gamerules.v1.RenderStateRequest.Mark
+	nil,                                // 27: gamerules.v1.ImportRecordResponse.TagsEntry
+	nil,                                // 28: gamerules.v1.ExportRecordRequest.TagsEntry
+	(*BackgammonState)(nil),            // 29: gamerules.v1.BackgammonState
+	(*AbaloneState)(nil),               // 30: gamerules.v1.AbaloneState
+	(*LabyrinthState)(nil),             // 31: gamerules.v1.LabyrinthState
+	(*GravityTrapState)(nil),           // 32: gamerules.v1.GravityTrapState
+	(*BackgammonMove)(nil),             // 33: gamerules.v1.BackgammonMove
+	(*AbaloneMove)(nil),                // 34: gamerules.v1.AbaloneMove
+	(*LabyrinthMove)(nil),              // 35: gamerules.v1.LabyrinthMove
+	(*GravityTrapMove)(nil),            // 36: gamerules.v1.GravityTrapMove
+	(*BackgammonOptions)(nil),          // 37: gamerules.v1.BackgammonOptions
+	(*AbaloneOptions)(nil),             // 38: gamerules.v1.AbaloneOptions
+	(*LabyrinthOptions)(nil),           // 39: gamerules.v1.LabyrinthOptions
+	(*GravityTrapOptions)(nil),         // 40: gamerules.v1.GravityTrapOptions
+	(*fieldmaskpb.FieldMask)(nil),      // 41: google.protobuf.FieldMask
+	(*BackgammonScore)(nil),            // 42: gamerules.v1.BackgammonScore
+	(*GravityTrapBoard)(nil),           // 43: gamerules.v1.GravityTrapBoard
 }
 var file_gamerules_v1_gamerules_proto_depIdxs = []int32{
-	27, // 0: gamerules.v1.GameState.backgammon:type_name -> gamerules.v1.BackgammonState
-	28, // 1: gamerules.v1.GameState.abalone:type_name -> gamerules.v1.AbaloneState
-	29, // 2: gamerules.v1.GameState.labyrinth:type_name -> gamerules.v1.LabyrinthState
-	30, // 3: gamerules.v1.GameState.gravity_trap:type_name -> gamerules.v1.GravityTrapState
-	31, // 4: gamerules.v1.Move.backgammon:type_name -> gamerules.v1.BackgammonMove
-	32, // 5: gamerules.v1.Move.abalone:type_name -> gamerules.v1.AbaloneMove
-	33, // 6: gamerules.v1.Move.labyrinth:type_name -> gamerules.v1.LabyrinthMove
-	34, // 7: gamerules.v1.Move.gravity_trap:type_name -> gamerules.v1.GravityTrapMove
-	0,  // 8: gamerules.v1.Move.result:type_name -> gamerules.v1.GameState
-	2,  // 9: gamerules.v1.ListGamesResponse.games:type_name -> gamerules.v1.GameInfo
-	35, // 10: gamerules.v1.NewGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
-	36, // 11: gamerules.v1.NewGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
-	37, // 12: gamerules.v1.NewGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
-	38, // 13: gamerules.v1.NewGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
-	0,  // 14: gamerules.v1.NewGameResponse.state:type_name -> gamerules.v1.GameState
-	0,  // 15: gamerules.v1.LegalMovesRequest.state:type_name -> gamerules.v1.GameState
-	39, // 16: gamerules.v1.LegalMovesRequest.read_mask:type_name -> google.protobuf.FieldMask
-	1,  // 17: gamerules.v1.LegalMovesResponse.moves:type_name -> gamerules.v1.Move
-	0,  // 18: gamerules.v1.ApplyMoveRequest.state:type_name -> gamerules.v1.GameState
-	1,  // 19: gamerules.v1.ApplyMoveRequest.move:type_name -> gamerules.v1.Move
-	0,  // 20: gamerules.v1.ApplyMoveResponse.state:type_name -> gamerules.v1.GameState
-	1,  // 21: gamerules.v1.ApplyMoveResponse.move:type_name -> gamerules.v1.Move
-	11, // 22: gamerules.v1.ApplyMoveResponse.next:type_name -> gamerules.v1.NextMoves
-	40, // 23: gamerules.v1.ApplyMoveResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
-	1,  // 24: gamerules.v1.NextMoves.moves:type_name -> gamerules.v1.Move
-	0,  // 25: gamerules.v1.ScoreRequest.state:type_name -> gamerules.v1.GameState
-	40, // 26: gamerules.v1.ScoreResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
-	0,  // 27: gamerules.v1.ObserveStateRequest.state:type_name -> gamerules.v1.GameState
-	0,  // 28: gamerules.v1.ObserveStateResponse.state:type_name -> gamerules.v1.GameState
-	0,  // 29: gamerules.v1.RenderStateRequest.state:type_name -> gamerules.v1.GameState
-	41, // 30: gamerules.v1.GetBoardResponse.gravity_trap:type_name -> gamerules.v1.GravityTrapBoard
-	0,  // 31: gamerules.v1.ReplayGameRequest.state:type_name -> gamerules.v1.GameState
-	35, // 32: gamerules.v1.ReplayGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
-	36, // 33: gamerules.v1.ReplayGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
-	37, // 34: gamerules.v1.ReplayGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
-	38, // 35: gamerules.v1.ReplayGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
-	0,  // 36: gamerules.v1.ReplayGameResponse.start:type_name -> gamerules.v1.GameState
-	0,  // 37: gamerules.v1.ReplayGameResponse.state:type_name -> gamerules.v1.GameState
-	0,  // 38: gamerules.v1.ReplayGameResponse.states:type_name -> gamerules.v1.GameState
-	40, // 39: gamerules.v1.ReplayGameResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
-	19, // 40: gamerules.v1.ImportRecordResponse.replay:type_name -> gamerules.v1.ReplayGameRequest
-	20, // 41: gamerules.v1.ImportRecordResponse.result:type_name -> gamerules.v1.ReplayGameResponse
-	25, // 42: gamerules.v1.ImportRecordResponse.tags:type_name -> gamerules.v1.ImportRecordResponse.TagsEntry
-	19, // 43: gamerules.v1.ExportRecordRequest.replay:type_name -> gamerules.v1.ReplayGameRequest
-	26, // 44: gamerules.v1.ExportRecordRequest.tags:type_name -> gamerules.v1.ExportRecordRequest.TagsEntry
-	45, // [45:45] is the sub-list for method output_type
-	45, // [45:45] is the sub-list for method input_type
-	45, // [45:45] is the sub-list for extension type_name
-	45, // [45:45] is the sub-list for extension extendee
-	0,  // [0:45] is the sub-list for field type_name
+	29, // 0: gamerules.v1.GameState.backgammon:type_name -> gamerules.v1.BackgammonState
+	30, // 1: gamerules.v1.GameState.abalone:type_name -> gamerules.v1.AbaloneState
+	31, // 2: gamerules.v1.GameState.labyrinth:type_name -> gamerules.v1.LabyrinthState
+	32, // 3: gamerules.v1.GameState.gravity_trap:type_name -> gamerules.v1.GravityTrapState
+	33, // 4: gamerules.v1.Move.backgammon:type_name -> gamerules.v1.BackgammonMove
+	34, // 5: gamerules.v1.Move.abalone:type_name -> gamerules.v1.AbaloneMove
+	35, // 6: gamerules.v1.Move.labyrinth:type_name -> gamerules.v1.LabyrinthMove
+	36, // 7: gamerules.v1.Move.gravity_trap:type_name -> gamerules.v1.GravityTrapMove
+	1,  // 8: gamerules.v1.Move.result:type_name -> gamerules.v1.GameState
+	3,  // 9: gamerules.v1.ListGamesResponse.games:type_name -> gamerules.v1.GameInfo
+	37, // 10: gamerules.v1.NewGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
+	38, // 11: gamerules.v1.NewGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
+	39, // 12: gamerules.v1.NewGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
+	40, // 13: gamerules.v1.NewGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
+	1,  // 14: gamerules.v1.NewGameResponse.state:type_name -> gamerules.v1.GameState
+	1,  // 15: gamerules.v1.LegalMovesRequest.state:type_name -> gamerules.v1.GameState
+	41, // 16: gamerules.v1.LegalMovesRequest.read_mask:type_name -> google.protobuf.FieldMask
+	2,  // 17: gamerules.v1.LegalMovesResponse.moves:type_name -> gamerules.v1.Move
+	1,  // 18: gamerules.v1.ApplyMoveRequest.state:type_name -> gamerules.v1.GameState
+	2,  // 19: gamerules.v1.ApplyMoveRequest.move:type_name -> gamerules.v1.Move
+	1,  // 20: gamerules.v1.ApplyMoveResponse.state:type_name -> gamerules.v1.GameState
+	2,  // 21: gamerules.v1.ApplyMoveResponse.move:type_name -> gamerules.v1.Move
+	12, // 22: gamerules.v1.ApplyMoveResponse.next:type_name -> gamerules.v1.NextMoves
+	42, // 23: gamerules.v1.ApplyMoveResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	2,  // 24: gamerules.v1.NextMoves.moves:type_name -> gamerules.v1.Move
+	1,  // 25: gamerules.v1.ScoreRequest.state:type_name -> gamerules.v1.GameState
+	42, // 26: gamerules.v1.ScoreResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	1,  // 27: gamerules.v1.ObserveStateRequest.state:type_name -> gamerules.v1.GameState
+	1,  // 28: gamerules.v1.ObserveStateResponse.state:type_name -> gamerules.v1.GameState
+	1,  // 29: gamerules.v1.RenderStateRequest.state:type_name -> gamerules.v1.GameState
+	26, // 30: gamerules.v1.RenderStateRequest.marks:type_name -> gamerules.v1.RenderStateRequest.Mark
+	43, // 31: gamerules.v1.GetBoardResponse.gravity_trap:type_name -> gamerules.v1.GravityTrapBoard
+	1,  // 32: gamerules.v1.ReplayGameRequest.state:type_name -> gamerules.v1.GameState
+	37, // 33: gamerules.v1.ReplayGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
+	38, // 34: gamerules.v1.ReplayGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
+	39, // 35: gamerules.v1.ReplayGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
+	40, // 36: gamerules.v1.ReplayGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
+	1,  // 37: gamerules.v1.ReplayGameResponse.start:type_name -> gamerules.v1.GameState
+	1,  // 38: gamerules.v1.ReplayGameResponse.state:type_name -> gamerules.v1.GameState
+	1,  // 39: gamerules.v1.ReplayGameResponse.states:type_name -> gamerules.v1.GameState
+	42, // 40: gamerules.v1.ReplayGameResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	20, // 41: gamerules.v1.ImportRecordResponse.replay:type_name -> gamerules.v1.ReplayGameRequest
+	21, // 42: gamerules.v1.ImportRecordResponse.result:type_name -> gamerules.v1.ReplayGameResponse
+	27, // 43: gamerules.v1.ImportRecordResponse.tags:type_name -> gamerules.v1.ImportRecordResponse.TagsEntry
+	20, // 44: gamerules.v1.ExportRecordRequest.replay:type_name -> gamerules.v1.ReplayGameRequest
+	28, // 45: gamerules.v1.ExportRecordRequest.tags:type_name -> gamerules.v1.ExportRecordRequest.TagsEntry
+	0,  // 46: gamerules.v1.RenderStateRequest.Mark.style:type_name -> gamerules.v1.RenderStateRequest.Mark.Style
+	47, // [47:47] is the sub-list for method output_type
+	47, // [47:47] is the sub-list for method input_type
+	47, // [47:47] is the sub-list for extension type_name
+	47, // [47:47] is the sub-list for extension extendee
+	0,  // [0:47] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_gamerules_proto_init() }
@@ -2579,13 +2734,14 @@ func file_gamerules_v1_gamerules_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamerules_v1_gamerules_proto_rawDesc), len(file_gamerules_v1_gamerules_proto_rawDesc)),
-			NumEnums:      0,
-			NumMessages:   27,
+			NumEnums:      1,
+			NumMessages:   28,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
 		GoTypes:           file_gamerules_v1_gamerules_proto_goTypes,
 		DependencyIndexes: file_gamerules_v1_gamerules_proto_depIdxs,
+		EnumInfos:         file_gamerules_v1_gamerules_proto_enumTypes,
 		MessageInfos:      file_gamerules_v1_gamerules_proto_msgTypes,
 	}.Build()
 	File_gamerules_v1_gamerules_proto = out.File
