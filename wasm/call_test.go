@@ -318,3 +318,17 @@ func jsonEqual(a, b []byte) bool {
 	var x, y any
 	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
 }
+
+// TestNoAnswerHasCode: no answer message has a top-level field whose JSON
+// name is "code", the key by which js/src/index.js's isStatus tells an
+// error answer (a google.rpc.Status) from an answer.
+func TestNoAnswerHasCode(t *testing.T) {
+	st := reflect.TypeFor[*service.Server]()
+	for name := range methods {
+		m, _ := st.MethodByName(name)
+		answer := reflect.New(m.Type.Out(0).Elem()).Interface().(proto.Message)
+		if f := answer.ProtoReflect().Descriptor().Fields().ByJSONName("code"); f != nil {
+			t.Errorf("%s's answer has a field %s with JSON name \"code\": isStatus in js/src/index.js would take it for an error", name, f.FullName())
+		}
+	}
+}
