@@ -27,7 +27,13 @@ let players = 2;
 
 // ---- the API ----
 
+// The offline switch (offline.js): with ?offline=1 the rules run in the
+// page as WebAssembly and api() answers without the network.
+const offline = import("/static/offline.js").then((m) => m.install(), () => null);
+
 async function api(path, body) {
+  const local = await offline;
+  if (local) return local.api(path, body);
   const init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const resp = await fetch(path, init);
   if (!resp.ok) {
