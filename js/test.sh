@@ -14,9 +14,10 @@ cd "$top"
 js/build.sh
 go build -o .bin/gamerulesd ./cmd/gamerulesd
 log="$(mktemp)"
+cases="$(mktemp)"
 .bin/gamerulesd --grpc-addr 127.0.0.1:0 --http-addr 127.0.0.1:0 --log-level info >"$log" 2>&1 &
 pid=$!
-trap 'kill "$pid" 2>/dev/null || true; rm -f "$log"' EXIT
+trap 'kill "$pid" 2>/dev/null || true; rm -f "$log" "$cases"' EXIT
 addr=""
 for _ in $(seq 100); do
   addr="$(grep -o '"http_addr":"[^"]*"' "$log" | head -1 | cut -d'"' -f4 || true)"
@@ -28,6 +29,6 @@ if [ -z "$addr" ]; then
   echo "js/test.sh: the server did not start" >&2
   exit 1
 fi
-export GAMERULES_HTTP="http://$addr" GAMERULES_WASM_CASES="$top/js/dist/readme-cases.json"
+export GAMERULES_HTTP="http://$addr" GAMERULES_WASM_CASES="$cases"
 go test -count=1 -run 'TestCallMatchesREST' ./wasm
 node --test js/test/
