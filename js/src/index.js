@@ -5,8 +5,9 @@ import "./wasm_exec.js"; // the Go toolchain's loader: defines globalThis.Go
 
 const isNode = typeof process !== "undefined" && process.versions != null && process.versions.node != null;
 
-// bytesOf reads the wasm named by source (a URL or path), in Node from the
-// file system and elsewhere with fetch.
+// instantiate makes an instance of the wasm source: a compiled module,
+// bytes, a Response, or a URL or path (read in Node from the file system,
+// elsewhere with fetch).
 async function instantiate(source, imports) {
   if (source instanceof WebAssembly.Module) return WebAssembly.instantiate(source, imports);
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return (await WebAssembly.instantiate(source, imports)).instance;
