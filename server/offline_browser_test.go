@@ -21,7 +21,7 @@ import (
 
 // buildWasmDir builds what Options.PlaygroundWasmDir serves, as
 // js/build.sh lays it out in js/dist (without its npm part): the wasm
-// (GOOS=js GOARCH=wasm go build ./wasm), the toolchain's wasm_exec.js and
+// (GOOS=js GOARCH=wasm go build -o gamerules.wasm ./wasm), the toolchain's wasm_exec.js and
 // js/src/index.js.
 func buildWasmDir(t *testing.T) string {
 	t.Helper()

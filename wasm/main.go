@@ -1,7 +1,7 @@
 //go:build js && wasm
 
 // Command wasm is the rules service as WebAssembly, for browsers and Node
-// (GOOS=js GOARCH=wasm go build ./wasm; js/build.sh makes the npm
+// (GOOS=js GOARCH=wasm go build -o gamerules.wasm ./wasm; js/build.sh makes the npm
 // package). It registers globalThis.gamerules.call(method, request): method
 // is an RPC's name ("LegalMoves"), request the REST body with the path's
 // fields in it ({"game": "backgammon", "state": {...}}), as a JSON string
