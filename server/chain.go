@@ -11,10 +11,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
+	"github.com/gamerules/gamerules/internal/restjson"
 	"github.com/gamerules/gamerules/server/limit"
 )
 
@@ -136,7 +135,7 @@ func restInterceptors(chain []apiInterceptor) []grpc.UnaryServerInterceptor {
 func recoverPanicFunc(logger *zap.Logger) recovery.RecoveryHandlerFuncContext {
 	return func(ctx context.Context, p any) error {
 		logger.Error("panic in handler", zap.Any("panic", p), zap.Stack("stack"))
-		return status.Error(codes.Internal, "internal error")
+		return restjson.ErrPanic
 	}
 }
 

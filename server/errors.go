@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"github.com/gamerules/gamerules/internal/restjson"
 	"net/http"
 	"strings"
 
@@ -37,7 +38,7 @@ func withDetails(ctx context.Context, r *http.Request, err error) error {
 	}
 	if st.Code() == codes.InvalidArgument {
 		if p := readError(ctx, r, st.Message()); p != nil {
-			return p.status().Err()
+			return p.Status().Err()
 		}
 	}
 	return limit.ErrorStatus(runtime.HTTPStatusFromCode(st.Code()), st.Code(), st.Message(), nil).Err()
@@ -58,14 +59,14 @@ func readError(ctx context.Context, r *http.Request, msg string) *readProblem {
 		if p := checkQuery(md, r); p != nil {
 			return p
 		}
-		return &readProblem{field: "query", msg: msg}
+		return &readProblem{Field: "query", Msg: msg}
 	}
 	if b, ok := limit.BodyBytes(r.Body); ok {
-		if p := checkJSON(b, md); p != nil {
+		if p := restjson.CheckJSON(b, md); p != nil {
 			return p
 		}
 	}
-	return &readProblem{field: "body", msg: msg}
+	return &readProblem{Field: "body", Msg: msg}
 }
 
 // requestMessage is the request message of the call's RPC (the gateway
@@ -96,10 +97,10 @@ func checkQuery(md protoreflect.MessageDescriptor, r *http.Request) *readProblem
 		}
 		for _, v := range vals {
 			if fd.Kind() == protoreflect.MessageKind {
-				return &readProblem{field: key, msg: key + " is an object; give its fields as parameters (" + key + ".text=…)"}
+				return &readProblem{Field: key, Msg: key + " is an object; give its fields as parameters (" + key + ".text=…)"}
 			}
-			if why := scalarString(fd, v); why != "" {
-				return &readProblem{field: key, msg: "query parameter " + key + " must be " + why + ", not " + found(v)}
+			if why := restjson.ScalarString(fd, v); why != "" {
+				return &readProblem{Field: key, Msg: "query parameter " + key + " must be " + why + ", not " + restjson.Found(v)}
 			}
 		}
 	}
@@ -118,7 +119,7 @@ func queryFieldDescriptor(md protoreflect.MessageDescriptor, key string) protore
 		if j := strings.IndexByte(p, '['); j >= 0 {
 			p = p[:j]
 		}
-		if fd = fieldByName(md, p); fd == nil {
+		if fd = restjson.FieldByName(md, p); fd == nil {
 			return nil
 		}
 		if fd.Kind() == protoreflect.MessageKind {
@@ -127,3 +128,7 @@ func queryFieldDescriptor(md protoreflect.MessageDescriptor, key string) protore
 	}
 	return fd
 }
+
+// readProblem is why a REST request could not be read (restjson.Problem:
+// the field, what was expected there, the line and column).
+type readProblem = restjson.Problem

@@ -3,11 +3,9 @@ package server
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -19,10 +17,9 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/gamerules/gamerules/internal/fastjson"
+	"github.com/gamerules/gamerules/internal/restjson"
 	"github.com/gamerules/gamerules/server/limit"
 )
 
@@ -41,8 +38,8 @@ func newGateway() *runtime.ServeMux {
 		// strictJSON writes the answers protojson would, with
 		// internal/fastjson.
 		runtime.WithMarshalerOption(runtime.MIMEWildcard, &runtime.HTTPBodyMarshaler{Marshaler: strictJSON{&runtime.JSONPb{
-			MarshalOptions:   protojson.MarshalOptions{EmitDefaultValues: true},
-			UnmarshalOptions: protojson.UnmarshalOptions{DiscardUnknown: false},
+			MarshalOptions:   restjson.MarshalOptions,
+			UnmarshalOptions: restjson.UnmarshalOptions,
 		}}}),
 		runtime.WithOutgoingHeaderMatcher(none),
 		runtime.WithOutgoingTrailerMatcher(none),
@@ -122,9 +119,7 @@ type strictJSON struct {
 // protojson, which writes or refuses it as before.
 func (m strictJSON) Marshal(v any) ([]byte, error) {
 	if pm, ok := v.(proto.Message); ok && pm != nil && pm.ProtoReflect().IsValid() {
-		if b, err := fastjson.Append(make([]byte, 0, 4096), pm.ProtoReflect()); err == nil {
-			return b, nil
-		}
+		return restjson.Marshal(pm)
 	}
 	return m.JSONPb.Marshal(v)
 }
@@ -145,108 +140,8 @@ func (m strictJSON) NewDecoder(r io.Reader) runtime.Decoder {
 		if len(bytes.TrimSpace(b)) == 0 {
 			return io.EOF // the gateway reads an empty body as an empty request
 		}
-		// The element count first: it is a single pass that allocates
-		// nothing, where the JSON check builds the decoder's state.
-		var err error
-		if _, over := limit.JSONElements(b); !over {
-			if err = oneJSONValue(b); err == nil {
-				if err = m.JSONPb.Unmarshal(b, v); err == nil {
-					return nil
-				}
-			}
-		}
-		// The body failed: say why in plain words (checkJSON). The gateway
-		// turns this error into a status without details; gatewayError
-		// reads the body again to add them (readError).
-		if pm, ok := v.(proto.Message); ok {
-			if p := checkJSON(b, pm.ProtoReflect().Descriptor()); p != nil {
-				return p
-			}
-		}
-		return &readProblem{field: "body", msg: plainProtoError(err)}
+		return restjson.Decode(b, v, m.JSONPb.Unmarshal)
 	})
-}
-
-// plainProtoError is a protojson error's text without its "proto: " prefix,
-// its "(line L:C)" moved to the end: the fallback when checkJSON finds
-// nothing to say.
-func plainProtoError(err error) string {
-	if err == nil {
-		return "the request body could not be read"
-	}
-	msg := strings.TrimPrefix(err.Error(), "proto: ")
-	msg = strings.TrimPrefix(msg, "proto:\u00a0") // protojson's unstable prefix, with a no-break space
-	if i := strings.Index(msg, "(line "); i >= 0 {
-		if j := strings.Index(msg[i:], "): "); j > 0 {
-			pos := msg[i : i+j+1]
-			msg = strings.TrimSpace(msg[:i]) + msg[i+j+3:] + " " + pos
-			msg = strings.TrimSpace(strings.TrimPrefix(msg, "syntax error "))
-		}
-	}
-	return "the request body could not be read: " + msg
-}
-
-// oneJSONValue reports an error unless b holds exactly one JSON value.
-// json.Valid decides (a scan that allocates nothing); only a body it
-// refuses is decoded again to say what is wrong.
-func oneJSONValue(b []byte) error {
-	if json.Valid(b) {
-		return noLoneSurrogate(b)
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return fmt.Errorf("the request body is not valid JSON: %v", err)
-	}
-	if end := dec.InputOffset(); len(bytes.TrimSpace(b[end:])) > 0 {
-		return fmt.Errorf("the request body has more data after its JSON value (at byte %d); send exactly one JSON object", end)
-	}
-	return noLoneSurrogate(b)
-}
-
-// noLoneSurrogate reports a \u escape in valid JSON b that is half of a
-// surrogate pair: encoding/json reads it as U+FFFD and protojson fails with
-// a bare "unexpected EOF", so say what is wrong instead.
-func noLoneSurrogate(b []byte) error {
-	if at := loneSurrogate(b); at >= 0 {
-		return fmt.Errorf("the request body has a \\u escape at byte %d that is half of a UTF-16 surrogate pair (such as \\ud800 alone); JSON strings must be valid Unicode", at)
-	}
-	return nil
-}
-
-// loneSurrogate returns the offset of the first \u escape in b that is a
-// UTF-16 surrogate without its other half, or -1. b is valid JSON, so every
-// backslash starts an escape inside a string.
-func loneSurrogate(b []byte) int {
-	hex4 := func(i int) (rune, bool) {
-		if i+6 > len(b) || b[i] != '\\' || b[i+1] != 'u' {
-			return 0, false
-		}
-		v, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 16)
-		return rune(v), err == nil
-	}
-	for i := 0; i < len(b); i++ {
-		if b[i] != '\\' {
-			continue
-		}
-		r, ok := hex4(i)
-		if !ok {
-			i++ // a two-character escape such as \\ or \"
-			continue
-		}
-		switch {
-		case r >= 0xd800 && r < 0xdc00:
-			if lo, ok := hex4(i + 6); ok && lo >= 0xdc00 && lo < 0xe000 {
-				i += 11
-				continue
-			}
-			return i
-		case r >= 0xdc00 && r < 0xe000:
-			return i
-		}
-		i += 5
-	}
-	return -1
 }
 
 // httpMetrics are the HTTP port's own counters and latencies; calls that

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"github.com/gamerules/gamerules/internal/restjson"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -61,19 +62,19 @@ func TestCheckJSONMessages(t *testing.T) {
 		{export, `{"tags":{"event":null}}`, "tags.event", `tags.event must be a string, not null (null stands for a field left out, not for an element) (line 1:18)`},
 		{export, `{"tags":{"event":1}}`, "tags.event", `tags.event must be a string such as "…", not the number 1 (line 1:18)`},
 	} {
-		p := checkJSON([]byte(c.body), c.md)
+		p := restjson.CheckJSON([]byte(c.body), c.md)
 		if p == nil {
 			t.Errorf("%s: no problem found", c.body)
 			continue
 		}
-		if p.field != c.field || p.Error() != c.want {
-			t.Errorf("%s:\n got %s: %s\nwant %s: %s", c.body, p.field, p.Error(), c.field, c.want)
+		if p.Field != c.field || p.Error() != c.want {
+			t.Errorf("%s:\n got %s: %s\nwant %s: %s", c.body, p.Field, p.Error(), c.field, c.want)
 		}
 		if strings.Contains(p.Error(), "proto:") {
 			t.Errorf("%s: jargon in %q", c.body, p.Error())
 		}
 		// The status is the service's shape: ErrorInfo + BadRequest.
-		st := p.status()
+		st := p.Status()
 		var info *errdetails.ErrorInfo
 		var bad *errdetails.BadRequest
 		for _, d := range st.Details() {
@@ -138,11 +139,11 @@ func TestCheckJSONAgreesWithProtojson(t *testing.T) {
 			mutants = append(mutants, body)
 		}
 		for _, body := range mutants {
-			perr := oneJSONValue([]byte(body))
+			perr := restjson.CheckBody([]byte(body))
 			if perr == nil {
 				perr = protojson.Unmarshal([]byte(body), b.msg.ProtoReflect().New().Interface())
 			}
-			p := checkJSON([]byte(body), md)
+			p := restjson.CheckJSON([]byte(body), md)
 			if (perr != nil) != (p != nil) {
 				t.Errorf("%s: protojson says %v; checkJSON says %v", body, perr, p)
 			}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -154,6 +156,13 @@ type Options struct {
 	// port and makes each REST call a gRPC call; slower, kept for
 	// comparison). See gateway.go.
 	RESTGateway string
+	// PlaygroundWasmDir is a directory holding js/build.sh's output (its
+	// js/dist: gamerules.wasm, wasm_exec.js, index.js), served at
+	// /wasm/<file> for the playground's offline mode (?offline=1), which
+	// runs the rules in the browser instead of calling /v1. Default: none
+	// (the wasm is 12 MB, 3 MB gzipped, so it is not embedded; /wasm/ is
+	// 404 and the offline mode says it is not served here).
+	PlaygroundWasmDir string
 
 	// GCPercent is the garbage collector's target (Go's GOGC), default
 	// 400: the server's live heap is small (a few MB when idle), so at Go's
@@ -316,6 +325,11 @@ func (c Options) Validate() error {
 		}
 	default:
 		return fmt.Errorf("--log-level (GAMERULES_LOG_LEVEL) %q: want debug, info, warn or error", c.LogLevel)
+	}
+	if c.PlaygroundWasmDir != "" {
+		if fi, err := os.Stat(filepath.Join(c.PlaygroundWasmDir, "gamerules.wasm")); err != nil || !fi.Mode().IsRegular() {
+			return fmt.Errorf("--playground-wasm-dir (GAMERULES_PLAYGROUND_WASM_DIR) %q: want a directory with gamerules.wasm (run js/build.sh: js/dist)", c.PlaygroundWasmDir)
+		}
 	}
 	if c.RESTGateway != GatewayInProcess && c.RESTGateway != GatewayLoopback {
 		return fmt.Errorf("--rest-gateway (GAMERULES_REST_GATEWAY) %q: want inprocess or loopback", c.RESTGateway)

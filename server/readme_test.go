@@ -4,20 +4,16 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"regexp"
 	"strings"
 	"testing"
-)
 
-// curlLine matches the README's curl examples:
-// curl -s [-XPOST] localhost:8080/<path> [-d '<body>'] [-o <file>], the URL
-// optionally in single quotes (a query string needs them in a shell).
-var curlLine = regexp.MustCompile(`^curl -s (-XPOST )?'?localhost:8080([^\s']+)'?(?: -d '(.*)')?(?: -o \S+)?(?:\s+#.*)?$`)
+	"github.com/gamerules/gamerules/internal/readme"
+)
 
 // TestReadmeExamples runs every curl example in README.md against the real
 // server, so the README cannot drift from the API. An example whose comment
 // line above says INVALID_ARGUMENT must answer 400; every other must answer
-// 200.
+// 200. (js/test runs the same examples through the WebAssembly build.)
 func TestReadmeExamples(t *testing.T) {
 	raw, err := os.ReadFile("../README.md")
 	if err != nil {
@@ -25,20 +21,12 @@ func TestReadmeExamples(t *testing.T) {
 	}
 	a := startServer(t)
 	ran := 0
-	prev := ""
-	for _, line := range strings.Split(string(raw), "\n") {
-		m := curlLine.FindStringSubmatch(line)
-		if m == nil {
-			if strings.HasPrefix(line, "#") {
-				prev = line
-			}
-			continue
+	for _, ex := range readme.Examples(string(raw)) {
+		var body io.Reader
+		if ex.Method == http.MethodPost {
+			body = strings.NewReader(ex.Body)
 		}
-		method, body := http.MethodGet, io.Reader(nil)
-		if m[1] != "" {
-			method, body = http.MethodPost, strings.NewReader(m[3])
-		}
-		req, err := http.NewRequest(method, "http://"+a.HTTP+m[2], body)
+		req, err := http.NewRequest(ex.Method, "http://"+a.HTTP+ex.Target, body)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,18 +37,17 @@ func TestReadmeExamples(t *testing.T) {
 		out, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		want := http.StatusOK
-		if strings.Contains(prev, "INVALID_ARGUMENT") {
+		if ex.WantError {
 			want = http.StatusBadRequest
 		}
 		if resp.StatusCode != want {
-			t.Errorf("README example %s\n= HTTP %d %s; want %d", line, resp.StatusCode, out, want)
+			t.Errorf("README example %s\n= HTTP %d %s; want %d", ex.Line, resp.StatusCode, out, want)
 		}
-		if want == http.StatusOK && strings.Contains(m[2], ":render") &&
+		if want == http.StatusOK && strings.Contains(ex.Target, ":render") &&
 			(resp.Header.Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(string(out), "<svg ")) {
-			t.Errorf("README example %s\n= %s %.60q; want an image/svg+xml <svg>", line, resp.Header.Get("Content-Type"), out)
+			t.Errorf("README example %s\n= %s %.60q; want an image/svg+xml <svg>", ex.Line, resp.Header.Get("Content-Type"), out)
 		}
 		ran++
-		prev = ""
 	}
 	t.Logf("ran %d README curl examples", ran)
 	if ran < 15 {

@@ -400,10 +400,10 @@ func newHTTPHandler(cfg Options, gw http.Handler, reg prometheus.Gatherer, m htt
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(openapiv2.GameRules)
 	})
-	registerWeb(pages)
+	registerWeb(pages, cfg.PlaygroundWasmDir)
 	registerDocs(pages)
 	limited := pagesLimit(pages, limit.NewInFlight(pagesInFlight, cfg.QueueWait), refused)
-	for _, p := range []string{"GET /openapi.json", "GET /docs", "GET /docs/rapidoc-min.js", "GET /static/", "GET /favicon.ico", "GET /{$}"} {
+	for _, p := range []string{"GET /openapi.json", "GET /docs", "GET /docs/rapidoc-min.js", "GET /static/", "GET /favicon.ico", "GET /wasm/", "GET /{$}"} {
 		mux.Handle(p, limited)
 	}
 	mux.Handle("/", restLimits(cfg, gw, lim, refused))

@@ -155,6 +155,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (s
 	num(&cfg.GCPercent, "gc-percent", "GAMERULES_GC_PERCENT", "garbage collector target, 25..10000, as GOGC (which wins when set)")
 	num(&cfg.MemoryLimitMiB, "memory-limit-mib", "GAMERULES_MEMORY_LIMIT_MIB", "soft memory limit in MiB, 32..1048576 or 0 for none, at which the collector works harder, as GOMEMLIMIT (which wins when set)")
 	str(&cfg.RESTGateway, "rest-gateway", "GAMERULES_REST_GATEWAY", "how REST reaches the service: inprocess (direct calls) or loopback (a gRPC call to the gRPC port)")
+	str(&cfg.PlaygroundWasmDir, "playground-wasm-dir", "GAMERULES_PLAYGROUND_WASM_DIR", "directory of js/build.sh's output (js/dist), served at /wasm/ for the playground's offline mode (?offline=1); default none")
 	fs.Func("cors-origins", "comma-separated browser origins allowed to call the REST API, or * (env GAMERULES_CORS_ORIGINS; default none)", func(v string) error {
 		cfg.CORSOrigins = splitList(v)
 		return nil

@@ -19,6 +19,8 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/emptypb"
+
+	"github.com/gamerules/gamerules/internal/restjson"
 )
 
 // MaxElements is the most sub-messages and strings one request may hold,
@@ -28,7 +30,7 @@ import (
 // state on a custom board of 64 stations and 256 lines) has about 600. A
 // request over the budget is refused before it is decoded: INVALID_ARGUMENT
 // with reason INVALID_REQUEST on gRPC, HTTP 400 on REST.
-const MaxElements = 10_000
+const MaxElements = restjson.MaxElements
 
 // Codec is the gRPC server codec of the element budget, for
 // grpc.ForceServerCodecV2: grpc-go's proto codec, preceded by a scan of a
@@ -249,28 +251,7 @@ func overBudgetStatus(path string) *status.Status {
 // decoder's element budget, checked before decoding. It allocates nothing.
 // On text that is not JSON the count means little, but then the request is
 // refused either way.
-func JSONElements(b []byte) (n int, over bool) {
-	inString, escaped := false, false
-	for _, c := range b {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-			n++
-		case c == '{':
-			n++
-		}
-	}
-	return n, n > MaxElements
-}
+func JSONElements(b []byte) (n int, over bool) { return restjson.JSONElements(b) }
 
 // randomToken returns 128 random bits in hex.
 func randomToken() string {

@@ -37,7 +37,13 @@ const computerDelay = 700; // ms: a visible pause before the computer moves
 
 // ---- the API: the page's one network function ----
 
+// The offline switch (offline.js): with ?offline=1 the rules run in the
+// page as WebAssembly and api() answers without the network.
+const offline = import("/static/offline.js").then((m) => m.install(), () => null);
+
 async function api(path, body) {
+  const local = await offline;
+  if (local) return local.api(path, body);
   const init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const resp = await fetch(path, init);
   if (!resp.ok) {

@@ -1,4 +1,4 @@
-package server
+package restjson
 
 import (
 	"bytes"
@@ -14,11 +14,10 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	"github.com/gamerules/gamerules/server/limit"
 	"github.com/gamerules/gamerules/service"
 )
 
-// readProblem is why a REST request could not be read as its message, in
+// Problem is why a REST request could not be read as its message, in
 // the words a client needs: the field (its JSON path in the request, such as
 // "state", "gravityTrap.firstPlayer", "move.notaton"; "body" for the body as
 // a whole), what was expected there, derived from the message's descriptor
@@ -27,41 +26,41 @@ import (
 // known). Its status is the service's form of error (service.RequestError):
 // INVALID_ARGUMENT with ErrorInfo reason INVALID_REQUEST and a BadRequest
 // field violation.
-type readProblem struct {
-	field     string
-	msg       string
-	line, col int
+type Problem struct {
+	Field     string // the JSON path of the field, "body" or "query"
+	Msg       string // what is wrong, in plain words
+	Line, Col int    // where, 1-based; 0 when not known
 }
 
 // Error is the message: msg and, when known, "(line L:C)".
-func (p *readProblem) Error() string {
-	if p.line == 0 {
-		return p.msg
+func (p *Problem) Error() string {
+	if p.Line == 0 {
+		return p.Msg
 	}
-	return fmt.Sprintf("%s (line %d:%d)", p.msg, p.line, p.col)
+	return fmt.Sprintf("%s (line %d:%d)", p.Msg, p.Line, p.Col)
 }
 
-// status is p as the service's INVALID_ARGUMENT status, with "line" and
+// Status is p as the service's INVALID_ARGUMENT status, with "line" and
 // "column" in the ErrorInfo metadata when known.
-func (p *readProblem) status() *status.Status {
+func (p *Problem) Status() *status.Status {
 	var meta map[string]string
-	if p.line > 0 {
-		meta = map[string]string{"line": strconv.Itoa(p.line), "column": strconv.Itoa(p.col)}
+	if p.Line > 0 {
+		meta = map[string]string{"line": strconv.Itoa(p.Line), "column": strconv.Itoa(p.Col)}
 	}
-	return service.RequestError(p.field, p.Error(), meta)
+	return service.RequestError(p.Field, p.Error(), meta)
 }
 
-// maxReadDepth bounds how deep checkJSON follows nested messages; the API's
+// maxReadDepth bounds how deep CheckJSON follows nested messages; the API's
 // messages nest a few levels.
 const maxReadDepth = 64
 
-// checkJSON reads body as a JSON request of message md the way protojson
+// CheckJSON reads body as a JSON request of message md the way protojson
 // does and returns the first thing in it that protojson would refuse, in
 // plain words; nil when it finds nothing (the caller then falls back on
 // protojson's own message). It is called only for a body that failed.
-func checkJSON(body []byte, md protoreflect.MessageDescriptor) *readProblem {
-	if n, over := limit.JSONElements(body); over {
-		return &readProblem{field: "body", msg: fmt.Sprintf("the request body holds more than %d JSON objects and strings (%d); no game needs that many, so it was not decoded", limit.MaxElements, n)}
+func CheckJSON(body []byte, md protoreflect.MessageDescriptor) *Problem {
+	if n, over := JSONElements(body); over {
+		return &Problem{Field: "body", Msg: fmt.Sprintf("the request body holds more than %d JSON objects and strings (%d); no game needs that many, so it was not decoded", MaxElements, n)}
 	}
 	r := &jsonReader{b: body, dec: json.NewDecoder(bytes.NewReader(body))}
 	r.dec.UseNumber()
@@ -71,7 +70,7 @@ func checkJSON(body []byte, md protoreflect.MessageDescriptor) *readProblem {
 		return r.syntax(err, "body")
 	}
 	if tok != json.Delim('{') {
-		return r.at(start, "body", "the request body must be a JSON object (a %s), not %s", md.Name(), found(tok))
+		return r.at(start, "body", "the request body must be a JSON object (a %s), not %s", md.Name(), Found(tok))
 	}
 	if p := r.message(md, "", start, 1); p != nil {
 		return p
@@ -104,13 +103,13 @@ func (r *jsonReader) next(off int) int {
 }
 
 // at is a problem of field at byte offset off.
-func (r *jsonReader) at(off int, field, format string, args ...any) *readProblem {
+func (r *jsonReader) at(off int, field, format string, args ...any) *Problem {
 	line, col := lineCol(r.b, off)
-	return &readProblem{field: field, msg: fmt.Sprintf(format, args...), line: line, col: col}
+	return &Problem{Field: field, Msg: fmt.Sprintf(format, args...), Line: line, Col: col}
 }
 
 // syntax is the problem of a body that is not JSON, read up to field.
-func (r *jsonReader) syntax(err error, field string) *readProblem {
+func (r *jsonReader) syntax(err error, field string) *Problem {
 	off := int(r.dec.InputOffset())
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
@@ -141,7 +140,7 @@ func lineCol(b []byte, off int) (int, int) {
 // message reads the members of an object of md whose '{' (at offset start)
 // has been read, up to and including its '}'. path is the object's own path
 // ("" for the request).
-func (r *jsonReader) message(md protoreflect.MessageDescriptor, path string, start, depth int) *readProblem {
+func (r *jsonReader) message(md protoreflect.MessageDescriptor, path string, start, depth int) *Problem {
 	if depth > maxReadDepth {
 		return r.at(start, orBody(path), "%s nests more than %d objects deep", orBody(path), maxReadDepth)
 	}
@@ -157,7 +156,7 @@ func (r *jsonReader) message(md protoreflect.MessageDescriptor, path string, sta
 		if p := r.text(keyOff, orBody(path), "a field name"); p != nil {
 			return p
 		}
-		fd := fieldByName(md, key)
+		fd := FieldByName(md, key)
 		if fd == nil {
 			msg := fmt.Sprintf("unknown field %q in %s", key, inWhat(path))
 			if s := suggestField(md, key); s != "" {
@@ -193,7 +192,7 @@ func (r *jsonReader) message(md protoreflect.MessageDescriptor, path string, sta
 
 // field reads the value of fd (a list, a map or one value) at path; isNull
 // reports a JSON null, which protojson reads as the field left out.
-func (r *jsonReader) field(fd protoreflect.FieldDescriptor, path string, depth int) (isNull bool, p *readProblem) {
+func (r *jsonReader) field(fd protoreflect.FieldDescriptor, path string, depth int) (isNull bool, p *Problem) {
 	if !fd.IsList() && !fd.IsMap() {
 		return r.single(fd, path, depth, false)
 	}
@@ -207,7 +206,7 @@ func (r *jsonReader) field(fd protoreflect.FieldDescriptor, path string, depth i
 	}
 	if fd.IsList() {
 		if tok != json.Delim('[') {
-			return false, r.at(off, path, "%s must be an array such as [%s], not %s", path, exampleOf(fd, 0), found(tok))
+			return false, r.at(off, path, "%s must be an array such as [%s], not %s", path, exampleOf(fd, 0), Found(tok))
 		}
 		for i := 0; r.dec.More(); i++ {
 			if _, p := r.single(fd, fmt.Sprintf("%s[%d]", path, i), depth, true); p != nil {
@@ -216,7 +215,7 @@ func (r *jsonReader) field(fd protoreflect.FieldDescriptor, path string, depth i
 		}
 	} else {
 		if tok != json.Delim('{') {
-			return false, r.at(off, path, "%s must be an object such as {%s: %s}, not %s", path, exampleOf(fd.MapKey(), 0), exampleOf(fd.MapValue(), 0), found(tok))
+			return false, r.at(off, path, "%s must be an object such as {%s: %s}, not %s", path, exampleOf(fd.MapKey(), 0), exampleOf(fd.MapValue(), 0), Found(tok))
 		}
 		for r.dec.More() {
 			keyOff := r.next(int(r.dec.InputOffset()))
@@ -229,7 +228,7 @@ func (r *jsonReader) field(fd protoreflect.FieldDescriptor, path string, depth i
 				return false, p
 			}
 			if kd := fd.MapKey(); kd.Kind() != protoreflect.StringKind {
-				if why := scalarString(kd, key); why != "" {
+				if why := ScalarString(kd, key); why != "" {
 					return false, r.at(keyOff, path, "%s's keys must be %s, not %q", path, why, key)
 				}
 			}
@@ -246,7 +245,7 @@ func (r *jsonReader) field(fd protoreflect.FieldDescriptor, path string, depth i
 
 // single reads one value of fd's kind at path; elem marks an element of a
 // list or a map's value, which protojson does not take as null.
-func (r *jsonReader) single(fd protoreflect.FieldDescriptor, path string, depth int, elem bool) (bool, *readProblem) {
+func (r *jsonReader) single(fd protoreflect.FieldDescriptor, path string, depth int, elem bool) (bool, *Problem) {
 	off := r.next(int(r.dec.InputOffset()))
 	if fd.Kind() == protoreflect.MessageKind || fd.Kind() == protoreflect.GroupKind {
 		if wellKnown(fd.Message()) {
@@ -277,25 +276,25 @@ func (r *jsonReader) single(fd protoreflect.FieldDescriptor, path string, depth 
 	switch fd.Kind() {
 	case protoreflect.MessageKind, protoreflect.GroupKind:
 		if tok != json.Delim('{') {
-			return false, r.at(off, path, "%s must be an object such as %s, not %s", path, exampleOf(fd, 0), found(tok))
+			return false, r.at(off, path, "%s must be an object such as %s, not %s", path, exampleOf(fd, 0), Found(tok))
 		}
 		return false, r.message(fd.Message(), path, off, depth+1)
 	case protoreflect.StringKind:
 		if _, ok := tok.(string); !ok {
-			return false, r.at(off, path, "%s must be a string such as %s, not %s", path, exampleOf(fd, 0), found(tok))
+			return false, r.at(off, path, "%s must be a string such as %s, not %s", path, exampleOf(fd, 0), Found(tok))
 		}
 	case protoreflect.BytesKind:
 		s, ok := tok.(string)
 		if !ok || !isBase64(s) {
-			return false, r.at(off, path, "%s must be a base64 string, not %s", path, found(tok))
+			return false, r.at(off, path, "%s must be a base64 string, not %s", path, Found(tok))
 		}
 	case protoreflect.BoolKind:
 		if _, ok := tok.(bool); !ok {
-			return false, r.at(off, path, "%s must be true or false, not %s", path, found(tok))
+			return false, r.at(off, path, "%s must be true or false, not %s", path, Found(tok))
 		}
 	case protoreflect.EnumKind:
 		if why := enumValue(fd.Enum(), tok); why != "" {
-			return false, r.at(off, path, "%s must be %s, not %s", path, why, found(tok))
+			return false, r.at(off, path, "%s must be %s, not %s", path, why, Found(tok))
 		}
 	default: // the numbers
 		var s string
@@ -305,10 +304,10 @@ func (r *jsonReader) single(fd protoreflect.FieldDescriptor, path string, depth 
 		case string:
 			s = v
 		default:
-			return false, r.at(off, path, "%s must be %s, not %s", path, numberNoun(fd), found(tok))
+			return false, r.at(off, path, "%s must be %s, not %s", path, numberNoun(fd), Found(tok))
 		}
-		if why := scalarString(fd, s); why != "" {
-			return false, r.at(off, path, "%s must be %s, not %s", path, why, found(tok))
+		if why := ScalarString(fd, s); why != "" {
+			return false, r.at(off, path, "%s must be %s, not %s", path, why, Found(tok))
 		}
 	}
 	return false, nil
@@ -316,7 +315,7 @@ func (r *jsonReader) single(fd protoreflect.FieldDescriptor, path string, depth 
 
 // text checks the raw bytes of the string token at off: valid UTF-8 and no
 // lone UTF-16 surrogate escape, which encoding/json would read as U+FFFD.
-func (r *jsonReader) text(off int, path, what string) *readProblem {
+func (r *jsonReader) text(off int, path, what string) *Problem {
 	end := min(int(r.dec.InputOffset()), len(r.b))
 	raw := r.b[min(off, end):end]
 	if !utf8.Valid(raw) {
@@ -350,9 +349,9 @@ func wellKnown(md protoreflect.MessageDescriptor) bool {
 	return md.ParentFile() != nil && md.ParentFile().Package() == "google.protobuf"
 }
 
-// fieldByName finds a field by its JSON name or its proto name, as protojson
+// FieldByName finds a field by its JSON name or its proto name, as protojson
 // accepts both.
-func fieldByName(md protoreflect.MessageDescriptor, key string) protoreflect.FieldDescriptor {
+func FieldByName(md protoreflect.MessageDescriptor, key string) protoreflect.FieldDescriptor {
 	fields := md.Fields()
 	if fd := fields.ByJSONName(key); fd != nil {
 		return fd
@@ -448,9 +447,9 @@ func inWhat(path string) string {
 	return path
 }
 
-// found names a JSON token for a message: `the string "4HPw…"`, `the number
+// Found names a JSON token for a message: `the string "4HPw…"`, `the number
 // 1.5`, `true`, `null`, `an object`, `an array`.
-func found(tok json.Token) string {
+func Found(tok json.Token) string {
 	switch v := tok.(type) {
 	case string:
 		if utf8.RuneCountInString(v) > 24 {
@@ -571,12 +570,12 @@ func numberNoun(fd protoreflect.FieldDescriptor, span ...string) string {
 	return noun
 }
 
-// scalarString checks s as a value of scalar field fd as protojson reads it
+// ScalarString checks s as a value of scalar field fd as protojson reads it
 // from a JSON number or string (for a number field: an integer in the kind's
 // range, exponent forms allowed when whole; a float, or "NaN", "Infinity",
 // "-Infinity"), or from a query parameter or map key; it returns what is
 // expected, or "".
-func scalarString(fd protoreflect.FieldDescriptor, s string) string {
+func ScalarString(fd protoreflect.FieldDescriptor, s string) string {
 	var lo, hi float64
 	var bits int
 	var span string // the kind's range, in words

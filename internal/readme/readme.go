@@ -1,0 +1,48 @@
+// Package readme reads the curl examples of README.md, for the tests that
+// run them: against the server (server.TestReadmeExamples) and through the
+// WebAssembly build (wasm/, js/test), so that both run the same examples.
+package readme
+
+import (
+	"net/http"
+	"regexp"
+	"strings"
+)
+
+// curlLine matches the README's curl examples:
+// curl -s [-XPOST] localhost:8080/<path> [-d '<body>'] [-o <file>], the URL
+// optionally in single quotes (a query string needs them in a shell).
+var curlLine = regexp.MustCompile(`^curl -s (-XPOST )?'?localhost:8080([^\s']+)'?(?: -d '(.*)')?(?: -o \S+)?(?:\s+#.*)?$`)
+
+// Example is one curl example of the README.
+type Example struct {
+	Line   string // the README line, as written
+	Method string // http.MethodGet or http.MethodPost
+	Target string // the path with its query, e.g. "/v1/games/abalone:render?size=5"
+	Body   string // the -d body ("" for a GET)
+	// WantError is true when the comment line above the example says
+	// INVALID_ARGUMENT: the example shows a refused request (HTTP 400).
+	WantError bool
+}
+
+// Examples returns the curl examples of a README's text, in order.
+func Examples(text string) []Example {
+	var out []Example
+	prev := ""
+	for _, line := range strings.Split(text, "\n") {
+		m := curlLine.FindStringSubmatch(line)
+		if m == nil {
+			if strings.HasPrefix(line, "#") {
+				prev = line
+			}
+			continue
+		}
+		ex := Example{Line: line, Method: http.MethodGet, Target: m[2], WantError: strings.Contains(prev, "INVALID_ARGUMENT")}
+		if m[1] != "" {
+			ex.Method, ex.Body = http.MethodPost, m[3]
+		}
+		out = append(out, ex)
+		prev = ""
+	}
+	return out
+}

@@ -1,0 +1,234 @@
+// Package restjson is the REST API's JSON, in one place for the two
+// programs that speak it: the server's grpc-gateway (server/http.go wraps
+// it in the gateway's marshaler) and the WebAssembly build (wasm/), which
+// answers the same JSON without a network. It holds the protojson options
+// of the API, the checks a request body passes before it is decoded, the
+// writer of answers (internal/fastjson, protojson for what fastjson does
+// not write) and the error body (a google.rpc.Status as JSON, as the
+// gateway's error handler writes it).
+//
+// It links no gRPC transport and no gateway: only the protobuf runtime and
+// grpc-go's status and codes packages (the types of the service's errors).
+package restjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/gamerules/gamerules/internal/fastjson"
+)
+
+// MarshalOptions are the API's JSON answers: protojson's lowerCamelCase
+// names, with zero values written (so `"finished": false` and `"moves": []`
+// are there to read).
+var MarshalOptions = protojson.MarshalOptions{EmitDefaultValues: true}
+
+// UnmarshalOptions are the API's JSON requests: lowerCamelCase and proto
+// names are accepted and unknown fields are refused, so a typo is an error
+// rather than silently ignored.
+var UnmarshalOptions = protojson.UnmarshalOptions{DiscardUnknown: false}
+
+// MaxElements is the most objects and strings (keys included) a JSON
+// request body may hold (server/limit.MaxElements, which documents why).
+const MaxElements = 10_000
+
+// Marshal writes m as the API's JSON answer: internal/fastjson's writer
+// (protojson's JSON under MarshalOptions, compact), or MarshalOptions
+// itself for what fastjson does not write (well-known types; the error
+// Status, whose details are Any) or refuses (a string that is not UTF-8),
+// which protojson then writes or refuses.
+func Marshal(m proto.Message) ([]byte, error) {
+	if b, err := fastjson.Append(make([]byte, 0, 4096), m.ProtoReflect()); err == nil {
+		return b, nil
+	}
+	return MarshalOptions.Marshal(m)
+}
+
+// CheckBody reports why a request body b must not be decoded, or nil: more
+// than MaxElements objects and strings, not exactly one JSON value (nothing
+// but white space may follow it), or a \u escape that is half of a UTF-16
+// surrogate pair. An empty body is not checked here: the gateway reads it
+// as an empty request.
+func CheckBody(b []byte) error {
+	// The element count first: it is a single pass that allocates
+	// nothing, where the JSON check builds the decoder's state.
+	if n, over := JSONElements(b); over {
+		return fmt.Errorf("the request body holds more than %d JSON objects and strings (%d); no game needs that many, so it was not decoded", MaxElements, n)
+	}
+	return oneJSONValue(b)
+}
+
+// DecodeRequest decodes a request body b into m as the REST gateway does
+// (Decode): an empty (or white-space) body is an empty request; a body that
+// cannot be read is INVALID_ARGUMENT with the Problem's details, as the
+// gateway's error handler writes them.
+func DecodeRequest(b []byte, m proto.Message) error {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil
+	}
+	if err := Decode(b, m, func(b []byte, v any) error { return UnmarshalOptions.Unmarshal(b, v.(proto.Message)) }); err != nil {
+		var p *Problem
+		if errors.As(err, &p) {
+			return p.Status().Err()
+		}
+		return status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	return nil
+}
+
+// Decode decodes a request body b (not empty) into v with unmarshal (the
+// gateway's JSONPb, or UnmarshalOptions) after CheckBody's checks; a body
+// that fails is a *Problem saying why in plain words (CheckJSON, when v is a
+// message; else protojson's message without its jargon).
+func Decode(b []byte, v any, unmarshal func([]byte, any) error) error {
+	var err error
+	if _, over := JSONElements(b); !over {
+		if err = oneJSONValue(b); err == nil {
+			if err = unmarshal(b, v); err == nil {
+				return nil
+			}
+		}
+	}
+	if pm, ok := v.(proto.Message); ok {
+		if p := CheckJSON(b, pm.ProtoReflect().Descriptor()); p != nil {
+			return p
+		}
+	}
+	return &Problem{Field: "body", Msg: plainProtoError(err)}
+}
+
+// plainProtoError is a protojson error's text without its "proto: " prefix,
+// its "(line L:C)" moved to the end: the fallback when CheckJSON finds
+// nothing to say.
+func plainProtoError(err error) string {
+	if err == nil {
+		return "the request body could not be read"
+	}
+	msg := strings.TrimPrefix(err.Error(), "proto: ")
+	msg = strings.TrimPrefix(msg, "proto:\u00a0") // protojson's unstable prefix, with a no-break space
+	if i := strings.Index(msg, "(line "); i >= 0 {
+		if j := strings.Index(msg[i:], "): "); j > 0 {
+			pos := msg[i : i+j+1]
+			msg = strings.TrimSpace(msg[:i]) + msg[i+j+3:] + " " + pos
+			msg = strings.TrimSpace(strings.TrimPrefix(msg, "syntax error "))
+		}
+	}
+	return "the request body could not be read: " + msg
+}
+
+// ErrorBody is the JSON body of a REST error for err: its gRPC status
+// (status.Convert: an error that is not one is UNKNOWN with its text) as a
+// google.rpc.Status written by Marshal, as grpc-gateway's
+// DefaultHTTPErrorHandler writes it through the gateway's marshaler.
+func ErrorBody(err error) []byte {
+	b, merr := Marshal(status.Convert(err).Proto())
+	if merr != nil {
+		// DefaultHTTPErrorHandler's own fallback.
+		return []byte(`{"code": 13, "message": "failed to marshal error message"}`)
+	}
+	return b
+}
+
+// JSONElements counts the objects and strings (keys included) of a JSON
+// text b and reports whether there are more than MaxElements: a JSON
+// decoder's element budget, checked before decoding. It allocates nothing.
+// On text that is not JSON the count means little, but then the request is
+// refused either way.
+func JSONElements(b []byte) (n int, over bool) {
+	inString, escaped := false, false
+	for _, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+			n++
+		case c == '{':
+			n++
+		}
+	}
+	return n, n > MaxElements
+}
+
+// oneJSONValue reports an error unless b holds exactly one JSON value.
+// json.Valid decides (a scan that allocates nothing); only a body it
+// refuses is decoded again to say what is wrong.
+func oneJSONValue(b []byte) error {
+	if json.Valid(b) {
+		return noLoneSurrogate(b)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return fmt.Errorf("the request body is not valid JSON: %v", err)
+	}
+	if end := dec.InputOffset(); len(bytes.TrimSpace(b[end:])) > 0 {
+		return fmt.Errorf("the request body has more data after its JSON value (at byte %d); send exactly one JSON object", end)
+	}
+	return noLoneSurrogate(b)
+}
+
+// noLoneSurrogate reports a \u escape in valid JSON b that is half of a
+// surrogate pair: encoding/json reads it as U+FFFD and protojson fails with
+// a bare "unexpected EOF", so say what is wrong instead.
+func noLoneSurrogate(b []byte) error {
+	if at := loneSurrogate(b); at >= 0 {
+		return fmt.Errorf("the request body has a \\u escape at byte %d that is half of a UTF-16 surrogate pair (such as \\ud800 alone); JSON strings must be valid Unicode", at)
+	}
+	return nil
+}
+
+// loneSurrogate returns the offset of the first \u escape in b that is a
+// UTF-16 surrogate without its other half, or -1. b is valid JSON, so every
+// backslash starts an escape inside a string.
+func loneSurrogate(b []byte) int {
+	hex4 := func(i int) (rune, bool) {
+		if i+6 > len(b) || b[i] != '\\' || b[i+1] != 'u' {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 16)
+		return rune(v), err == nil
+	}
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' {
+			continue
+		}
+		r, ok := hex4(i)
+		if !ok {
+			i++ // a two-character escape such as \\ or \"
+			continue
+		}
+		switch {
+		case r >= 0xd800 && r < 0xdc00:
+			if lo, ok := hex4(i + 6); ok && lo >= 0xdc00 && lo < 0xe000 {
+				i += 11
+				continue
+			}
+			return i
+		case r >= 0xdc00 && r < 0xe000:
+			return i
+		}
+		i += 5
+	}
+	return -1
+}
+
+// ErrPanic is the error of a call whose handler panicked: INTERNAL with no
+// detail (the panic is logged by the server, not shown to the client).
+var ErrPanic = status.Error(codes.Internal, "internal error")

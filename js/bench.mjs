@@ -1,0 +1,47 @@
+// Times LegalMoves and ApplyMove (the first legal move) on each state of
+// wasm/testdata/bench-states.json through the wasm (gamerules.call), as
+// wasm's BenchmarkCall times them natively; prints, per call, the median
+// of 5 rounds of about 0.5 s of CPU time each, after 1 s of warm-up: cpu-ns/op (the process's
+// CPU time, as BenchmarkCall's cpu-ns/op) and ns/op (wall time, which on a
+// loaded machine mostly measures the wait for a core). Run after
+// js/build.sh:
+//   node js/bench.mjs
+import { readFileSync } from "node:fs";
+import { load } from "./dist/index.js";
+
+// GAMERULES_WASM: another wasm to time (an A/B comparison).
+const rules = await load(process.env.GAMERULES_WASM || undefined);
+const states = JSON.parse(readFileSync(new URL("../wasm/testdata/bench-states.json", import.meta.url), "utf8"));
+const cases = [];
+for (const st of states) {
+  const lm = JSON.stringify({ game: st.game, state: st.state });
+  const first = JSON.parse(rules.call("LegalMoves", lm)).moves[0].notation;
+  cases.push([`${st.game}/LegalMoves`, "LegalMoves", lm]);
+  cases.push([`${st.game}/ApplyMove`, "ApplyMove", JSON.stringify({ game: st.game, state: st.state, move: { notation: first } })]);
+}
+for (const [name, rpc, req] of cases) {
+  if (rules.call(rpc, req).startsWith('{"code":')) throw new Error(`${name}: ${rules.call(rpc, req)}`);
+  // Warm up for 1 s of CPU: V8 compiles the wasm with its baseline
+  // compiler first and optimizes hot functions in the background.
+  for (const c0 = process.cpuUsage(); (({ user, system }) => user + system)(process.cpuUsage(c0)) < 1_000_000; ) {
+    for (let i = 0; i < 20; i++) rules.call(rpc, req);
+  }
+  const cpu = [];
+  const wall = [];
+  for (let r = 0; r < 5; r++) {
+    let n = 0;
+    const c0 = process.cpuUsage();
+    const t0 = process.hrtime.bigint();
+    let used = 0;
+    while (used < 500_000) {
+      for (let i = 0; i < 20; i++) rules.call(rpc, req);
+      n += 20;
+      const c = process.cpuUsage(c0);
+      used = c.user + c.system; // µs
+    }
+    wall.push(Number(process.hrtime.bigint() - t0) / n);
+    cpu.push((used * 1000) / n);
+  }
+  const med = (xs) => Math.round([...xs].sort((a, b) => a - b)[2]);
+  console.log(`BenchmarkWasm/${name}\t${med(wall)} ns/op\t${med(cpu)} cpu-ns/op\t(cpu rounds ${cpu.map(Math.round).join(" ")})`);
+}
