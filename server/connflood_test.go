@@ -269,7 +269,7 @@ func pct(d []time.Duration, q float64) time.Duration {
 // does (and /healthz on the public HTTP port, reported only: at the limit it
 // is refused, which is why probes have their own port). Targets (issue 19):
 // every probe answered within 100 ms; the server's RSS within the
-// documented bound (README: 45 MB above idle with both ports full). CI
+// documented bound (docs/configuration.md: 45 MB above idle with both ports full). CI
 // checks the same with margins for a loaded 2-core machine: no probe fails,
 // the slowest within 1 s, RSS within 64 MB above idle. GAMERULES_LONG=1
 // makes 100,000 attempts.

@@ -223,7 +223,8 @@ func TestCallMatchesREST(t *testing.T) {
 	rs := routes(t)
 	s := service.New()
 	var cases []restCase
-	for _, ex := range readme.Examples(string(raw)) {
+	examples, _ := readme.Examples(string(raw))
+	for _, ex := range examples {
 		c := caseOf(t, rs, ex)
 		cases = append(cases, c)
 		var body io.Reader

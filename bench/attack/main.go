@@ -8,7 +8,7 @@
 // connection (all served); and "all" (not in the default list): every one of
 // them at once with both ports full of idle connections and 16 loops of
 // maximum-size REST and gRPC bodies, for the peak RSS the default settings
-// allow (the README's container limit). Each attack runs against a fresh
+// allow (the container limit in docs/configuration.md). Each attack runs against a fresh
 // server with its default flags (plus -flags), for -duration.
 //
 // Usage (from the repository root; needs only Go):
@@ -251,7 +251,7 @@ func loadTool(s *server, d time.Duration) bool {
 // all runs every attack at once, with both ports held full of idle
 // connections and 16 loops of maximum-size bodies (8 REST, 8 gRPC: the
 // largest answer requested and, on REST, read slowly), and reports the
-// peak RSS against what the README promises for the default settings.
+// peak RSS against what docs/configuration.md promises for the default settings.
 func all(s *server, d time.Duration) bool {
 	msg := largestAnswerRequest(s.grpc)
 	body, err := restBody(msg)
@@ -341,7 +341,7 @@ func all(s *server, d time.Duration) bool {
 	}
 	wg.Wait()
 	peak := s.kb("VmHWM")
-	ok := report("all at once: peak RSS", fmt.Sprintf("%d MB (idle %d; %d idle connections made, %d big answers, %d refused)", peak/1024, idle/1024, len(idleConns), answered.n.Load(), refused.n.Load()), "≤ 256 MiB (README)", peak <= 256*1024)
+	ok := report("all at once: peak RSS", fmt.Sprintf("%d MB (idle %d; %d idle connections made, %d big answers, %d refused)", peak/1024, idle/1024, len(idleConns), answered.n.Load(), refused.n.Load()), "≤ 256 MiB (docs/configuration.md)", peak <= 256*1024)
 	return report("all at once: polite success", fmt.Sprintf("%.1f%% (%d ok, %v failed)", 100*polite.Rate(), polite.OK.Load(), polite.Codes()), "≥ 90%", polite.Rate() >= 0.9) && ok
 }
 

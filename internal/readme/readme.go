@@ -10,9 +10,12 @@ import (
 )
 
 // curlLine matches the README's curl examples:
-// curl -s [-XPOST] localhost:8080/<path> [-d '<body>'] [-o <file>], the URL
-// optionally in single quotes (a query string needs them in a shell).
-var curlLine = regexp.MustCompile(`^curl -s (-XPOST )?'?localhost:8080([^\s']+)'?(?: -d '(.*)')?(?: -o \S+)?(?:\s+#.*)?$`)
+// curl -s [-XPOST] localhost:8080/<path> [-d '<body>'] [-o <file>] [| jq <filter>],
+// the URL optionally in single quotes (a query string needs them in a shell).
+// The jq that pretty-prints an answer is the reader's, not the server's: the
+// request is the same with or without it. A body holds no single quote (the
+// shell's quoting could not say one).
+var curlLine = regexp.MustCompile(`^curl -s (-XPOST )?'?localhost:8080([^\s']+)'?(?: -d '([^']*)')?(?: -o \S+)?(?: \| jq(?: [^|]+)?)?(?:\s+#.*)?$`)
 
 // Example is one curl example of the README.
 type Example struct {
@@ -25,12 +28,16 @@ type Example struct {
 	WantError bool
 }
 
-// Examples returns the curl examples of a README's text, in order.
-func Examples(text string) []Example {
-	var out []Example
+// Examples returns the curl examples of a README's text, in order, and
+// the lines that start like one ("curl ") but are not in the form above
+// (a test must refuse them rather than skip them).
+func Examples(text string) (out []Example, unreadable []string) {
 	prev := ""
 	for _, line := range strings.Split(text, "\n") {
 		m := curlLine.FindStringSubmatch(line)
+		if m == nil && strings.HasPrefix(line, "curl ") {
+			unreadable = append(unreadable, line)
+		}
 		if m == nil {
 			if strings.HasPrefix(line, "#") {
 				prev = line
@@ -44,5 +51,5 @@ func Examples(text string) []Example {
 		out = append(out, ex)
 		prev = ""
 	}
-	return out
+	return out, unreadable
 }
