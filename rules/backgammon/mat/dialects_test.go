@@ -18,13 +18,6 @@ import (
 func gameSummaries(m Match, moves []Move) []string {
 	out := make([]string, 0, len(m.Games))
 	gi := 0
-	result := func(s backgammon.State) string {
-		if s.Phase() != backgammon.PhaseOver {
-			return "-"
-		}
-		o := s.Outcome()
-		return fmt.Sprintf("%s+%d", [2]string{"W", "B"}[o.Winner], o.Points[o.Winner])
-	}
 	var last backgammon.State
 	for i, mv := range moves {
 		if mv.Played.Kind() == backgammon.KindNextGame && i > 0 {
@@ -36,63 +29,66 @@ func gameSummaries(m Match, moves []Move) []string {
 	if gi < len(m.Games) {
 		out = append(out, fmt.Sprintf("%d-%d:%s", m.Games[gi].Score[0], m.Games[gi].Score[1], m.gnubgResult(gi, last)))
 	}
-	_ = result
 	return out
 }
 
-// gnubgResult is game gi's result as gnubg records it, from the state at
-// its end: the points the game scored, or at the match's end what the
-// "Wins" line gave when it gives the points the winner needed (gnubg
-// keeps the record's figure).
+// gnubgResult is game gi's result as gnubg records it (SGF's RE), from
+// the state at its end: the points the game scored, also where a match's
+// last "Wins" line gives only the points the winner needed (gnubg records
+// the stake of the resignation it restores).
 func (m Match) gnubgResult(gi int, s backgammon.State) string {
 	if s.Phase() != backgammon.PhaseOver {
 		return "-"
 	}
 	o := s.Outcome()
-	pts := o.Points[o.Winner]
-	if g := m.Games[gi]; g.Winner == o.Winner && m.capped(g, pts) {
-		pts = g.Points
-	}
-	return fmt.Sprintf("%s+%d", [2]string{"W", "B"}[o.Winner], pts)
+	return fmt.Sprintf("%s+%d", [2]string{"W", "B"}[o.Winner], o.Points[o.Winner])
 }
 
-// readOracle reads the oracle's lines: file name -> games ("" when gnubg
-// imported nothing).
-func readOracle(t *testing.T, path string) map[string][]string {
+// oracleFile is what gnubg made of one file: its games as gameSummaries
+// writes them (none when gnubg imported nothing) and the gnubg ID it shows
+// after the import.
+type oracleFile struct {
+	games []string
+	id    string
+}
+
+// readOracle reads the oracle's lines (scripts/gnubg-mat-dialects.sh):
+// file name -> what gnubg made of it.
+func readOracle(t *testing.T, path string) map[string]oracleFile {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	out := map[string][]string{}
+	out := map[string]oracleFile{}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		parts := strings.Split(sc.Text(), "\t")
-		if len(parts) != 3 {
+		if len(parts) != 4 {
 			t.Fatalf("%s: bad line %q", path, sc.Text())
 		}
 		var games []string
 		for _, g := range strings.Fields(parts[2]) {
 			games = append(games, strings.TrimSuffix(g, "R")) // "R": by resignation
 		}
-		out[parts[0]] = games
+		out[parts[0]] = oracleFile{games, parts[3]}
 	}
 	return out
 }
 
 // importSummary imports a file as ImportRecord does (read, replay) and
-// sums its games up as the oracle does.
-func importSummary(data []byte) ([]string, error) {
+// sums its games up as the oracle does, with the replay's final state.
+func importSummary(data []byte) ([]string, backgammon.State, error) {
 	m, err := Read(data)
 	if err != nil {
-		return nil, err
+		return nil, backgammon.State{}, err
 	}
 	moves, err := m.Replay()
-	if err != nil {
-		return nil, err
+	if err != nil || len(moves) == 0 {
+		return nil, backgammon.State{}, err
 	}
-	return gameSummaries(m, moves), nil
+	return gameSummaries(m, moves), moves[len(moves)-1].After, nil
 }
 
 // TestDialectsAgreeWithGnubg: every sample of each dialect
@@ -100,7 +96,8 @@ func importSummary(data []byte) ([]string, error) {
 // the dialects' descriptions) imports with the games gnubg 1.07's "import
 // mat" gives (gnubg.tsv, made by scripts/gnubg-mat-dialects.sh): each
 // game's starting score, winner and points, and an unfinished last game
-// where gnubg has one. Samples gnubg does not import (no games) must be
+// where gnubg has one, in the position gnubg ends in (the dice still to
+// play kept, as gnubg keeps them). Samples gnubg does not import (no games) must be
 // refused. With GAMERULES_MAT_DIR and GAMERULES_MAT_ORACLE set, the same
 // runs over a directory of public files and the oracle made from them
 // (not committed), and reports how many agree per subdirectory.
@@ -115,7 +112,8 @@ func TestDialectsAgreeWithGnubg(t *testing.T) {
 	tried, agree := map[string]int{}, map[string]int{}
 	for _, f := range files {
 		name := filepath.Base(f)
-		w, ok := want[name]
+		o, ok := want[name]
+		w := o.games
 		if !ok || strings.HasSuffix(name, ".tsv") {
 			continue
 		}
@@ -125,7 +123,7 @@ func TestDialectsAgreeWithGnubg(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := importSummary(data)
+		got, final, err := importSummary(data)
 		switch {
 		case len(w) == 0 && err != nil:
 			agree[dialect]++
@@ -141,6 +139,10 @@ func TestDialectsAgreeWithGnubg(t *testing.T) {
 			} else {
 				t.Logf("%s/%s: %v; gnubg %v", dialect, name, got, w)
 			}
+		case len(w) > 0 && w[len(w)-1] == "-" && final.String() != o.id:
+			// An unfinished last game: the position and the dice to play
+			// (or none) as gnubg keeps them.
+			t.Errorf("%s/%s: ends in %s; gnubg in %s", dialect, name, final, o.id)
 		default:
 			agree[dialect]++
 		}
