@@ -240,7 +240,7 @@ func ReadContext(ctx context.Context, data []byte, lim Limits) (Match, error) {
 		case strings.HasPrefix(trimmed, ";"):
 			if !seenMatch {
 				m.Comments = append(m.Comments, text)
-				if !strings.Contains(text, "[") {
+				if !strings.Contains(text, "[") || !strings.Contains(text, `"`) {
 					continue // no tag: the regular expression is the costly part
 				}
 				if tm := tagRe.FindStringSubmatch(text); tm != nil {
@@ -812,7 +812,7 @@ func (m *Match) checkStart(gi int, s backgammon.State) error {
 // middle, scored in full).
 func (m *Match) checkEnd(g Game, s backgammon.State) (jacobyOff bool, err error) {
 	if g.Winner < 0 {
-		return false, nil
+		return false, m.checkLosses(g)
 	}
 	res := s.Outcome()
 	if res.Winner == g.Winner && (res.Points[res.Winner] == g.Points || m.capped(g, res.Points[res.Winner])) {
@@ -849,7 +849,7 @@ func (m *Match) checkLosses(g Game) error {
 		return nil
 	}
 	if g.Winner < 0 || g.Loser != 1-g.Winner || g.LoserPoints != g.Points {
-		return fail(g.lossesLine, g.lossesCol, "the record says %s loses %d points, but %s", m.side(g.Loser), g.LoserPoints, map[bool]string{true: "no player wins", false: fmt.Sprintf("%s wins %d", m.side(g.Winner), g.Points)}[g.Winner < 0])
+		return fail(g.lossesLine, g.lossesCol, "the record says %s loses (\"Losses %d\"), but %s", m.side(g.Loser), g.LoserPoints, map[bool]string{true: "no player wins", false: fmt.Sprintf("%s wins %d", m.side(g.Winner), g.Points)}[g.Winner < 0])
 	}
 	return nil
 }
