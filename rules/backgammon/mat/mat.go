@@ -19,6 +19,18 @@
 // (Write writes them; gnubg 1.07's import ignores them and plays with its
 // own "set jacoby" and "set beavers").
 //
+// Read also reads the dialects other programs write, as gnubg 1.07's
+// import reads them (docs/records.md, "The dialects other programs
+// write"): Jellyfish's "Wins 1 point and the match" (a match's last game
+// may give the points the winner needed, fewer than it scored); eXtreme
+// Gammon's and Backgammon Studio's "bar/21*", "6/off", "13/9(2)",
+// "24/13", "24/23*/20", "Cannot Move" and "????" (the roll resigned
+// instead of played); Backgammon Galaxy's "Losses 2 points" cells; FIBS's
+// dice in the order rolled; header tags `; [Site "…"]` (Match.Tags). A
+// roll written alone is the forced play when exactly one is legal, a pass
+// when none is, and, as a record's last action in an unfinished game, the
+// dice still to be played. WriteReplayOptions writes each dialect.
+//
 // Read parses the text (errors give the line and column, as *record.Error);
 // Match.Replay plays it once into backgammon Options and moves in this
 // module's notation (docs/rules/backgammon.md), "next game" between games,

@@ -2,6 +2,7 @@ package mat
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -44,5 +45,35 @@ func TestRefusalsAtTheFirstProblem(t *testing.T) {
 		if !errors.As(err, &re) || re.Line != c.line || re.Column != c.column || !strings.Contains(re.Reason, c.says) {
 			t.Errorf("%s: %v; want line %d, column %d: ...%s...", c.name, err, c.line, c.column, c.says)
 		}
+	}
+}
+
+// TestDocsSamples: the dialect samples of docs/records.md (its code blocks
+// with a match header) read and replay, each game ending as its "Wins"
+// line says (gnubg 1.07's import gives the same winners and points: bob 4
+// at cube 4, bob 2 (a gammon resigned), bob 1).
+func TestDocsSamples(t *testing.T) {
+	data, err := os.ReadFile("../../../docs/records.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"0-0:B+4", "0-0:B+2", "0-0:B+1"}
+	var got []string
+	for _, block := range strings.Split(string(data), "```")[1:] {
+		if !strings.Contains(block, " point match\n") {
+			continue
+		}
+		var lines []string
+		for _, l := range strings.Split(block, "\n") {
+			lines = append(lines, strings.TrimPrefix(l, "  ")) // the list's indent
+		}
+		s, _, err := importSummary([]byte(strings.Join(lines, "\n")))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, block)
+		}
+		got = append(got, s...)
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("docs samples: %v; want %v", got, want)
 	}
 }
