@@ -314,14 +314,16 @@ func ReadContext(ctx context.Context, data []byte, lim Limits) (Match, error) {
 		}
 		rest := text
 		start := 0
+		number := ""
 		if end := lineNumberEnd(text); end > 0 {
 			start = end
 			rest = text[start:]
+			number = strings.TrimSpace(text[:end])
 		} else if !strings.HasPrefix(trimmed, "Wins ") && !strings.HasPrefix(trimmed, "Losses ") {
 			return Match{}, fail(ln, col, `expected a numbered line ("  1) 31: 8/5 6/5"), "Wins" or "Losses"`)
 		}
 		before := len(g.Actions)
-		if err := readActions(g, rest, start, ln); err != nil {
+		if err := readActions(g, rest, start, ln, number); err != nil {
 			return Match{}, err
 		}
 		// Only this line's actions: looking at all of the game's after
@@ -387,12 +389,19 @@ func fields(s string, base int) []token {
 }
 
 // readActions reads the actions of one line (the part after "n)", which
-// starts at byte start of the line) into g.
-func readActions(g *Game, rest string, start, ln int) error {
+// starts at byte start of the line; number is that "n)") into g. The line's
+// number written again before the right column's cell ("24) 43: 21/18
+// 18/14     24)  Losses 2 point", as Backgammon Galaxy writes some last
+// lines) is skipped.
+func readActions(g *Game, rest string, start, ln int, number string) error {
 	toks := fields(rest, start)
 	first := true
 	for k := 0; k < len(toks); {
 		t := toks[k]
+		if number != "" && t.s == number {
+			k++
+			continue
+		}
 		player := 0
 		if t.off >= rightColumn || !first {
 			player = 1
@@ -846,21 +855,25 @@ func (m *Match) need(g Game, p int) int {
 }
 
 // capped reports whether game g's "Wins" line gives, instead of the
-// points the game scored, the points the winner needed for the match
-// (fewer), as Jellyfish and others write a match's last game ("Wins 2
-// point and the match" for a gammon at cube 2 when 2 were needed).
+// points the game scored, fewer that still win the match, as programs
+// write a match's last game: Jellyfish the points the winner needed ("Wins
+// 2 point and the match" for a gammon at cube 2 when 2 were needed),
+// Backgammon Galaxy at most the match's length ("Wins 3 point and the
+// match" for a gammon at cube 2 in a 3-point match).
 func (m *Match) capped(g Game, scored int) bool {
 	n := m.need(g, g.Winner)
-	return n > 0 && g.Points == n && scored > n
+	return n > 0 && g.Points >= n && g.Points < scored
 }
 
 // checkLosses checks game g's "Losses" cell, if any, against its "Wins"
-// line: the other player, the same points.
+// line: the same points.
 func (m *Match) checkLosses(g Game) error {
 	if g.Loser < 0 {
 		return nil
 	}
-	if g.Winner < 0 || g.Loser != 1-g.Winner || g.LoserPoints != g.Points {
+	// (Not the column: Galaxy writes some "Losses" lines at the left
+	// whoever lost.)
+	if g.Winner < 0 || g.LoserPoints != g.Points {
 		return fail(g.lossesLine, g.lossesCol, "the record says %s loses (\"Losses %d\"), but %s", m.side(g.Loser), g.LoserPoints, map[bool]string{true: "no player wins", false: fmt.Sprintf("%s wins %d", m.side(g.Winner), g.Points)}[g.Winner < 0])
 	}
 	return nil
@@ -871,7 +884,8 @@ func (m *Match) checkLosses(g Game) error {
 // in s: the loser, on turn, resigned and the winner accepted. The points
 // are the cube times the level, or, at the match's end, the points the
 // winner needed, fewer than a resignation scores: then the smallest level
-// whose stake reaches them, as gnubg's import takes it. A resignation by
+// whose stake reaches them (the points written, at least those needed), as
+// gnubg's import takes it. A resignation by
 // the player not on turn, or points no resignation gives (a forfeit or a
 // time-out: not a move of the rules), is an error at the "Wins" line.
 func (m *Match) resignLevel(g Game, s backgammon.State) (int, error) {
@@ -882,8 +896,8 @@ func (m *Match) resignLevel(g Game, s backgammon.State) (int, error) {
 	if l := g.Points / cube; l >= 1 && l <= 3 && l*cube == g.Points {
 		return l, nil
 	}
-	if n := m.need(g, g.Winner); n > 0 && g.Points == n && n < 3*cube {
-		return (n + cube - 1) / cube, nil
+	if n := m.need(g, g.Winner); n > 0 && g.Points >= n && g.Points < 3*cube {
+		return (g.Points + cube - 1) / cube, nil
 	}
 	extra := ""
 	if n := m.need(g, g.Winner); n > 0 {
@@ -1102,7 +1116,8 @@ const (
 	// for a roll its roller resigned instead of playing.
 	XG
 	// Galaxy is Backgammon Galaxy's: Jellyfish's, with a "Losses <n>
-	// point(s)" cell for the loser beside the winner's "Wins".
+	// point(s)" cell for the loser beside the winner's "Wins", and the
+	// last game's points capped at the match's length instead.
 	Galaxy
 )
 
@@ -1255,7 +1270,11 @@ func WriteReplayOptions(start backgammon.State, moves []Move, players [2]string,
 			and := ""
 			if o.Dialect != Gnubg && s.MatchOver() {
 				w, l := gameStart.Score()
-				pts = min(pts, s.MatchLength()-[2]int{w, l}[out.Winner])
+				if o.Dialect == Galaxy {
+					pts = min(pts, s.MatchLength()) // Galaxy caps at the length
+				} else {
+					pts = min(pts, s.MatchLength()-[2]int{w, l}[out.Winner])
+				}
 				and = " and the match"
 			}
 			unit := "points"

@@ -32,8 +32,8 @@ func TestRefusalsAtTheFirstProblem(t *testing.T) {
 			"31: the roll is written without a play while 16 plays are legal"},
 		{"hand-set board", head + "  1) 31: 8/5 6/5                 42: 8/4 6/4\n  2) Illegal play (25;0;1;0) 11:\n", 6, 6,
 			`"Illegal play (25;0;1;0) 11:": the board was set by hand`},
-		{"Losses beside a Wins of the same player", head + "  1) 31: 8/5 6/5                 42: 8/4 6/4\n  2)  Doubles => 2                Drops\n      Losses 1 point\n      Wins 1 point\n", 7, 7,
-			`the record says Left loses ("Losses 1"), but Left wins 1`},
+		{"Losses of other points than the Wins", head + "  1) 31: 8/5 6/5                 42: 8/4 6/4\n  2)  Doubles => 2                Drops\n                                 Losses 2 points\n      Wins 1 point\n", 7, 34,
+			`the record says Right loses ("Losses 2"), but Left wins 1`},
 		{"\"????\" not last", head + "  1) 31: ????                    42: 8/4 6/4\n", 5, 6,
 			`"????" (the roller resigned instead of playing) must be the game's last action`},
 	} {
