@@ -890,6 +890,9 @@ func (m *Match) checkLosses(g Game) error {
 // time-out: not a move of the rules), is an error at the "Wins" line.
 func (m *Match) resignLevel(g Game, s backgammon.State) (int, error) {
 	cube := s.CubeValue()
+	if s.Phase() == backgammon.PhaseOpening {
+		return 0, fail(g.winsLine, g.winsCol, "the game has no roll, so no resignation explains \"Wins %d\" (a resignation is offered by the player on roll, after the opening roll: docs/rules/backgammon.md, Resignation); a forfeit is not a move of the rules", g.Points)
+	}
 	if s.Turn() == g.Winner {
 		return 0, fail(g.winsLine, g.winsCol, "the game is not over and %s, the winner, is to act: only the player on turn may resign (docs/rules/backgammon.md, Resignation), so no resignation by %s explains \"Wins %d\"", m.side(g.Winner), m.side(1-g.Winner), g.Points)
 	}

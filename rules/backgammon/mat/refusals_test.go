@@ -28,6 +28,8 @@ func TestRefusalsAtTheFirstProblem(t *testing.T) {
 			"Right, the winner, is to act: only the player on turn may resign"},
 		{"forfeit", head + "  1) 31: 8/5 6/5                 42: 8/4 6/4\n                                 Wins 100 points\n", 6, 34,
 			"100 points is no ending the rules give at cube 1: a resignation scores 1, 2 or 3, or the 3 points Right needed for the match"},
+		{"forfeit before the first roll", head + "  1)\n      Wins 3 points and the match\n", 6, 7,
+			"the game has no roll, so no resignation explains"},
 		{"roll without a play", head + "  1) 31:                         42: 8/4 6/4\n", 5, 6,
 			"31: the roll is written without a play while 16 plays are legal"},
 		{"hand-set board", head + "  1) 31: 8/5 6/5                 42: 8/4 6/4\n  2) Illegal play (25;0;1;0) 11:\n", 6, 6,
