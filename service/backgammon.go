@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -833,11 +834,14 @@ func (backgammonEngine) RecordFormats() []recordCodec { return backgammonRecordF
 // backgammonRecordFormats are backgammon's own record formats.
 var backgammonRecordFormats = []recordCodec{{Name: "mat", Import: importMat, Export: exportMat, Tags: checkMatTags}}
 
-// checkMatTags refuses a .mat export's player names (the tags "white" and
-// "black"; the format has no others) that would not read back as written
-// (mat.CheckPlayer: a control character, a ':', white space at an end, a
-// name that reads as a move line). An absent or empty name is written as
-// "White" or "Black".
+// checkMatTags refuses a .mat export's tags that would not read back as
+// written: player names (the tags "white" and "black") mat.CheckPlayer
+// refuses (a control character, a ':', white space at an end, a name that
+// reads as a move line; an absent or empty name is written as "White" or
+// "Black"), a "mat_dialect" that is not one of matDialects, and a header
+// tag (any other tag, written as `; [Name "Value"]`) whose name or value
+// has a '"', '[', ']' or a line break, or whose name is empty or has white
+// space at an end.
 func checkMatTags(tags map[string]string) error {
 	for _, k := range [...]string{"white", "black"} {
 		if v := tags[k]; v != "" {
@@ -846,7 +850,52 @@ func checkMatTags(tags map[string]string) error {
 			}
 		}
 	}
+	if v, ok := tags[matDialectTag]; ok {
+		if _, known := matDialects[v]; !known {
+			return fmt.Errorf("%w: tag %s: %q: want gnubg, jellyfish, xg or galaxy", errInvalidRequest, matDialectTag, v)
+		}
+	}
+	for k, v := range tags {
+		if k == "white" || k == "black" || k == matDialectTag {
+			continue
+		}
+		if strings.ContainsAny(k, "\"[]\r\n") || strings.ContainsAny(v, "\"[]\r\n") || strings.TrimSpace(k) != k || k == "" {
+			return fmt.Errorf("%w: tag %q: a header tag is written as `; [Name \"Value\"]`, which a '\"', '[', ']' or line break in it, or white space at the name's ends, would not read back", errInvalidRequest, k)
+		}
+	}
 	return nil
+}
+
+// matSettingTag reports whether a header tag's name is one of the
+// money-play settings (Jacoby, Beaver, in any case), which the import
+// reads into the replay's options and the export writes from the state,
+// not as tags.
+func matSettingTag(name string) bool {
+	return strings.EqualFold(name, "Jacoby") || strings.EqualFold(name, "Beaver")
+}
+
+// matDialectTag is the export tag that chooses the dialect a .mat export
+// is written in (matDialects; absent: gnubg's); it is not written.
+const matDialectTag = "mat_dialect"
+
+// matDialects are the dialects a .mat export writes (mat.Dialect), by the
+// mat_dialect tag's value.
+var matDialects = map[string]mat.Dialect{"gnubg": mat.Gnubg, "jellyfish": mat.Jellyfish, "xg": mat.XG, "galaxy": mat.Galaxy}
+
+// matHeaderTags are a .mat export's tags written as header tags, sorted by
+// name: every tag but the player names, session_games, mat_dialect and
+// the money-play settings the export writes from the state (Jacoby,
+// Beaver: matSettingTag).
+func matHeaderTags(tags map[string]string) []mat.Tag {
+	var out []mat.Tag
+	for k, v := range tags {
+		if k == "white" || k == "black" || k == "session_games" || k == matDialectTag || matSettingTag(k) {
+			continue
+		}
+		out = append(out, mat.Tag{Name: k, Value: v})
+	}
+	slices.SortFunc(out, func(a, b mat.Tag) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }
 
 // importMat reads a gnubg .mat match or money session into a replay: the
@@ -866,7 +915,7 @@ func checkMatTags(tags map[string]string) error {
 // is replayed to check the next one's score), INVALID_REQUEST on moves, as
 // ReplayGame refuses as many; the replay stops there too.
 func importMat(ctx context.Context, text string, includeStates bool) (*gamerulesv1.ReplayGameRequest, map[string]string, moveApplier, error) {
-	lim := mat.Limits{MaxMoves: MaxReplayMoves}
+	lim := mat.Limits{MaxMoves: MaxReplayMoves, MaxTags: maxRecordTags}
 	m, err := mat.ReadContext(ctx, []byte(text), lim)
 	if err != nil {
 		return nil, nil, nil, matReadError(err)
@@ -889,6 +938,13 @@ func importMat(ctx context.Context, text string, includeStates bool) (*gamerules
 	// Crawford game).
 	o := m.Options()
 	tags := map[string]string{"white": m.Players[0], "black": m.Players[1]}
+	for _, t := range m.Tags {
+		// The header tags as written (`; [Site "eXtreme Gammon"]`: "Site"),
+		// the first of a name; not over the tags the import sets.
+		if _, set := tags[t.Name]; !set && t.Name != "session_games" && t.Name != matDialectTag && !matSettingTag(t.Name) {
+			tags[t.Name] = t.Value
+		}
+	}
 	if m.Length == 0 && len(m.Games) > 1 {
 		// A money session: a money game is one game for the API (spec: a
 		// finished game has no legal moves outside a match).
@@ -917,6 +973,9 @@ func matReadError(err error) error {
 	switch {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return toStatus("text", err)
+	case errors.As(err, &le) && le.What == "tags":
+		return toStatusMeta("text", fmt.Errorf("%w: more than %d header tags (line %d)", errInvalidRequest, le.Max, le.Line),
+			map[string]string{"line": strconv.Itoa(le.Line), "column": strconv.Itoa(le.Column)})
 	case errors.As(err, &le):
 		return toStatusMeta("moves", fmt.Errorf("%w: the record replays to more than %d moves (%d by line %d); at most %d per call", errInvalidRequest, le.Max, le.Moves, le.Line, MaxReplayMoves),
 			map[string]string{"line": strconv.Itoa(le.Line), "column": strconv.Itoa(le.Column)})
@@ -983,7 +1042,8 @@ func exportMat(replay *gamerulesv1.ReplayGameRequest) (moveApplier, recordWriter
 		if err != nil {
 			return nil, toStatus("replay", err)
 		}
-		text, err := mat.WriteReplay(start, kept.moves, [2]string{tags["white"], tags["black"]})
+		o := mat.WriteOptions{Dialect: matDialects[tags[matDialectTag]], Tags: matHeaderTags(tags)}
+		text, err := mat.WriteReplayOptions(start, kept.moves, [2]string{tags["white"], tags["black"]}, o)
 		if err != nil {
 			return nil, toStatus("replay", fmt.Errorf("%w: %v", errInvalidRequest, err))
 		}

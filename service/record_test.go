@@ -345,7 +345,7 @@ func TestRecordMatMoney(t *testing.T) {
 		{"illegal play", "61: 13/7 8/7 ", "61: 13/7 8/1 ", ReasonIllegalMove, "moves[%s]", "49", "6", "110"},
 		{"header score", "root : 3\n  1)                             21: 13/11 24/23", "root : 4\n  1)                             21: 13/11 24/23", ReasonInvalidRequest, "text", "46", "1", ""},
 		// game 4 was resigned: 4 points at cube 1 is no resignation
-		{"resigned wins line", "22/16 \n                                  Wins 2 points", "22/16 \n                                  Wins 4 points", ReasonInvalidRequest, "text", "50", "1", ""},
+		{"resigned wins line", "22/16 \n                                  Wins 2 points", "22/16 \n                                  Wins 4 points", ReasonInvalidRequest, "text", "50", "35", ""},
 		// game 6 was borne off, a single at cube 4
 		{"borne-off wins line", "22: 1/0 \n                                  Wins 4 points", "22: 1/0 \n                                  Wins 8 points", ReasonInvalidRequest, "text", "87", "1", ""},
 	} {

@@ -33,6 +33,10 @@ func hostileMats() map[string][]byte {
 		"empty-lines":    fill(game, func(i int) string { return fmt.Sprintf("%3d)\n", i) }),
 		"wins-lines":     fill(game, func(int) string { return "     Wins 1 point\n" }),
 		"comments":       fill(func(int) string { return "" }, func(int) string { return "; [x]\n" }),
+		"tags":           fill(func(int) string { return "" }, func(int) string { return "; [Site \"x\"]\n" }),
+		"xg-steps": fill(game, func(i int) string {
+			return fmt.Sprintf("%3d) 31: 24/23*/22*/21*/20*/19*/18*/17*/16*/15*/14*/13*/12*/11*/10*/9*/8*/7*/6*/5*/4*/3*/2*/1*/off(4)\n", i)
+		}),
 		"session": fill(func(int) string { return " 0 point match\n" }, func(i int) string {
 			return fmt.Sprintf("\n Game %d\n White : 0                    Black : 0\n  1) 31: 8/5 6/5\n     Wins 1 point\n", i)
 		}),
@@ -49,7 +53,7 @@ func cpuTime() time.Duration {
 // importMax is what an import does with a record: read, then replay, with
 // the service's move limit.
 func importMax(ctx context.Context, data []byte) error {
-	lim := Limits{MaxMoves: 9_000}
+	lim := Limits{MaxMoves: 9_000, MaxTags: 1_000}
 	m, err := ReadContext(ctx, data, lim)
 	if err != nil {
 		return err

@@ -19,6 +19,18 @@
 // (Write writes them; gnubg 1.07's import ignores them and plays with its
 // own "set jacoby" and "set beavers").
 //
+// Read also reads the dialects other programs write, as gnubg 1.07's
+// import reads them (docs/records.md, "The dialects other programs
+// write"): Jellyfish's "Wins 1 point and the match" (a match's last game
+// may give the points the winner needed, fewer than it scored); eXtreme
+// Gammon's and Backgammon Studio's "bar/21*", "6/off", "13/9(2)",
+// "24/13", "24/23*/20", "Cannot Move" and "????" (the roll resigned
+// instead of played); Backgammon Galaxy's "Losses 2 points" cells; FIBS's
+// dice in the order rolled; header tags `; [Site "…"]` (Match.Tags). A
+// roll written alone is the forced play when exactly one is legal, a pass
+// when none is, and, as a record's last action in an unfinished game, the
+// dice still to be played. WriteReplayOptions writes each dialect.
+//
 // Read parses the text (errors give the line and column, as *record.Error);
 // Match.Replay plays it once into backgammon Options and moves in this
 // module's notation (docs/rules/backgammon.md), "next game" between games,
@@ -78,6 +90,25 @@ type Match struct {
 	// Beavers says beavers were allowed in a money session: Read sets it
 	// when the text has a beaver or a `; [Beaver "On"]` tag.
 	Beavers bool
+	// Tags are the header comments of the form `; [Name "Value"]` before
+	// the match header, in order, as eXtreme Gammon, Backgammon Studio,
+	// Backgammon Galaxy and gnubg write them (`; [Site "eXtreme Gammon"]`,
+	// `; [Player 1 "…"]`, `; [Jacoby "On"]`).
+	Tags []Tag
+}
+
+// Tag is one header comment `; [Name "Value"]`.
+type Tag struct{ Name, Value string }
+
+// Tag returns the value of the first tag named name (compared without
+// regard to case), "" when there is none.
+func (m Match) Tag(name string) string {
+	for _, t := range m.Tags {
+		if strings.EqualFold(t.Name, name) {
+			return t.Value
+		}
+	}
+	return ""
 }
 
 // Game is one game of a match.
@@ -89,8 +120,17 @@ type Game struct {
 	// Winner is the player (0 white, 1 black) the text says won, -1 when it
 	// does not say; Points the points it says were won.
 	Winner, Points int
-	winsLine       int
-	line           int // the game header's line
+	// AndTheMatch says the "Wins" line ends "and the match" (Jellyfish,
+	// eXtreme Gammon, FIBS): the game ends the match.
+	AndTheMatch bool
+	// Loser and LoserPoints are a "Losses <n> point(s)" cell (Backgammon
+	// Galaxy's exports write one for the loser beside or before the
+	// winner's "Wins"): the player, the points; Loser is -1 without one.
+	Loser, LoserPoints int
+	winsLine, winsCol  int
+	lossesLine         int
+	lossesCol          int
+	line               int // the game header's line
 }
 
 // Action is one action of a player.
@@ -105,6 +145,16 @@ type Action struct {
 	// Cube is the cube value a double or beaver offers ("Doubles => 2",
 	// "Beavers => 4").
 	Cube int
+	// NoPlay says the roll's play is written "Cannot Move" (eXtreme
+	// Gammon): no number can be played. A roll written alone ("53:") means
+	// the same when no play is legal, the one play when exactly one is
+	// legal (a forced play some programs leave out), and is an error when
+	// several are, except as the last action of a game, where it is a
+	// resignation after the roll or the roll still to be played.
+	NoPlay bool
+	// Resigned says the roll's play is written "????" (eXtreme Gammon: the
+	// roller resigned instead of playing it).
+	Resigned bool
 	// Line and Column locate the action in the text (1-based).
 	Line, Column int
 }
@@ -115,8 +165,8 @@ var (
 	scoreRe = regexp.MustCompile(`^\s*(.*?)\s*:\s*(\d+)\s+(.*?)\s*:\s*(\d+)\s*$`)
 	lineRe  = regexp.MustCompile(`^\s*(\d+)\)`)
 	rollRe  = regexp.MustCompile(`^([1-6])([1-6]):$`)
-	stepRe  = regexp.MustCompile(`^(\d{1,2})/(\d{1,2})(\*?)$`)
-	tagRe   = regexp.MustCompile(`^\s*;\s*\[(Jacoby|Beaver) "(?i:(on|off))"\]\s*$`)
+	// tagRe is a header comment `; [Name "Value"]`.
+	tagRe = regexp.MustCompile(`^\s*;\s*\[([^"\[\]]*?)\s*"([^"]*)"\s*\]\s*$`)
 	// rightColumn is the byte column (0-based) from which an action
 	// belongs to the right player, as gnubg lays lines out (the right
 	// column starts at 33).
@@ -139,11 +189,17 @@ type Limits struct {
 	// record too long is refused before the rest of it is read or any of
 	// it replayed; the replay then stops at its exact count.
 	MaxMoves int
+	// MaxTags is the most header tags (Match.Tags) the record may hold; 0
+	// is no limit. Reading stops with a *LimitError (What "tags") at the
+	// first past it.
+	MaxTags int
 }
 
 // LimitError is a record over Limits.MaxMoves: where reading (or the
 // replay) passed it, and the limit.
 type LimitError struct {
+	// What is "moves" or "tags": the limit passed.
+	What         string
 	Line, Column int
 	// Moves is how many moves the record was known to hold when it
 	// stopped (at least; more may follow); Max the limit.
@@ -151,6 +207,9 @@ type LimitError struct {
 }
 
 func (e *LimitError) Error() string {
+	if e.What == "tags" {
+		return fmt.Sprintf("mat: line %d, column %d: more than %d header tags", e.Line, e.Column, e.Max)
+	}
 	return fmt.Sprintf("mat: line %d, column %d: the record's replay holds more than %d moves (%d by here)", e.Line, e.Column, e.Max, e.Moves)
 }
 
@@ -193,14 +252,19 @@ func ReadContext(ctx context.Context, data []byte, lim Limits) (Match, error) {
 		case strings.HasPrefix(trimmed, ";"):
 			if !seenMatch {
 				m.Comments = append(m.Comments, text)
-				if !strings.Contains(text, "[") {
+				if !strings.Contains(text, "[") || !strings.Contains(text, `"`) {
 					continue // no tag: the regular expression is the costly part
 				}
 				if tm := tagRe.FindStringSubmatch(text); tm != nil {
-					on := strings.EqualFold(tm[2], "on")
-					if tm[1] == "Jacoby" {
-						m.NoJacoby = !on
-					} else {
+					if lim.MaxTags > 0 && len(m.Tags) >= lim.MaxTags {
+						return Match{}, &LimitError{What: "tags", Line: ln, Column: col, Moves: len(m.Tags) + 1, Max: lim.MaxTags}
+					}
+					m.Tags = append(m.Tags, Tag{Name: tm[1], Value: tm[2]})
+					on, off := strings.EqualFold(tm[2], "on"), strings.EqualFold(tm[2], "off")
+					switch {
+					case strings.EqualFold(tm[1], "Jacoby") && (on || off):
+						m.NoJacoby = off
+					case strings.EqualFold(tm[1], "Beaver") && (on || off):
 						m.Beavers = on
 					}
 				}
@@ -227,7 +291,7 @@ func ReadContext(ctx context.Context, data []byte, lim Limits) (Match, error) {
 				doneMoves += max(gameMin-1, 0) + 1 // the game before, and "next game"
 			}
 			gameMin = 0
-			m.Games = append(m.Games, Game{Winner: -1, line: ln})
+			m.Games = append(m.Games, Game{Winner: -1, Loser: -1, line: ln})
 			g = &m.Games[len(m.Games)-1]
 			if i+1 >= len(lines) {
 				return Match{}, fail(ln+1, 1, "the game's score line is missing")
@@ -250,14 +314,16 @@ func ReadContext(ctx context.Context, data []byte, lim Limits) (Match, error) {
 		}
 		rest := text
 		start := 0
+		number := ""
 		if end := lineNumberEnd(text); end > 0 {
 			start = end
 			rest = text[start:]
-		} else if !strings.HasPrefix(trimmed, "Wins ") {
-			return Match{}, fail(ln, col, `expected a numbered line ("  1) 31: 8/5 6/5") or "Wins"`)
+			number = strings.TrimSpace(text[:end])
+		} else if !strings.HasPrefix(trimmed, "Wins ") && !strings.HasPrefix(trimmed, "Losses ") {
+			return Match{}, fail(ln, col, `expected a numbered line ("  1) 31: 8/5 6/5"), "Wins" or "Losses"`)
 		}
 		before := len(g.Actions)
-		if err := readActions(g, rest, start, ln); err != nil {
+		if err := readActions(g, rest, start, ln, number); err != nil {
 			return Match{}, err
 		}
 		// Only this line's actions: looking at all of the game's after
@@ -272,7 +338,7 @@ func ReadContext(ctx context.Context, data []byte, lim Limits) (Match, error) {
 		}
 		// A resignation after the game's last roll leaves its play out.
 		if n := doneMoves + max(gameMin-1, 0); lim.MaxMoves > 0 && n > lim.MaxMoves {
-			return Match{}, &LimitError{Line: ln, Column: col, Moves: n, Max: lim.MaxMoves}
+			return Match{}, &LimitError{What: "moves", Line: ln, Column: col, Moves: n, Max: lim.MaxMoves}
 		}
 	}
 	if !seenMatch {
@@ -323,12 +389,19 @@ func fields(s string, base int) []token {
 }
 
 // readActions reads the actions of one line (the part after "n)", which
-// starts at byte start of the line) into g.
-func readActions(g *Game, rest string, start, ln int) error {
+// starts at byte start of the line; number is that "n)") into g. The line's
+// number written again before the right column's cell ("24) 43: 21/18
+// 18/14     24)  Losses 2 point", as Backgammon Galaxy writes some last
+// lines) is skipped.
+func readActions(g *Game, rest string, start, ln int, number string) error {
 	toks := fields(rest, start)
 	first := true
 	for k := 0; k < len(toks); {
 		t := toks[k]
+		if number != "" && t.s == number {
+			k++
+			continue
+		}
 		player := 0
 		if t.off >= rightColumn || !first {
 			player = 1
@@ -340,11 +413,20 @@ func readActions(g *Game, rest string, start, ln int) error {
 			a.Dice = [2]int{int(t.s[0] - '0'), int(t.s[1] - '0')}
 			var steps []string
 			k++
-			for k < len(toks) && stepRe.MatchString(toks[k].s) {
+			for k < len(toks) && isStep(toks[k].s) {
 				steps = append(steps, toks[k].s)
 				k++
 			}
 			a.Play = strings.Join(steps, " ")
+			switch {
+			case len(steps) > 0:
+			case k+1 < len(toks) && strings.EqualFold(toks[k].s, "Cannot") && strings.EqualFold(toks[k+1].s, "Move"):
+				a.NoPlay = true
+				k += 2
+			case k < len(toks) && toks[k].s == "????":
+				a.Resigned = true
+				k++
+			}
 		case t.s == "Doubles" || t.s == "Beavers":
 			if k+2 >= len(toks) || toks[k+1].s != "=>" {
 				return fail(ln, t.off+1, `expected "%s => <cube>"`, t.s)
@@ -364,23 +446,90 @@ func readActions(g *Game, rest string, start, ln int) error {
 		case t.s == "Drops":
 			a.Play = "drop"
 			k++
-		case t.s == "Wins":
+		case t.s == "Wins" || t.s == "Losses":
 			if k+2 >= len(toks) || !strings.HasPrefix(toks[k+2].s, "point") {
-				return fail(ln, t.off+1, `expected "Wins <n> point(s)"`)
+				return fail(ln, t.off+1, `expected "%s <n> point(s)"`, t.s)
 			}
 			n, err := strconv.Atoi(toks[k+1].s)
-			if err != nil || n < 1 {
+			if err != nil || n < 1 || n > 1<<20 {
 				return fail(ln, toks[k+1].off+1, "points %q", toks[k+1].s)
 			}
-			g.Winner, g.Points, g.winsLine = player, n, ln
 			k += 3
+			and := k+2 < len(toks) && toks[k].s == "and" && toks[k+1].s == "the" && strings.HasPrefix(toks[k+2].s, "match")
+			if and {
+				k += 3
+			}
+			if t.s == "Losses" {
+				g.Loser, g.LoserPoints, g.lossesLine, g.lossesCol = player, n, ln, t.off+1
+				continue
+			}
+			g.Winner, g.Points, g.AndTheMatch, g.winsLine, g.winsCol = player, n, and, ln, t.off+1
 			continue
+		case t.s == "Illegal":
+			// Snowie writes "Illegal play (…)" where the board was set by
+			// hand during the game: no move of the rules leads there.
+			return fail(ln, t.off+1, "%q: the board was set by hand (no legal play of the rules reaches it); such a record cannot be replayed", strings.TrimSpace(rest[t.off-start:]))
 		default:
-			return fail(ln, t.off+1, "cannot read %q: expected a roll (\"31:\"), a step, Doubles, Takes, Drops or Wins (a resignation is written as its \"Wins\" line only)", t.s)
+			return fail(ln, t.off+1, "cannot read %q: expected a roll (\"31:\"), a step, Doubles, Takes, Drops, Wins or Losses (a resignation is written as its \"Wins\" line only)", t.s)
 		}
 		g.Actions = append(g.Actions, a)
 	}
 	return nil
+}
+
+// isStep reports whether s is a step of a play as the dialects write it:
+// gnubg's and Jellyfish's "13/9", "25/20*", "6/0"; eXtreme Gammon's
+// "bar/21", "6/off", "13/9(2)", "8/2*(2)", and steps through intermediate
+// points "23/14*", "24/23*/20" (points 1-25, "bar" or "b" for 25, "off"
+// or 0 for off, a "*" after any landing point, a count of 1 to 4 in
+// parentheses at the end). It is linear in len(s).
+func isStep(s string) bool {
+	if n := len(s); n >= 3 && s[n-1] == ')' && s[n-3] == '(' && s[n-2] >= '1' && s[n-2] <= '4' {
+		s = s[:n-3]
+	}
+	parts := 0
+	for len(s) > 0 {
+		i := strings.IndexByte(s, '/')
+		seg := s
+		if i >= 0 {
+			seg, s = s[:i], s[i+1:]
+			if s == "" {
+				return false
+			}
+		} else {
+			s = ""
+		}
+		if parts > 0 {
+			seg = strings.TrimSuffix(seg, "*")
+		}
+		if !isPoint(seg, parts == 0) {
+			return false
+		}
+		parts++
+	}
+	return parts >= 2
+}
+
+// isPoint reports whether seg is a point of a step: 0 to 25, "bar" or "b"
+// (from), "off" (to), in any case.
+func isPoint(seg string, from bool) bool {
+	if from && (strings.EqualFold(seg, "bar") || strings.EqualFold(seg, "b")) {
+		return true
+	}
+	if !from && strings.EqualFold(seg, "off") {
+		return true
+	}
+	if len(seg) < 1 || len(seg) > 2 {
+		return false
+	}
+	n := 0
+	for i := 0; i < len(seg); i++ {
+		if seg[i] < '0' || seg[i] > '9' {
+			return false
+		}
+		n = 10*n + int(seg[i]-'0')
+	}
+	return n <= 25
 }
 
 // Options are the backgammon options of the match's first game: the
@@ -534,7 +683,7 @@ func (m *Match) replay(ctx context.Context, lim Limits) ([]Move, error) {
 			}
 		}
 		if lim.MaxMoves > 0 && len(out) >= lim.MaxMoves {
-			return &LimitError{Line: mv.Line, Column: mv.Column, Moves: len(out) + 1, Max: lim.MaxMoves}
+			return &LimitError{What: "moves", Line: mv.Line, Column: mv.Column, Moves: len(out) + 1, Max: lim.MaxMoves}
 		}
 		return nil
 	}
@@ -602,29 +751,44 @@ func (m *Match) replay(ctx context.Context, lim Limits) ([]Move, error) {
 				}
 				opening = false
 			}
-			play := "pass"
-			if a.Play != "" {
-				play = ourSteps(a.Play)
-			}
 			if err := apply(Move{Notation: fmt.Sprintf("roll %d-%d", d[0], d[1]), Line: a.Line, Column: a.Column}); err != nil {
 				return nil, err
 			}
-			if a.Play == "" && ai == len(g.Actions)-1 && g.Winner >= 0 && g.Winner != a.Player {
+			last := ai == len(g.Actions)-1
+			var play string
+			switch {
+			case a.Resigned:
+				if !last || g.Winner < 0 || g.Winner == a.Player {
+					return nil, fail(a.Line, a.Column, `"????" (the roller resigned instead of playing) must be the game's last action, followed by a "Wins" line of the other player`)
+				}
+				continue
+			case a.NoPlay:
+				play = "pass"
+			case a.Play != "":
+				play = ourSteps(a.Play)
+			case last && g.Winner >= 0 && g.Winner != a.Player:
 				// The game's last roll, no play, and the roller lost: he
 				// resigned after rolling (gnubg writes the roll alone).
 				continue
+			case last && g.Winner < 0 && gi == len(m.Games)-1:
+				// The record stops after a roll in an unfinished game: the
+				// dice are still to be played (gnubg keeps them so).
+				continue
+			default:
+				p, n := forcedPlay(s)
+				if n > 1 {
+					return nil, fail(a.Line, a.Column, "%d%d: the roll is written without a play while %d plays are legal (only a forced play, or none, may be left out)", a.Dice[0], a.Dice[1], n)
+				}
+				play = p
 			}
 			if err := apply(Move{Notation: play, Line: a.Line, Column: a.Column}); err != nil {
 				return nil, err
 			}
 		}
 		if g.Winner >= 0 && s.Phase() != backgammon.PhaseOver {
-			level := g.Points / s.CubeValue()
-			if level < 1 || level > 3 || level*s.CubeValue() != g.Points {
-				return nil, fail(g.winsLine, 1, "the game is not over and %d points at cube %d is no resignation", g.Points, s.CubeValue())
-			}
-			if s.Turn() == g.Winner {
-				return nil, fail(g.winsLine, 1, "the game is not over and the winner is to act: no resignation explains the result")
+			level, err := m.resignLevel(g, s)
+			if err != nil {
+				return nil, err
 			}
 			for _, n := range []string{"resign " + [...]string{"", "single", "gammon", "backgammon"}[level], "accept"} {
 				if err := apply(Move{Notation: n, Line: g.winsLine, Column: 1}); err != nil {
@@ -669,16 +833,101 @@ func (m *Match) checkStart(gi int, s backgammon.State) error {
 // middle, scored in full).
 func (m *Match) checkEnd(g Game, s backgammon.State) (jacobyOff bool, err error) {
 	if g.Winner < 0 {
-		return false, nil
+		return false, m.checkLosses(g)
 	}
 	res := s.Outcome()
-	if res.Winner == g.Winner && res.Points[res.Winner] == g.Points {
-		return false, nil
+	if res.Winner == g.Winner && (res.Points[res.Winner] == g.Points || m.capped(g, res.Points[res.Winner])) {
+		return false, m.checkLosses(g)
 	}
 	err = fail(g.winsLine, 1, "the record says %s wins %d points; the game ends with %s winning %d (%s)", m.side(g.Winner), g.Points, m.side(res.Winner), res.Points[res.Winner], res.Detail)
 	jacobyOff = res.Winner == g.Winner && s.Jacoby() && s.End() == "borne off" && s.CubeOwner() < 0 && res.Detail != "single" &&
 		g.Points == map[string]int{"gammon": 2, "backgammon": 3}[res.Detail]*s.CubeValue()
 	return jacobyOff, err
+}
+
+// need is the points player p needed to win the match at game g's start,
+// 0 in money play.
+func (m *Match) need(g Game, p int) int {
+	if m.Length == 0 || p < 0 || p > 1 {
+		return 0
+	}
+	return m.Length - g.Score[p]
+}
+
+// capped reports whether game g's "Wins" line gives, instead of the
+// points the game scored, fewer that still win the match, as programs
+// write a match's last game: Jellyfish the points the winner needed ("Wins
+// 2 point and the match" for a gammon at cube 2 when 2 were needed),
+// Backgammon Galaxy at most the match's length ("Wins 3 point and the
+// match" for a gammon at cube 2 in a 3-point match).
+func (m *Match) capped(g Game, scored int) bool {
+	n := m.need(g, g.Winner)
+	return n > 0 && g.Points >= n && g.Points < scored
+}
+
+// checkLosses checks game g's "Losses" cell, if any, against its "Wins"
+// line: the same points.
+func (m *Match) checkLosses(g Game) error {
+	if g.Loser < 0 {
+		return nil
+	}
+	// (Not the column: Galaxy writes some "Losses" lines at the left
+	// whoever lost.)
+	if g.Winner < 0 || g.LoserPoints != g.Points {
+		return fail(g.lossesLine, g.lossesCol, "the record says %s loses (\"Losses %d\"), but %s", m.side(g.Loser), g.LoserPoints, map[bool]string{true: "no player wins", false: fmt.Sprintf("%s wins %d", m.side(g.Winner), g.Points)}[g.Winner < 0])
+	}
+	return nil
+}
+
+// resignLevel is the resignation (1 single, 2 gammon, 3 backgammon) that
+// explains game g's "Wins" line when the moves leave the game unfinished
+// in s: the loser, on turn, resigned and the winner accepted. The points
+// are the cube times the level, or, at the match's end, the points the
+// winner needed, fewer than a resignation scores: then the smallest level
+// whose stake reaches them (the points written, at least those needed), as
+// gnubg's import takes it. A resignation by
+// the player not on turn, or points no resignation gives (a forfeit or a
+// time-out: not a move of the rules), is an error at the "Wins" line.
+func (m *Match) resignLevel(g Game, s backgammon.State) (int, error) {
+	cube := s.CubeValue()
+	if s.Phase() == backgammon.PhaseOpening {
+		return 0, fail(g.winsLine, g.winsCol, "the game has no roll, so no resignation explains \"Wins %d\" (a resignation is offered by the player on roll, after the opening roll: docs/rules/backgammon.md, Resignation); a forfeit is not a move of the rules", g.Points)
+	}
+	if s.Turn() == g.Winner {
+		return 0, fail(g.winsLine, g.winsCol, "the game is not over and %s, the winner, is to act: only the player on turn may resign (docs/rules/backgammon.md, Resignation), so no resignation by %s explains \"Wins %d\"", m.side(g.Winner), m.side(1-g.Winner), g.Points)
+	}
+	if l := g.Points / cube; l >= 1 && l <= 3 && l*cube == g.Points {
+		return l, nil
+	}
+	if n := m.need(g, g.Winner); n > 0 && g.Points >= n && g.Points < 3*cube {
+		return (g.Points + cube - 1) / cube, nil
+	}
+	extra := ""
+	if n := m.need(g, g.Winner); n > 0 {
+		extra = fmt.Sprintf(", or the %d points %s needed for the match", n, m.side(g.Winner))
+	}
+	return 0, fail(g.winsLine, g.winsCol, "the game is not over and %d points is no ending the rules give at cube %d: a resignation scores %d, %d or %d%s (a forfeit or a time-out is not a move of the rules)", g.Points, cube, cube, 2*cube, 3*cube, extra)
+}
+
+// forcedPlay is the play of a roll written without one, in s (the move
+// phase): "pass" when no number can be played, the one legal play when
+// there is exactly one (n 1), or n > 1 the number of legal plays.
+func forcedPlay(s backgammon.State) (string, int) {
+	var one backgammon.Move
+	n := 0
+	for _, mv := range s.LegalMoves() {
+		switch mv.Kind() {
+		case backgammon.KindPass:
+			return "pass", 0
+		case backgammon.KindPlay:
+			one = mv
+			n++
+		}
+	}
+	if n == 0 {
+		return "pass", 0
+	}
+	return one.String(), n
 }
 
 // rescoreWithoutJacoby turns the replay so far (out from start, the games
@@ -746,19 +995,32 @@ func (g Game) lineOf() int {
 	return 1
 }
 
-// ourSteps writes gnubg's steps with "bar" and "off" for 25 and 0.
+// ourSteps writes a play's steps as the engine's notation writes them:
+// "bar" for a start at 25 (or "b", "Bar"), "off" for an end at 0 (or
+// "Off"); the rest (hits, intermediate points, counts) as written.
 func ourSteps(play string) string {
 	parts := strings.Fields(play)
 	for i, p := range parts {
-		m := stepRe.FindStringSubmatch(p)
-		from, to := m[1], m[2]
-		if from == "25" {
-			from = "bar"
+		count := ""
+		if n := len(p); n >= 3 && p[n-1] == ')' {
+			p, count = p[:n-3], p[n-3:]
 		}
-		if to == "0" {
-			to = "off"
+		segs := strings.Split(p, "/")
+		for j, seg := range segs {
+			hit := strings.HasSuffix(seg, "*")
+			pt := strings.TrimSuffix(seg, "*")
+			switch {
+			case j == 0 && (pt == "25" || strings.EqualFold(pt, "bar") || strings.EqualFold(pt, "b")):
+				pt = "bar"
+			case j > 0 && (pt == "0" || strings.EqualFold(pt, "off")):
+				pt = "off"
+			}
+			if hit {
+				pt += "*"
+			}
+			segs[j] = pt
 		}
-		parts[i] = from + "/" + to + m[3]
+		parts[i] = strings.Join(segs, "/") + count
 	}
 	return strings.Join(parts, " ")
 }
@@ -837,6 +1099,48 @@ func CheckPlayer(name string) error {
 // start that is not a new game, a move of a kind the format has no words
 // for (its index).
 func WriteReplay(start backgammon.State, moves []Move, players [2]string) ([]byte, error) {
+	return WriteReplayOptions(start, moves, players, WriteOptions{})
+}
+
+// Dialect is a program's way of writing the format, which Read reads
+// (every one; it needs no choice) and WriteReplayOptions writes.
+type Dialect int
+
+const (
+	// Gnubg is GNU Backgammon 1.07's "export match mat": steps "25/20*",
+	// "6/0", a roll alone for no play, "Wins <n> point(s)".
+	Gnubg Dialect = iota
+	// Jellyfish is gnubg's, but a match's last "Wins" line ends "and the
+	// match" and gives at most the points the winner needed.
+	Jellyfish
+	// XG is eXtreme Gammon's (and Backgammon Studio's): Jellyfish's, with
+	// steps "bar/20*", "6/off", "13/9(2)", a checker moving through
+	// points written once ("24/13"), "Cannot Move" for no play and "????"
+	// for a roll its roller resigned instead of playing.
+	XG
+	// Galaxy is Backgammon Galaxy's: Jellyfish's, with a "Losses <n>
+	// point(s)" cell for the loser beside the winner's "Wins", and the
+	// last game's points capped at the match's length instead.
+	Galaxy
+)
+
+// WriteOptions are how WriteReplayOptions writes.
+type WriteOptions struct {
+	// Dialect is the program's way of writing (Gnubg: the zero value).
+	Dialect Dialect
+	// OmitForced writes a roll alone when its play was the only legal one,
+	// as some programs do (Read plays it again).
+	OmitForced bool
+	// Tags are written before the match header as `; [Name "Value"]`
+	// lines (after the Jacoby and Beaver tags money play needs); a name or
+	// value with a '"', '[', ']' or a line break is an error.
+	Tags []Tag
+}
+
+// WriteReplayOptions is WriteReplay in the dialect o says. A record that
+// stops after a roll (the dice still to be played) is written with the
+// roll alone as its last action, which Read reads back so.
+func WriteReplayOptions(start backgammon.State, moves []Move, players [2]string, o WriteOptions) ([]byte, error) {
 	if start.Phase() != backgammon.PhaseOpening {
 		return nil, fmt.Errorf("mat: the start must be a new game (opening roll), not phase %s", start.Phase())
 	}
@@ -853,6 +1157,12 @@ func WriteReplay(start backgammon.State, moves []Move, players [2]string) ([]byt
 	}
 	if start.Beavers() {
 		b.WriteString("; [Beaver \"On\"]\n")
+	}
+	for _, t := range o.Tags {
+		if strings.ContainsAny(t.Name, "\"[]\r\n") || strings.ContainsAny(t.Value, "\"[]\r\n") || strings.TrimSpace(t.Name) == "" {
+			return nil, fmt.Errorf("mat: tag %q %q cannot be written as `; [Name \"Value\"]`", t.Name, t.Value)
+		}
+		fmt.Fprintf(&b, "; [%s \"%s\"]\n", t.Name, t.Value)
 	}
 	fmt.Fprintf(&b, " %d point match\n", start.MatchLength())
 	s := start
@@ -887,6 +1197,7 @@ func WriteReplay(start backgammon.State, moves []Move, players [2]string) ([]byt
 		fmt.Fprintf(&b, "\n Game %d\n %s : %-*d%s : %d\n", gameNo, players[0], width, w, players[1], bl)
 	}
 	header()
+	gameStart := s
 	var pendingRoll string
 	pendingPlayer := 0
 	for i, mv := range moves {
@@ -902,12 +1213,22 @@ func WriteReplay(start backgammon.State, moves []Move, players [2]string) ([]byt
 			pendingRoll, pendingPlayer = fmt.Sprintf("%d%d: ", a, d), actor
 		case backgammon.KindPlay, backgammon.KindPass:
 			cell := pendingRoll
-			for _, st := range m.Steps() {
-				cell += fmt.Sprintf("%d/%d", st.From, st.To)
-				if st.Hit {
-					cell += "*"
+			switch {
+			case o.OmitForced && i < len(moves)-1 && forcedOnly(before):
+				// (Not the record's last action: a roll alone there is
+				// the dice still to be played.)
+			case m.Kind() == backgammon.KindPass && o.Dialect == XG:
+				cell += "Cannot Move"
+			case o.Dialect == XG:
+				cell += xgSteps(m.Steps())
+			default:
+				for _, st := range m.Steps() {
+					cell += fmt.Sprintf("%d/%d", st.From, st.To)
+					if st.Hit {
+						cell += "*"
+					}
+					cell += " "
 				}
-				cell += " "
 			}
 			put(pendingPlayer, cell)
 			pendingRoll = ""
@@ -930,6 +1251,7 @@ func WriteReplay(start backgammon.State, moves []Move, players [2]string) ([]byt
 		case backgammon.KindNextGame:
 			flush()
 			s = next
+			gameStart = s
 			header()
 			continue
 		default:
@@ -938,19 +1260,42 @@ func WriteReplay(start backgammon.State, moves []Move, players [2]string) ([]byt
 		s = next
 		if s.Phase() == backgammon.PhaseOver && pendingRoll != "" {
 			// A resignation accepted after the roll: the roll alone, as
-			// gnubg writes it.
+			// gnubg writes it ("????" after it in XG's).
+			if o.Dialect == XG {
+				pendingRoll += "????"
+			}
 			put(pendingPlayer, pendingRoll)
 			pendingRoll = ""
 		}
 		if s.Phase() == backgammon.PhaseOver {
 			out := s.Outcome()
 			pts := out.Points[out.Winner]
+			and := ""
+			if o.Dialect != Gnubg && s.MatchOver() {
+				w, l := gameStart.Score()
+				if o.Dialect == Galaxy {
+					pts = min(pts, s.MatchLength()) // Galaxy caps at the length
+				} else {
+					pts = min(pts, s.MatchLength()-[2]int{w, l}[out.Winner])
+				}
+				and = " and the match"
+			}
 			unit := "points"
 			if pts == 1 {
 				unit = "point"
 			}
-			cell := fmt.Sprintf(" Wins %d %s", pts, unit)
-			if out.Winner == 1 && cells[0] != "" && cells[1] == "" {
+			cell := fmt.Sprintf(" Wins %d %s%s", pts, unit, and)
+			if o.Dialect == Galaxy {
+				// The loser's "Losses" cell on a line of its own before
+				// the winner's "Wins".
+				flush()
+				loss := fmt.Sprintf(" Losses %d %s", pts, unit)
+				if out.Winner == 1 {
+					fmt.Fprintf(&b, "     %-28s%s\n", loss, cell)
+				} else {
+					fmt.Fprintf(&b, "     %-28s%s\n", cell, loss)
+				}
+			} else if out.Winner == 1 && cells[0] != "" && cells[1] == "" {
 				cells[1] = cell // beside the loser's last action, as gnubg writes it
 				flush()
 			} else {
@@ -963,8 +1308,79 @@ func WriteReplay(start backgammon.State, moves []Move, players [2]string) ([]byt
 			}
 		}
 	}
+	if pendingRoll != "" {
+		// The record stops after a roll: the dice still to be played.
+		put(pendingPlayer, pendingRoll)
+	}
 	flush()
 	return b.Bytes(), nil
+}
+
+// forcedOnly reports whether s (the move phase) has exactly one legal
+// play.
+func forcedOnly(s backgammon.State) bool {
+	_, n := forcedPlay(s)
+	return n == 1
+}
+
+// xgSteps writes a play's steps as eXtreme Gammon does: "bar" and "off",
+// a checker's steps through points it does not hit on joined ("24/18
+// 18/13" as "24/13"), identical steps counted ("13/9(2)").
+func xgSteps(steps []backgammon.Step) string {
+	type seg struct {
+		from, to int
+		hit      bool
+	}
+	var segs []seg
+	used := make([]bool, len(steps))
+	for i, st := range steps {
+		if used[i] {
+			continue
+		}
+		used[i] = true
+		sg := seg{st.From, st.To, st.Hit}
+		for !sg.hit {
+			j := slices.IndexFunc(steps, func(n backgammon.Step) bool { return n.From == sg.to })
+			for j >= 0 && used[j] {
+				k := slices.IndexFunc(steps[j+1:], func(n backgammon.Step) bool { return n.From == sg.to })
+				if k < 0 {
+					j = -1
+				} else {
+					j += 1 + k
+				}
+			}
+			if j < 0 {
+				break
+			}
+			used[j] = true
+			sg = seg{sg.from, steps[j].To, steps[j].Hit}
+		}
+		segs = append(segs, sg)
+	}
+	var b strings.Builder
+	for i := 0; i < len(segs); {
+		n := 1
+		for i+n < len(segs) && segs[i+n] == segs[i] {
+			n++
+		}
+		from, to := strconv.Itoa(segs[i].from), strconv.Itoa(segs[i].to)
+		if segs[i].from == 25 {
+			from = "bar"
+		}
+		if segs[i].to == 0 {
+			to = "off"
+		}
+		b.WriteString(from + "/" + to)
+		if segs[i].hit {
+			b.WriteString("*")
+		}
+		if n > 1 {
+			fmt.Fprintf(&b, "(%d)", n)
+		}
+		b.WriteString(" ")
+		i += n
+	}
+	return b.String()
 }
 
 // applyText is State.ApplyText for Write's moves in notation, except that

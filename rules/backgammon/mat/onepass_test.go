@@ -291,6 +291,17 @@ func (m *Match) replayOld() ([]Move, error) {
 				// resigned after rolling (gnubg writes the roll alone).
 				continue
 			}
+			if a.Play == "" && ai == len(g.Actions)-1 && g.Winner < 0 && gi == len(m.Games)-1 {
+				continue // the dice still to be played
+			}
+			if a.Play == "" {
+				// A roll written alone: the forced play, or none.
+				p, n := forcedPlay(s)
+				if n > 1 {
+					return nil, fail(a.Line, a.Column, "%d%d: the roll is written without a play while %d plays are legal (only a forced play, or none, may be left out)", a.Dice[0], a.Dice[1], n)
+				}
+				play = p
+			}
 			if err := apply(Move{Notation: play, Line: a.Line, Column: a.Column}); err != nil {
 				return nil, err
 			}
@@ -299,12 +310,9 @@ func (m *Match) replayOld() ([]Move, error) {
 			continue
 		}
 		if s.Phase() != backgammon.PhaseOver {
-			level := g.Points / s.CubeValue()
-			if level < 1 || level > 3 || level*s.CubeValue() != g.Points {
-				return nil, fail(g.winsLine, 1, "the game is not over and %d points at cube %d is no resignation", g.Points, s.CubeValue())
-			}
-			if s.Turn() == g.Winner {
-				return nil, fail(g.winsLine, 1, "the game is not over and the winner is to act: no resignation explains the result")
+			level, err := m.resignLevel(g, s)
+			if err != nil {
+				return nil, err
 			}
 			for _, n := range []string{"resign " + [...]string{"", "single", "gammon", "backgammon"}[level], "accept"} {
 				if err := apply(Move{Notation: n, Line: g.winsLine, Column: 1}); err != nil {
