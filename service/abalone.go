@@ -452,3 +452,11 @@ func exportAPGN(replay *gamerulesv1.ReplayGameRequest, resp *gamerulesv1.ReplayG
 	g.Moves = resp.GetMoves()
 	return apgn.Write(g)
 }
+
+func (p abalonePos) children() ([]Position, error) {
+	return childrenOf("abalone", p.s, func(s abalone.State) Position { return abalonePos{s} })
+}
+
+func (p abalonePos) playout(rng *rand.Rand, first, maxPlies int, record bool) (playedGame, error) {
+	return playRandom[abalone.State, abalone.Move]("abalone", p.s, rng, first, maxPlies, record, nil)
+}

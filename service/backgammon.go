@@ -869,3 +869,30 @@ func exportMat(replay *gamerulesv1.ReplayGameRequest) (moveApplier, recordWriter
 		return text, nil
 	}
 }
+
+// children uses LegalMovesWithResults, which applies the listed moves
+// without checking them again.
+func (p backgammonPos) children() ([]Position, error) {
+	_, next := p.s.LegalMovesWithResults()
+	out := make([]Position, len(next))
+	for i, s := range next {
+		out[i] = backgammonPos{s}
+	}
+	return out, nil
+}
+
+// playout draws the rolls with backgammon.RollDice (each roll by its
+// probability), and plays uniformly among the other legal moves (the
+// cube's decisions included, when the cube is in use).
+func (p backgammonPos) playout(rng *rand.Rand, first, maxPlies int, record bool) (playedGame, error) {
+	return playRandom("backgammon", p.s, rng, first, maxPlies, record, backgammonDraw)
+}
+
+// backgammonDraw draws the roll of a roll phase (the opening's included).
+func backgammonDraw(s backgammon.State, rng *rand.Rand) (backgammon.Move, bool) {
+	if ph := s.Phase(); ph != backgammon.PhaseOpening && ph != backgammon.PhaseRoll {
+		return backgammon.Move{}, false
+	}
+	m, err := backgammon.RollDice(s, rng)
+	return m, err == nil
+}

@@ -443,3 +443,11 @@ func (gravityTrapEngine) Board(name string) (*gamerulesv1.GetBoardResponse, erro
 	}
 	return &gamerulesv1.GetBoardResponse{Board: &gamerulesv1.GetBoardResponse_GravityTrap{GravityTrap: pb}, Note: b.Note()}, nil
 }
+
+func (p gravityTrapPos) children() ([]Position, error) {
+	return childrenOf("gravity_trap", p.s, func(s gravitytrap.State) Position { return gravityTrapPos{s} })
+}
+
+func (p gravityTrapPos) playout(rng *rand.Rand, first, maxPlies int, record bool) (playedGame, error) {
+	return playRandom[gravitytrap.State, gravitytrap.Move]("gravity_trap", p.s, rng, first, maxPlies, record, nil)
+}

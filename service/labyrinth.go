@@ -529,3 +529,11 @@ func (p labyrinthPos) Observe(player int) (*gamerulesv1.GameState, error) {
 
 // Render draws the state (render.Labyrinth).
 func (p labyrinthPos) Render(o render.Options) ([]byte, error) { return render.Labyrinth(p.s, o) }
+
+func (p labyrinthPos) children() ([]Position, error) {
+	return childrenOf("labyrinth", p.s, func(s labyrinth.State) Position { return labyrinthPos{s} })
+}
+
+func (p labyrinthPos) playout(rng *rand.Rand, first, maxPlies int, record bool) (playedGame, error) {
+	return playRandom[labyrinth.State, labyrinth.Move]("labyrinth", p.s, rng, first, maxPlies, record, nil)
+}

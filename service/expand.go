@@ -1,0 +1,167 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+)
+
+// MaxExpandDepth is the deepest tree Expand builds, in plies.
+const MaxExpandDepth = 8
+
+// MaxExpandNodes is the most nodes an Expand tree may have, the root
+// included: a node is about 60 bytes of protobuf with its text state (a
+// few hundred with the typed state), so the answer stays within a few MiB.
+// Backgammon from a roll phase has about 450 nodes at depth 2 and 9,000 at
+// depth 3.
+const MaxExpandNodes = 20_000
+
+// expandCountCap is how far Expand counts a tree that is over its budget
+// before it gives up and reports a lower bound.
+const expandCountCap = 1_000_000
+
+// expandCheckEvery is how many nodes Expand visits between two looks at
+// the request's context.
+const expandCheckEvery = 256
+
+// expandNode is a node of the tree of rules positions, before its answer
+// is built.
+type expandNode struct {
+	pos  Position
+	kids []*expandNode
+}
+
+// Expand returns the tree of the request's state to its depth. The tree is
+// first built as rules positions while it is counted; a tree over the node
+// budget is refused then (INVALID_REQUEST on depth, ErrorInfo metadata
+// "nodes" the count it needs), before any answer is built.
+func (s *Server) Expand(ctx context.Context, req *gamerulesv1.ExpandRequest) (*gamerulesv1.ExpandResponse, error) {
+	pos, err := s.decode(req.GetGame(), req.GetState())
+	if err != nil {
+		return nil, err
+	}
+	depth := int(req.GetDepth())
+	if depth < 1 || depth > MaxExpandDepth {
+		return nil, toStatus("depth", fmt.Errorf("%w: depth %d; want 1..%d plies", errInvalidRequest, depth, MaxExpandDepth))
+	}
+	budget := int(req.GetMaxNodes())
+	switch {
+	case budget < 0 || budget > MaxExpandNodes:
+		return nil, toStatus("max_nodes", fmt.Errorf("%w: max_nodes %d; want 0 (the most, %d) up to %d", errInvalidRequest, budget, MaxExpandNodes, MaxExpandNodes))
+	case budget == 0:
+		budget = MaxExpandNodes
+	}
+	b := &treeBuilder{ctx: ctx, budget: budget}
+	root := &expandNode{pos: pos}
+	b.count = 1
+	if err := b.grow(root, depth); err != nil {
+		return nil, err
+	}
+	if b.count > budget {
+		need := strconv.Itoa(b.count)
+		if b.count > expandCountCap {
+			need = ">" + strconv.Itoa(expandCountCap)
+		}
+		return nil, toStatusMeta("depth", fmt.Errorf("%w: the tree to depth %d has %s nodes; at most %d (max_nodes): ask for less depth", errInvalidRequest, depth, need, budget), map[string]string{"nodes": need})
+	}
+	w := moveParts{Notation: true, Typed: true, Probability: true, ResultText: true, ResultTyped: req.GetIncludeTypedStates()}
+	st := pos.Encode()
+	if !req.GetIncludeTypedStates() {
+		st = &gamerulesv1.GameState{Text: st.GetText()}
+	}
+	out := &gamerulesv1.ExpandResponse{Root: &gamerulesv1.ExpandNode{State: st}, NodeCount: int32(b.count)}
+	if err := buildNode(out.Root, root, w); err != nil {
+		return nil, toStatus("state", err)
+	}
+	return out, nil
+}
+
+// treeBuilder grows an Expand tree and counts it.
+type treeBuilder struct {
+	ctx    context.Context
+	budget int
+	count  int
+}
+
+// grow adds depth plies of children below n. Past the budget it keeps
+// counting (up to expandCountCap) without keeping the nodes.
+func (b *treeBuilder) grow(n *expandNode, depth int) error {
+	if depth == 0 || n.pos.Outcome().Finished {
+		return nil
+	}
+	sr, ok := n.pos.(searcher)
+	if !ok {
+		return toStatus("state", fmt.Errorf("expand: the game's positions cannot be searched"))
+	}
+	kids, err := sr.children()
+	if err != nil {
+		return toStatus("state", err)
+	}
+	before := b.count
+	b.count += len(kids)
+	if before/expandCheckEvery != b.count/expandCheckEvery {
+		if err := b.ctx.Err(); err != nil {
+			return toStatus("depth", err)
+		}
+	}
+	keep := b.count <= b.budget
+	if keep {
+		n.kids = make([]*expandNode, len(kids))
+	}
+	for i, k := range kids {
+		if b.count > expandCountCap {
+			return nil
+		}
+		kn := &expandNode{pos: k}
+		if keep {
+			n.kids[i] = kn
+		}
+		if err := b.grow(kn, depth-1); err != nil {
+			return err
+		}
+		if b.count > b.budget {
+			keep = false
+			n.kids = nil
+		}
+	}
+	return nil
+}
+
+// buildNode fills out's outcome and children from n: the children's moves
+// and states are n's LegalMoves with results (parts w), in order.
+func buildNode(out *gamerulesv1.ExpandNode, n *expandNode, w moveParts) error {
+	sc := n.pos.Outcome()
+	out.Finished = sc.Finished
+	out.Points = make([]int32, len(sc.Points))
+	for i, p := range sc.Points {
+		out.Points[i] = int32(p)
+	}
+	if sc.Finished && sc.Winner >= 0 {
+		wn := int32(sc.Winner)
+		out.Winner = &wn
+	}
+	if len(n.kids) == 0 {
+		return nil
+	}
+	moves, chance, err := n.pos.LegalMoves(w)
+	if err != nil {
+		return err
+	}
+	if len(moves) != len(n.kids) {
+		return fmt.Errorf("expand: %d legal moves but %d children", len(moves), len(n.kids)) // a bug: INTERNAL
+	}
+	out.Chance = chance
+	out.Children = make([]*gamerulesv1.ExpandNode, len(moves))
+	for i, m := range moves {
+		st := m.Result
+		m.Result = nil
+		c := &gamerulesv1.ExpandNode{Move: m, State: st}
+		if err := buildNode(c, n.kids[i], w); err != nil {
+			return err
+		}
+		out.Children[i] = c
+	}
+	return nil
+}
