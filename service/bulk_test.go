@@ -263,7 +263,7 @@ func TestExpandEqualsLegalMoves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !resp.GetRoot().GetChance() || len(resp.GetRoot().GetChildren()) != 21 || resp.GetRoot().GetState().GetBackgammon() == nil {
+	if !resp.GetRoot().GetChance() || resp.GetRoot().Chance == nil || len(resp.GetRoot().GetChildren()) != 21 || resp.GetRoot().GetState().GetBackgammon() == nil {
 		t.Fatalf("backgammon roll: %d children, chance %v", len(resp.GetRoot().GetChildren()), resp.GetRoot().GetChance())
 	}
 	sum := 0.0
@@ -315,15 +315,15 @@ func TestPlayoutDeterministic(t *testing.T) {
 			if !proto.Equal(a, answers[1]) {
 				t.Fatalf("%s %s: answers differ between 1 and 3 cores", g, st.GetText())
 			}
-			sum := a.GetDraws() + a.GetUnfinished()
-			for _, w := range a.GetWins() {
+			sum := a.GetDrawCount() + a.GetUnfinishedCount()
+			for _, w := range a.GetWinCounts() {
 				sum += w
 			}
-			if sum != 60 || a.GetGames() != 60 || len(a.GetPlayed()) != 60 {
-				t.Errorf("%s: wins %v draws %d unfinished %d: %d games; want 60", g, a.GetWins(), a.GetDraws(), a.GetUnfinished(), sum)
+			if sum != 60 || a.GetGameCount() != 60 || len(a.GetPlayed().GetGames()) != 60 {
+				t.Errorf("%s: wins %v draws %d unfinished %d: %d games; want 60", g, a.GetWinCounts(), a.GetDrawCount(), a.GetUnfinishedCount(), sum)
 			}
 			plies := 0
-			for i, pg := range a.GetPlayed() {
+			for i, pg := range a.GetPlayed().GetGames() {
 				plies += len(pg.GetMoves())
 				if i%7 != 0 {
 					continue
@@ -342,12 +342,12 @@ func TestPlayoutDeterministic(t *testing.T) {
 			lm, _ := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: g, State: st})
 			plays := int32(0)
 			for i, fm := range a.GetFirstMoves() {
-				plays += fm.GetPlays()
+				plays += fm.GetPlayCount()
 				if fm.GetNotation() != lm.GetMoves()[i].GetNotation() {
 					t.Errorf("%s: first move %d is %s; LegalMoves lists %s", g, i, fm.GetNotation(), lm.GetMoves()[i].GetNotation())
 				}
-				if n := int32(len(lm.GetMoves())); !lm.GetChance() && fm.GetPlays() != 60/n+b2i(int32(i) < 60%n) {
-					t.Errorf("%s: first move %d has %d plays; round robin deals %d", g, i, fm.GetPlays(), 60/n+b2i(int32(i) < 60%n))
+				if n := int32(len(lm.GetMoves())); !lm.GetChance() && fm.GetPlayCount() != 60/n+b2i(int32(i) < 60%n) {
+					t.Errorf("%s: first move %d has %d plays; round robin deals %d", g, i, fm.GetPlayCount(), 60/n+b2i(int32(i) < 60%n))
 				}
 			}
 			if len(lm.GetMoves()) > 0 && plays != 60 {
@@ -357,7 +357,7 @@ func TestPlayoutDeterministic(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(lm.GetMoves()) > 1 && other.GetTotalPlies() == a.GetTotalPlies() && fmt.Sprint(other.GetWins()) == fmt.Sprint(a.GetWins()) && g != "labyrinth" {
+			if len(lm.GetMoves()) > 1 && other.GetTotalPlies() == a.GetTotalPlies() && fmt.Sprint(other.GetWinCounts()) == fmt.Sprint(a.GetWinCounts()) && g != "labyrinth" {
 				t.Errorf("%s %s: seeds 7 and 8 played the same games", g, st.GetText())
 			}
 		}
@@ -393,7 +393,7 @@ func TestPlayoutLimits(t *testing.T) {
 		}
 	}
 	resp, err := srv.Playout(context.Background(), &gamerulesv1.PlayoutRequest{Game: "gravity_trap", State: st, Games: MaxPlayoutGames, Seed: proto.Uint64(1)})
-	if err != nil || resp.GetGames() != MaxPlayoutGames || resp.GetUnfinished() != 0 {
-		t.Errorf("%d games: %v %v", MaxPlayoutGames, resp.GetUnfinished(), err)
+	if err != nil || resp.GetGameCount() != MaxPlayoutGames || resp.GetUnfinishedCount() != 0 {
+		t.Errorf("%d games: %v %v", MaxPlayoutGames, resp.GetUnfinishedCount(), err)
 	}
 }

@@ -152,7 +152,7 @@ func buildNode(out *gamerulesv1.ExpandNode, n *expandNode, w moveParts) error {
 	if len(moves) != len(n.kids) {
 		return fmt.Errorf("expand: %d legal moves but %d children", len(moves), len(n.kids)) // a bug: INTERNAL
 	}
-	out.Chance = chance
+	out.Chance = &chance
 	out.Children = make([]*gamerulesv1.ExpandNode, len(moves))
 	for i, m := range moves {
 		st := m.Result

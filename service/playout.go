@@ -90,33 +90,36 @@ func (s *Server) Playout(ctx context.Context, req *gamerulesv1.PlayoutRequest) (
 
 // playoutAnswer sums the games played into Playout's answer.
 func playoutAnswer(players int32, seed uint64, played []playedGame, firstMoves []*gamerulesv1.Move, record bool) *gamerulesv1.PlayoutResponse {
-	resp := &gamerulesv1.PlayoutResponse{Seed: seed, Games: int32(len(played)), Wins: make([]int32, players)}
+	resp := &gamerulesv1.PlayoutResponse{Seed: seed, GameCount: int32(len(played)), WinCounts: make([]int32, players)}
 	type bar struct{ player, points int }
 	hist := map[bar]int32{}
+	if record {
+		resp.Played = &gamerulesv1.PlayoutGames{Games: make([]*gamerulesv1.PlayoutGame, 0, len(played))}
+	}
 	first := make([]*gamerulesv1.PlayoutFirstMove, len(firstMoves))
 	for i, m := range firstMoves {
-		first[i] = &gamerulesv1.PlayoutFirstMove{Notation: m.GetNotation(), Wins: make([]int32, players), Points: make([]int32, players)}
+		first[i] = &gamerulesv1.PlayoutFirstMove{Notation: m.GetNotation(), WinCounts: make([]int32, players), Points: make([]int32, players)}
 	}
 	for _, g := range played {
 		resp.TotalPlies += int64(g.plies)
-		resp.MaxPlies = max(resp.MaxPlies, int32(g.plies))
+		resp.LongestPlies = max(resp.LongestPlies, int32(g.plies))
 		var fm *gamerulesv1.PlayoutFirstMove
 		if g.first >= 0 && g.first < len(first) {
 			fm = first[g.first]
-			fm.Plays++
+			fm.PlayCount++
 		}
 		pg := &gamerulesv1.PlayoutGame{Moves: g.moves, Finished: g.out.Finished}
 		switch {
 		case !g.out.Finished:
-			resp.Unfinished++
+			resp.UnfinishedCount++
 		case g.out.Winner < 0:
-			resp.Draws++
+			resp.DrawCount++
 			if fm != nil {
-				fm.Draws++
+				fm.DrawCount++
 			}
 		default:
 			w := g.out.Winner
-			resp.Wins[w]++
+			resp.WinCounts[w]++
 			wn := int32(w)
 			pg.Winner = &wn
 			pts := 0
@@ -125,7 +128,7 @@ func playoutAnswer(players int32, seed uint64, played []playedGame, firstMoves [
 			}
 			hist[bar{w, pts}]++
 			if fm != nil {
-				fm.Wins[w]++
+				fm.WinCounts[w]++
 			}
 		}
 		if fm != nil && g.out.Finished {
@@ -136,14 +139,14 @@ func playoutAnswer(players int32, seed uint64, played []playedGame, firstMoves [
 			}
 		}
 		if record {
-			resp.Played = append(resp.Played, pg)
+			resp.Played.Games = append(resp.Played.Games, pg)
 		}
 	}
 	if len(played) > 0 {
 		resp.MeanPlies = float64(resp.TotalPlies) / float64(len(played))
 	}
 	for b, n := range hist {
-		resp.Points = append(resp.Points, &gamerulesv1.PlayoutPoints{Player: int32(b.player), Points: int32(b.points), Games: n})
+		resp.Points = append(resp.Points, &gamerulesv1.PlayoutPoints{Player: int32(b.player), Points: int32(b.points), GameCount: n})
 	}
 	slices.SortFunc(resp.Points, func(a, b *gamerulesv1.PlayoutPoints) int {
 		if a.Player != b.Player {

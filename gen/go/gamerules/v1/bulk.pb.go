@@ -577,8 +577,9 @@ type ExpandNode struct {
 	Winner *int32 `protobuf:"varint,4,opt,name=winner,proto3,oneof" json:"winner,omitempty"`
 	// Points per player, by player index, as ScoreResponse.points.
 	Points []int32 `protobuf:"varint,5,rep,packed,name=points,proto3" json:"points,omitempty"`
-	// True when the children are chance outcomes (as LegalMoves' chance).
-	Chance bool `protobuf:"varint,6,opt,name=chance,proto3" json:"chance,omitempty"`
+	// True when the children are chance outcomes (as LegalMoves' chance);
+	// present only when the node has children.
+	Chance *bool `protobuf:"varint,6,opt,name=chance,proto3,oneof" json:"chance,omitempty"`
 	// The nodes one ply below, in LegalMoves' order; empty at the tree's
 	// depth and where the game is over.
 	Children      []*ExpandNode `protobuf:"bytes,7,rep,name=children,proto3" json:"children,omitempty"`
@@ -652,8 +653,8 @@ func (x *ExpandNode) GetPoints() []int32 {
 }
 
 func (x *ExpandNode) GetChance() bool {
-	if x != nil {
-		return x.Chance
+	if x != nil && x.Chance != nil {
+		return *x.Chance
 	}
 	return false
 }
@@ -767,29 +768,32 @@ type PlayoutResponse struct {
 	TotalPlies int64 `protobuf:"varint,1,opt,name=total_plies,json=totalPlies,proto3" json:"total_plies,omitempty"`
 	// The seed used (the request's, or the one the server picked).
 	Seed uint64 `protobuf:"varint,2,opt,name=seed,proto3" json:"seed,omitempty"`
-	// How many games were played.
-	Games int32 `protobuf:"varint,3,opt,name=games,proto3" json:"games,omitempty"`
+	// How many games were played (the request's games).
+	GameCount int32 `protobuf:"varint,3,opt,name=game_count,json=gameCount,proto3" json:"game_count,omitempty"`
 	// Games won, by player index.
-	Wins []int32 `protobuf:"varint,4,rep,packed,name=wins,proto3" json:"wins,omitempty"`
+	WinCounts []int32 `protobuf:"varint,4,rep,packed,name=win_counts,json=winCounts,proto3" json:"win_counts,omitempty"`
 	// Games that ended in a draw.
-	Draws int32 `protobuf:"varint,5,opt,name=draws,proto3" json:"draws,omitempty"`
-	// Games stopped at max_plies before their end.
-	Unfinished int32 `protobuf:"varint,6,opt,name=unfinished,proto3" json:"unfinished,omitempty"`
+	DrawCount int32 `protobuf:"varint,5,opt,name=draw_count,json=drawCount,proto3" json:"draw_count,omitempty"`
+	// Games stopped at max_plies before their end (neither won nor drawn).
+	UnfinishedCount int32 `protobuf:"varint,6,opt,name=unfinished_count,json=unfinishedCount,proto3" json:"unfinished_count,omitempty"`
 	// The mean plies of a game.
 	MeanPlies float64 `protobuf:"fixed64,7,opt,name=mean_plies,json=meanPlies,proto3" json:"mean_plies,omitempty"`
 	// The plies of the longest game.
-	MaxPlies int32 `protobuf:"varint,8,opt,name=max_plies,json=maxPlies,proto3" json:"max_plies,omitempty"`
-	// How many finished games gave their winner how many points, sorted by
-	// player then points (backgammon: 1 single, 2 gammon, 3 backgammon).
+	LongestPlies int32 `protobuf:"varint,8,opt,name=longest_plies,json=longestPlies,proto3" json:"longest_plies,omitempty"`
+	// How many won games gave their winner how many points, sorted by
+	// player then points (backgammon: 1 single, 2 gammon, 3 backgammon,
+	// times the cube).
 	Points []*PlayoutPoints `protobuf:"bytes,9,rep,name=points,proto3" json:"points,omitempty"`
-	// The games by their first move, in LegalMoves' order of the state: a
-	// move chooser's table. At a decision (not chance) the first moves are
-	// dealt round robin, game i playing move i mod n, so every move gets
-	// games/n games (the first games%n one more); at a chance point the
-	// first move is drawn by its probability. Empty when the state is over.
+	// The games by their first move, one entry per legal move of the state,
+	// in LegalMoves' order: a move chooser's table (flat Monte Carlo: pick
+	// the move with the highest win_counts[p] / play_count for the player p
+	// to move). At a decision (not a chance point) the first moves are dealt
+	// round robin, game i playing move i mod n, so every move gets games/n
+	// games (the first games mod n one more); at a chance point the first
+	// move is drawn by its probability. Empty when the state is over.
 	FirstMoves []*PlayoutFirstMove `protobuf:"bytes,10,rep,name=first_moves,json=firstMoves,proto3" json:"first_moves,omitempty"`
-	// With include_moves: each game's moves, in game order.
-	Played        []*PlayoutGame `protobuf:"bytes,11,rep,name=played,proto3" json:"played,omitempty"`
+	// With include_moves (only then present): each game's moves.
+	Played        *PlayoutGames `protobuf:"bytes,11,opt,name=played,proto3" json:"played,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -838,30 +842,30 @@ func (x *PlayoutResponse) GetSeed() uint64 {
 	return 0
 }
 
-func (x *PlayoutResponse) GetGames() int32 {
+func (x *PlayoutResponse) GetGameCount() int32 {
 	if x != nil {
-		return x.Games
+		return x.GameCount
 	}
 	return 0
 }
 
-func (x *PlayoutResponse) GetWins() []int32 {
+func (x *PlayoutResponse) GetWinCounts() []int32 {
 	if x != nil {
-		return x.Wins
+		return x.WinCounts
 	}
 	return nil
 }
 
-func (x *PlayoutResponse) GetDraws() int32 {
+func (x *PlayoutResponse) GetDrawCount() int32 {
 	if x != nil {
-		return x.Draws
+		return x.DrawCount
 	}
 	return 0
 }
 
-func (x *PlayoutResponse) GetUnfinished() int32 {
+func (x *PlayoutResponse) GetUnfinishedCount() int32 {
 	if x != nil {
-		return x.Unfinished
+		return x.UnfinishedCount
 	}
 	return 0
 }
@@ -873,9 +877,9 @@ func (x *PlayoutResponse) GetMeanPlies() float64 {
 	return 0
 }
 
-func (x *PlayoutResponse) GetMaxPlies() int32 {
+func (x *PlayoutResponse) GetLongestPlies() int32 {
 	if x != nil {
-		return x.MaxPlies
+		return x.LongestPlies
 	}
 	return 0
 }
@@ -894,9 +898,55 @@ func (x *PlayoutResponse) GetFirstMoves() []*PlayoutFirstMove {
 	return nil
 }
 
-func (x *PlayoutResponse) GetPlayed() []*PlayoutGame {
+func (x *PlayoutResponse) GetPlayed() *PlayoutGames {
 	if x != nil {
 		return x.Played
+	}
+	return nil
+}
+
+// PlayoutGames is the games of a playout, in game order.
+type PlayoutGames struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// One per game.
+	Games         []*PlayoutGame `protobuf:"bytes,1,rep,name=games,proto3" json:"games,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlayoutGames) Reset() {
+	*x = PlayoutGames{}
+	mi := &file_gamerules_v1_bulk_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayoutGames) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayoutGames) ProtoMessage() {}
+
+func (x *PlayoutGames) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_bulk_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayoutGames.ProtoReflect.Descriptor instead.
+func (*PlayoutGames) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_bulk_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *PlayoutGames) GetGames() []*PlayoutGame {
+	if x != nil {
+		return x.Games
 	}
 	return nil
 }
@@ -909,14 +959,14 @@ type PlayoutPoints struct {
 	// The winner's points (ScoreResponse.points of the winner).
 	Points int32 `protobuf:"varint,2,opt,name=points,proto3" json:"points,omitempty"`
 	// How many games ended so.
-	Games         int32 `protobuf:"varint,3,opt,name=games,proto3" json:"games,omitempty"`
+	GameCount     int32 `protobuf:"varint,3,opt,name=game_count,json=gameCount,proto3" json:"game_count,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *PlayoutPoints) Reset() {
 	*x = PlayoutPoints{}
-	mi := &file_gamerules_v1_bulk_proto_msgTypes[9]
+	mi := &file_gamerules_v1_bulk_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -928,7 +978,7 @@ func (x *PlayoutPoints) String() string {
 func (*PlayoutPoints) ProtoMessage() {}
 
 func (x *PlayoutPoints) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_bulk_proto_msgTypes[9]
+	mi := &file_gamerules_v1_bulk_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -941,7 +991,7 @@ func (x *PlayoutPoints) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayoutPoints.ProtoReflect.Descriptor instead.
 func (*PlayoutPoints) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_bulk_proto_rawDescGZIP(), []int{9}
+	return file_gamerules_v1_bulk_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *PlayoutPoints) GetPlayer() int32 {
@@ -958,9 +1008,9 @@ func (x *PlayoutPoints) GetPoints() int32 {
 	return 0
 }
 
-func (x *PlayoutPoints) GetGames() int32 {
+func (x *PlayoutPoints) GetGameCount() int32 {
 	if x != nil {
-		return x.Games
+		return x.GameCount
 	}
 	return 0
 }
@@ -971,14 +1021,13 @@ type PlayoutFirstMove struct {
 	// The move, in canonical notation.
 	Notation string `protobuf:"bytes,1,opt,name=notation,proto3" json:"notation,omitempty"`
 	// Games that began with it.
-	Plays int32 `protobuf:"varint,2,opt,name=plays,proto3" json:"plays,omitempty"`
-	// Of those, games won, by player index. A chooser for the player to move
-	// picks the move with the highest wins[player] / plays.
-	Wins []int32 `protobuf:"varint,3,rep,packed,name=wins,proto3" json:"wins,omitempty"`
+	PlayCount int32 `protobuf:"varint,2,opt,name=play_count,json=playCount,proto3" json:"play_count,omitempty"`
+	// Of those, games won, by player index.
+	WinCounts []int32 `protobuf:"varint,3,rep,packed,name=win_counts,json=winCounts,proto3" json:"win_counts,omitempty"`
 	// Of those, draws.
-	Draws int32 `protobuf:"varint,4,opt,name=draws,proto3" json:"draws,omitempty"`
+	DrawCount int32 `protobuf:"varint,4,opt,name=draw_count,json=drawCount,proto3" json:"draw_count,omitempty"`
 	// Of those, the points won, summed, by player index (a backgammon gammon
-	// counts 2).
+	// counts 2; unfinished games count none).
 	Points        []int32 `protobuf:"varint,5,rep,packed,name=points,proto3" json:"points,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -986,7 +1035,7 @@ type PlayoutFirstMove struct {
 
 func (x *PlayoutFirstMove) Reset() {
 	*x = PlayoutFirstMove{}
-	mi := &file_gamerules_v1_bulk_proto_msgTypes[10]
+	mi := &file_gamerules_v1_bulk_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -998,7 +1047,7 @@ func (x *PlayoutFirstMove) String() string {
 func (*PlayoutFirstMove) ProtoMessage() {}
 
 func (x *PlayoutFirstMove) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_bulk_proto_msgTypes[10]
+	mi := &file_gamerules_v1_bulk_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1011,7 +1060,7 @@ func (x *PlayoutFirstMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayoutFirstMove.ProtoReflect.Descriptor instead.
 func (*PlayoutFirstMove) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_bulk_proto_rawDescGZIP(), []int{10}
+	return file_gamerules_v1_bulk_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *PlayoutFirstMove) GetNotation() string {
@@ -1021,23 +1070,23 @@ func (x *PlayoutFirstMove) GetNotation() string {
 	return ""
 }
 
-func (x *PlayoutFirstMove) GetPlays() int32 {
+func (x *PlayoutFirstMove) GetPlayCount() int32 {
 	if x != nil {
-		return x.Plays
+		return x.PlayCount
 	}
 	return 0
 }
 
-func (x *PlayoutFirstMove) GetWins() []int32 {
+func (x *PlayoutFirstMove) GetWinCounts() []int32 {
 	if x != nil {
-		return x.Wins
+		return x.WinCounts
 	}
 	return nil
 }
 
-func (x *PlayoutFirstMove) GetDraws() int32 {
+func (x *PlayoutFirstMove) GetDrawCount() int32 {
 	if x != nil {
-		return x.Draws
+		return x.DrawCount
 	}
 	return 0
 }
@@ -1064,7 +1113,7 @@ type PlayoutGame struct {
 
 func (x *PlayoutGame) Reset() {
 	*x = PlayoutGame{}
-	mi := &file_gamerules_v1_bulk_proto_msgTypes[11]
+	mi := &file_gamerules_v1_bulk_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1076,7 +1125,7 @@ func (x *PlayoutGame) String() string {
 func (*PlayoutGame) ProtoMessage() {}
 
 func (x *PlayoutGame) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_bulk_proto_msgTypes[11]
+	mi := &file_gamerules_v1_bulk_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1089,7 +1138,7 @@ func (x *PlayoutGame) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayoutGame.ProtoReflect.Descriptor instead.
 func (*PlayoutGame) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_bulk_proto_rawDescGZIP(), []int{11}
+	return file_gamerules_v1_bulk_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *PlayoutGame) GetMoves() []string {
@@ -1119,27 +1168,27 @@ const file_gamerules_v1_bulk_proto_rawDesc = "" +
 	"\n" +
 	"\x17gamerules/v1/bulk.proto\x12\fgamerules.v1\x1a\x1cgamerules/v1/gamerules.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x17google/rpc/status.proto\"O\n" +
 	"\fBatchRequest\x12?\n" +
-	"\brequests\x18\x01 \x03(\v2\x1e.gamerules.v1.BatchRequestItemB\x03\xe0A\x02R\brequests\"\xdb\x02\n" +
-	"\x10BatchRequestItem\x129\n" +
-	"\bnew_game\x18\x01 \x01(\v2\x1c.gamerules.v1.NewGameRequestH\x00R\anewGame\x12B\n" +
-	"\vlegal_moves\x18\x02 \x01(\v2\x1f.gamerules.v1.LegalMovesRequestH\x00R\n" +
-	"legalMoves\x12?\n" +
+	"\brequests\x18\x01 \x03(\v2\x1e.gamerules.v1.BatchRequestItemB\x03\xe0A\x02R\brequests\"\xf4\x02\n" +
+	"\x10BatchRequestItem\x12>\n" +
+	"\bnew_game\x18\x01 \x01(\v2\x1c.gamerules.v1.NewGameRequestB\x03\xe0A\x01H\x00R\anewGame\x12G\n" +
+	"\vlegal_moves\x18\x02 \x01(\v2\x1f.gamerules.v1.LegalMovesRequestB\x03\xe0A\x01H\x00R\n" +
+	"legalMoves\x12D\n" +
 	"\n" +
-	"apply_move\x18\x03 \x01(\v2\x1e.gamerules.v1.ApplyMoveRequestH\x00R\tapplyMove\x122\n" +
-	"\x05score\x18\x04 \x01(\v2\x1a.gamerules.v1.ScoreRequestH\x00R\x05score\x12H\n" +
-	"\robserve_state\x18\x05 \x01(\v2!.gamerules.v1.ObserveStateRequestH\x00R\fobserveStateB\t\n" +
+	"apply_move\x18\x03 \x01(\v2\x1e.gamerules.v1.ApplyMoveRequestB\x03\xe0A\x01H\x00R\tapplyMove\x127\n" +
+	"\x05score\x18\x04 \x01(\v2\x1a.gamerules.v1.ScoreRequestB\x03\xe0A\x01H\x00R\x05score\x12M\n" +
+	"\robserve_state\x18\x05 \x01(\v2!.gamerules.v1.ObserveStateRequestB\x03\xe0A\x01H\x00R\fobserveStateB\t\n" +
 	"\arequest\"S\n" +
 	"\rBatchResponse\x12B\n" +
-	"\tresponses\x18\x01 \x03(\v2\x1f.gamerules.v1.BatchResponseItemB\x03\xe0A\x03R\tresponses\"\x8e\x03\n" +
-	"\x11BatchResponseItem\x12:\n" +
-	"\bnew_game\x18\x01 \x01(\v2\x1d.gamerules.v1.NewGameResponseH\x00R\anewGame\x12C\n" +
-	"\vlegal_moves\x18\x02 \x01(\v2 .gamerules.v1.LegalMovesResponseH\x00R\n" +
-	"legalMoves\x12@\n" +
+	"\tresponses\x18\x01 \x03(\v2\x1f.gamerules.v1.BatchResponseItemB\x03\xe0A\x03R\tresponses\"\xac\x03\n" +
+	"\x11BatchResponseItem\x12?\n" +
+	"\bnew_game\x18\x01 \x01(\v2\x1d.gamerules.v1.NewGameResponseB\x03\xe0A\x03H\x00R\anewGame\x12H\n" +
+	"\vlegal_moves\x18\x02 \x01(\v2 .gamerules.v1.LegalMovesResponseB\x03\xe0A\x03H\x00R\n" +
+	"legalMoves\x12E\n" +
 	"\n" +
-	"apply_move\x18\x03 \x01(\v2\x1f.gamerules.v1.ApplyMoveResponseH\x00R\tapplyMove\x123\n" +
-	"\x05score\x18\x04 \x01(\v2\x1b.gamerules.v1.ScoreResponseH\x00R\x05score\x12I\n" +
-	"\robserve_state\x18\x05 \x01(\v2\".gamerules.v1.ObserveStateResponseH\x00R\fobserveState\x12*\n" +
-	"\x05error\x18\x0f \x01(\v2\x12.google.rpc.StatusH\x00R\x05errorB\n" +
+	"apply_move\x18\x03 \x01(\v2\x1f.gamerules.v1.ApplyMoveResponseB\x03\xe0A\x03H\x00R\tapplyMove\x128\n" +
+	"\x05score\x18\x04 \x01(\v2\x1b.gamerules.v1.ScoreResponseB\x03\xe0A\x03H\x00R\x05score\x12N\n" +
+	"\robserve_state\x18\x05 \x01(\v2\".gamerules.v1.ObserveStateResponseB\x03\xe0A\x03H\x00R\fobserveState\x12/\n" +
+	"\x05error\x18\x0f \x01(\v2\x12.google.rpc.StatusB\x03\xe0A\x03H\x00R\x05errorB\n" +
 	"\n" +
 	"\bresponse\"\xd0\x01\n" +
 	"\rExpandRequest\x12\x17\n" +
@@ -1151,17 +1200,18 @@ const file_gamerules_v1_bulk_proto_rawDesc = "" +
 	"\x0eExpandResponse\x121\n" +
 	"\x04root\x18\x01 \x01(\v2\x18.gamerules.v1.ExpandNodeB\x03\xe0A\x03R\x04root\x12\"\n" +
 	"\n" +
-	"node_count\x18\x02 \x01(\x05B\x03\xe0A\x03R\tnodeCount\"\xb0\x02\n" +
+	"node_count\x18\x02 \x01(\x05B\x03\xe0A\x03R\tnodeCount\"\xc0\x02\n" +
 	"\n" +
 	"ExpandNode\x12+\n" +
 	"\x04move\x18\x01 \x01(\v2\x12.gamerules.v1.MoveB\x03\xe0A\x03R\x04move\x122\n" +
 	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x03R\x05state\x12\x1f\n" +
 	"\bfinished\x18\x03 \x01(\bB\x03\xe0A\x03R\bfinished\x12 \n" +
 	"\x06winner\x18\x04 \x01(\x05B\x03\xe0A\x03H\x00R\x06winner\x88\x01\x01\x12\x1b\n" +
-	"\x06points\x18\x05 \x03(\x05B\x03\xe0A\x03R\x06points\x12\x1b\n" +
-	"\x06chance\x18\x06 \x01(\bB\x03\xe0A\x03R\x06chance\x129\n" +
+	"\x06points\x18\x05 \x03(\x05B\x03\xe0A\x03R\x06points\x12 \n" +
+	"\x06chance\x18\x06 \x01(\bB\x03\xe0A\x03H\x01R\x06chance\x88\x01\x01\x129\n" +
 	"\bchildren\x18\a \x03(\v2\x18.gamerules.v1.ExpandNodeB\x03\xe0A\x03R\bchildrenB\t\n" +
-	"\a_winner\"\xeb\x01\n" +
+	"\a_winnerB\t\n" +
+	"\a_chance\"\xeb\x01\n" +
 	"\x0ePlayoutRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
 	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x12\x19\n" +
@@ -1169,34 +1219,41 @@ const file_gamerules_v1_bulk_proto_rawDesc = "" +
 	"\x04seed\x18\x04 \x01(\x04B\x03\xe0A\x01H\x00R\x04seed\x88\x01\x01\x12 \n" +
 	"\tmax_plies\x18\x05 \x01(\x05B\x03\xe0A\x01R\bmaxPlies\x12(\n" +
 	"\rinclude_moves\x18\x06 \x01(\bB\x03\xe0A\x01R\fincludeMovesB\a\n" +
-	"\x05_seed\"\xc2\x03\n" +
+	"\x05_seed\"\xf3\x03\n" +
 	"\x0fPlayoutResponse\x12$\n" +
 	"\vtotal_plies\x18\x01 \x01(\x03B\x03\xe0A\x03R\n" +
 	"totalPlies\x12\x17\n" +
-	"\x04seed\x18\x02 \x01(\x04B\x03\xe0A\x03R\x04seed\x12\x19\n" +
-	"\x05games\x18\x03 \x01(\x05B\x03\xe0A\x03R\x05games\x12\x17\n" +
-	"\x04wins\x18\x04 \x03(\x05B\x03\xe0A\x03R\x04wins\x12\x19\n" +
-	"\x05draws\x18\x05 \x01(\x05B\x03\xe0A\x03R\x05draws\x12#\n" +
+	"\x04seed\x18\x02 \x01(\x04B\x03\xe0A\x03R\x04seed\x12\"\n" +
 	"\n" +
-	"unfinished\x18\x06 \x01(\x05B\x03\xe0A\x03R\n" +
-	"unfinished\x12\"\n" +
+	"game_count\x18\x03 \x01(\x05B\x03\xe0A\x03R\tgameCount\x12\"\n" +
 	"\n" +
-	"mean_plies\x18\a \x01(\x01B\x03\xe0A\x03R\tmeanPlies\x12 \n" +
-	"\tmax_plies\x18\b \x01(\x05B\x03\xe0A\x03R\bmaxPlies\x128\n" +
+	"win_counts\x18\x04 \x03(\x05B\x03\xe0A\x03R\twinCounts\x12\"\n" +
+	"\n" +
+	"draw_count\x18\x05 \x01(\x05B\x03\xe0A\x03R\tdrawCount\x12.\n" +
+	"\x10unfinished_count\x18\x06 \x01(\x05B\x03\xe0A\x03R\x0funfinishedCount\x12\"\n" +
+	"\n" +
+	"mean_plies\x18\a \x01(\x01B\x03\xe0A\x03R\tmeanPlies\x12(\n" +
+	"\rlongest_plies\x18\b \x01(\x05B\x03\xe0A\x03R\flongestPlies\x128\n" +
 	"\x06points\x18\t \x03(\v2\x1b.gamerules.v1.PlayoutPointsB\x03\xe0A\x03R\x06points\x12D\n" +
 	"\vfirst_moves\x18\n" +
 	" \x03(\v2\x1e.gamerules.v1.PlayoutFirstMoveB\x03\xe0A\x03R\n" +
-	"firstMoves\x126\n" +
-	"\x06played\x18\v \x03(\v2\x19.gamerules.v1.PlayoutGameB\x03\xe0A\x03R\x06played\"d\n" +
+	"firstMoves\x127\n" +
+	"\x06played\x18\v \x01(\v2\x1a.gamerules.v1.PlayoutGamesB\x03\xe0A\x03R\x06played\"D\n" +
+	"\fPlayoutGames\x124\n" +
+	"\x05games\x18\x01 \x03(\v2\x19.gamerules.v1.PlayoutGameB\x03\xe0A\x03R\x05games\"m\n" +
 	"\rPlayoutPoints\x12\x1b\n" +
 	"\x06player\x18\x01 \x01(\x05B\x03\xe0A\x03R\x06player\x12\x1b\n" +
-	"\x06points\x18\x02 \x01(\x05B\x03\xe0A\x03R\x06points\x12\x19\n" +
-	"\x05games\x18\x03 \x01(\x05B\x03\xe0A\x03R\x05games\"\x9f\x01\n" +
+	"\x06points\x18\x02 \x01(\x05B\x03\xe0A\x03R\x06points\x12\"\n" +
+	"\n" +
+	"game_count\x18\x03 \x01(\x05B\x03\xe0A\x03R\tgameCount\"\xbc\x01\n" +
 	"\x10PlayoutFirstMove\x12\x1f\n" +
-	"\bnotation\x18\x01 \x01(\tB\x03\xe0A\x03R\bnotation\x12\x19\n" +
-	"\x05plays\x18\x02 \x01(\x05B\x03\xe0A\x03R\x05plays\x12\x17\n" +
-	"\x04wins\x18\x03 \x03(\x05B\x03\xe0A\x03R\x04wins\x12\x19\n" +
-	"\x05draws\x18\x04 \x01(\x05B\x03\xe0A\x03R\x05draws\x12\x1b\n" +
+	"\bnotation\x18\x01 \x01(\tB\x03\xe0A\x03R\bnotation\x12\"\n" +
+	"\n" +
+	"play_count\x18\x02 \x01(\x05B\x03\xe0A\x03R\tplayCount\x12\"\n" +
+	"\n" +
+	"win_counts\x18\x03 \x03(\x05B\x03\xe0A\x03R\twinCounts\x12\"\n" +
+	"\n" +
+	"draw_count\x18\x04 \x01(\x05B\x03\xe0A\x03R\tdrawCount\x12\x1b\n" +
 	"\x06points\x18\x05 \x03(\x05B\x03\xe0A\x03R\x06points\"v\n" +
 	"\vPlayoutGame\x12\x19\n" +
 	"\x05moves\x18\x01 \x03(\tB\x03\xe0A\x03R\x05moves\x12 \n" +
@@ -1216,7 +1273,7 @@ func file_gamerules_v1_bulk_proto_rawDescGZIP() []byte {
 	return file_gamerules_v1_bulk_proto_rawDescData
 }
 
-var file_gamerules_v1_bulk_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
+var file_gamerules_v1_bulk_proto_msgTypes = make([]protoimpl.MessageInfo, 13)
 var file_gamerules_v1_bulk_proto_goTypes = []any{
 	(*BatchRequest)(nil),         // 0: gamerules.v1.BatchRequest
 	(*BatchRequestItem)(nil),     // 1: gamerules.v1.BatchRequestItem
@@ -1227,51 +1284,53 @@ var file_gamerules_v1_bulk_proto_goTypes = []any{
 	(*ExpandNode)(nil),           // 6: gamerules.v1.ExpandNode
 	(*PlayoutRequest)(nil),       // 7: gamerules.v1.PlayoutRequest
 	(*PlayoutResponse)(nil),      // 8: gamerules.v1.PlayoutResponse
-	(*PlayoutPoints)(nil),        // 9: gamerules.v1.PlayoutPoints
-	(*PlayoutFirstMove)(nil),     // 10: gamerules.v1.PlayoutFirstMove
-	(*PlayoutGame)(nil),          // 11: gamerules.v1.PlayoutGame
-	(*NewGameRequest)(nil),       // 12: gamerules.v1.NewGameRequest
-	(*LegalMovesRequest)(nil),    // 13: gamerules.v1.LegalMovesRequest
-	(*ApplyMoveRequest)(nil),     // 14: gamerules.v1.ApplyMoveRequest
-	(*ScoreRequest)(nil),         // 15: gamerules.v1.ScoreRequest
-	(*ObserveStateRequest)(nil),  // 16: gamerules.v1.ObserveStateRequest
-	(*NewGameResponse)(nil),      // 17: gamerules.v1.NewGameResponse
-	(*LegalMovesResponse)(nil),   // 18: gamerules.v1.LegalMovesResponse
-	(*ApplyMoveResponse)(nil),    // 19: gamerules.v1.ApplyMoveResponse
-	(*ScoreResponse)(nil),        // 20: gamerules.v1.ScoreResponse
-	(*ObserveStateResponse)(nil), // 21: gamerules.v1.ObserveStateResponse
-	(*status.Status)(nil),        // 22: google.rpc.Status
-	(*GameState)(nil),            // 23: gamerules.v1.GameState
-	(*Move)(nil),                 // 24: gamerules.v1.Move
+	(*PlayoutGames)(nil),         // 9: gamerules.v1.PlayoutGames
+	(*PlayoutPoints)(nil),        // 10: gamerules.v1.PlayoutPoints
+	(*PlayoutFirstMove)(nil),     // 11: gamerules.v1.PlayoutFirstMove
+	(*PlayoutGame)(nil),          // 12: gamerules.v1.PlayoutGame
+	(*NewGameRequest)(nil),       // 13: gamerules.v1.NewGameRequest
+	(*LegalMovesRequest)(nil),    // 14: gamerules.v1.LegalMovesRequest
+	(*ApplyMoveRequest)(nil),     // 15: gamerules.v1.ApplyMoveRequest
+	(*ScoreRequest)(nil),         // 16: gamerules.v1.ScoreRequest
+	(*ObserveStateRequest)(nil),  // 17: gamerules.v1.ObserveStateRequest
+	(*NewGameResponse)(nil),      // 18: gamerules.v1.NewGameResponse
+	(*LegalMovesResponse)(nil),   // 19: gamerules.v1.LegalMovesResponse
+	(*ApplyMoveResponse)(nil),    // 20: gamerules.v1.ApplyMoveResponse
+	(*ScoreResponse)(nil),        // 21: gamerules.v1.ScoreResponse
+	(*ObserveStateResponse)(nil), // 22: gamerules.v1.ObserveStateResponse
+	(*status.Status)(nil),        // 23: google.rpc.Status
+	(*GameState)(nil),            // 24: gamerules.v1.GameState
+	(*Move)(nil),                 // 25: gamerules.v1.Move
 }
 var file_gamerules_v1_bulk_proto_depIdxs = []int32{
 	1,  // 0: gamerules.v1.BatchRequest.requests:type_name -> gamerules.v1.BatchRequestItem
-	12, // 1: gamerules.v1.BatchRequestItem.new_game:type_name -> gamerules.v1.NewGameRequest
-	13, // 2: gamerules.v1.BatchRequestItem.legal_moves:type_name -> gamerules.v1.LegalMovesRequest
-	14, // 3: gamerules.v1.BatchRequestItem.apply_move:type_name -> gamerules.v1.ApplyMoveRequest
-	15, // 4: gamerules.v1.BatchRequestItem.score:type_name -> gamerules.v1.ScoreRequest
-	16, // 5: gamerules.v1.BatchRequestItem.observe_state:type_name -> gamerules.v1.ObserveStateRequest
+	13, // 1: gamerules.v1.BatchRequestItem.new_game:type_name -> gamerules.v1.NewGameRequest
+	14, // 2: gamerules.v1.BatchRequestItem.legal_moves:type_name -> gamerules.v1.LegalMovesRequest
+	15, // 3: gamerules.v1.BatchRequestItem.apply_move:type_name -> gamerules.v1.ApplyMoveRequest
+	16, // 4: gamerules.v1.BatchRequestItem.score:type_name -> gamerules.v1.ScoreRequest
+	17, // 5: gamerules.v1.BatchRequestItem.observe_state:type_name -> gamerules.v1.ObserveStateRequest
 	3,  // 6: gamerules.v1.BatchResponse.responses:type_name -> gamerules.v1.BatchResponseItem
-	17, // 7: gamerules.v1.BatchResponseItem.new_game:type_name -> gamerules.v1.NewGameResponse
-	18, // 8: gamerules.v1.BatchResponseItem.legal_moves:type_name -> gamerules.v1.LegalMovesResponse
-	19, // 9: gamerules.v1.BatchResponseItem.apply_move:type_name -> gamerules.v1.ApplyMoveResponse
-	20, // 10: gamerules.v1.BatchResponseItem.score:type_name -> gamerules.v1.ScoreResponse
-	21, // 11: gamerules.v1.BatchResponseItem.observe_state:type_name -> gamerules.v1.ObserveStateResponse
-	22, // 12: gamerules.v1.BatchResponseItem.error:type_name -> google.rpc.Status
-	23, // 13: gamerules.v1.ExpandRequest.state:type_name -> gamerules.v1.GameState
+	18, // 7: gamerules.v1.BatchResponseItem.new_game:type_name -> gamerules.v1.NewGameResponse
+	19, // 8: gamerules.v1.BatchResponseItem.legal_moves:type_name -> gamerules.v1.LegalMovesResponse
+	20, // 9: gamerules.v1.BatchResponseItem.apply_move:type_name -> gamerules.v1.ApplyMoveResponse
+	21, // 10: gamerules.v1.BatchResponseItem.score:type_name -> gamerules.v1.ScoreResponse
+	22, // 11: gamerules.v1.BatchResponseItem.observe_state:type_name -> gamerules.v1.ObserveStateResponse
+	23, // 12: gamerules.v1.BatchResponseItem.error:type_name -> google.rpc.Status
+	24, // 13: gamerules.v1.ExpandRequest.state:type_name -> gamerules.v1.GameState
 	6,  // 14: gamerules.v1.ExpandResponse.root:type_name -> gamerules.v1.ExpandNode
-	24, // 15: gamerules.v1.ExpandNode.move:type_name -> gamerules.v1.Move
-	23, // 16: gamerules.v1.ExpandNode.state:type_name -> gamerules.v1.GameState
+	25, // 15: gamerules.v1.ExpandNode.move:type_name -> gamerules.v1.Move
+	24, // 16: gamerules.v1.ExpandNode.state:type_name -> gamerules.v1.GameState
 	6,  // 17: gamerules.v1.ExpandNode.children:type_name -> gamerules.v1.ExpandNode
-	23, // 18: gamerules.v1.PlayoutRequest.state:type_name -> gamerules.v1.GameState
-	9,  // 19: gamerules.v1.PlayoutResponse.points:type_name -> gamerules.v1.PlayoutPoints
-	10, // 20: gamerules.v1.PlayoutResponse.first_moves:type_name -> gamerules.v1.PlayoutFirstMove
-	11, // 21: gamerules.v1.PlayoutResponse.played:type_name -> gamerules.v1.PlayoutGame
-	22, // [22:22] is the sub-list for method output_type
-	22, // [22:22] is the sub-list for method input_type
-	22, // [22:22] is the sub-list for extension type_name
-	22, // [22:22] is the sub-list for extension extendee
-	0,  // [0:22] is the sub-list for field type_name
+	24, // 18: gamerules.v1.PlayoutRequest.state:type_name -> gamerules.v1.GameState
+	10, // 19: gamerules.v1.PlayoutResponse.points:type_name -> gamerules.v1.PlayoutPoints
+	11, // 20: gamerules.v1.PlayoutResponse.first_moves:type_name -> gamerules.v1.PlayoutFirstMove
+	9,  // 21: gamerules.v1.PlayoutResponse.played:type_name -> gamerules.v1.PlayoutGames
+	12, // 22: gamerules.v1.PlayoutGames.games:type_name -> gamerules.v1.PlayoutGame
+	23, // [23:23] is the sub-list for method output_type
+	23, // [23:23] is the sub-list for method input_type
+	23, // [23:23] is the sub-list for extension type_name
+	23, // [23:23] is the sub-list for extension extendee
+	0,  // [0:23] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_bulk_proto_init() }
@@ -1297,14 +1356,14 @@ func file_gamerules_v1_bulk_proto_init() {
 	}
 	file_gamerules_v1_bulk_proto_msgTypes[6].OneofWrappers = []any{}
 	file_gamerules_v1_bulk_proto_msgTypes[7].OneofWrappers = []any{}
-	file_gamerules_v1_bulk_proto_msgTypes[11].OneofWrappers = []any{}
+	file_gamerules_v1_bulk_proto_msgTypes[12].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamerules_v1_bulk_proto_rawDesc), len(file_gamerules_v1_bulk_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   12,
+			NumMessages:   13,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -621,9 +621,9 @@ func (m *ExpandNode) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 			dAtA[i] = 0x3a
 		}
 	}
-	if m.Chance {
+	if m.Chance != nil {
 		i--
-		if m.Chance {
+		if *m.Chance {
 			dAtA[i] = 1
 		} else {
 			dAtA[i] = 0
@@ -795,17 +795,15 @@ func (m *PlayoutResponse) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
-	if len(m.Played) > 0 {
-		for iNdEx := len(m.Played) - 1; iNdEx >= 0; iNdEx-- {
-			size, err := m.Played[iNdEx].MarshalToSizedBufferVT(dAtA[:i])
-			if err != nil {
-				return 0, err
-			}
-			i -= size
-			i = protohelpers.EncodeVarint(dAtA, i, uint64(size))
-			i--
-			dAtA[i] = 0x5a
+	if m.Played != nil {
+		size, err := m.Played.MarshalToSizedBufferVT(dAtA[:i])
+		if err != nil {
+			return 0, err
 		}
+		i -= size
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(size))
+		i--
+		dAtA[i] = 0x5a
 	}
 	if len(m.FirstMoves) > 0 {
 		for iNdEx := len(m.FirstMoves) - 1; iNdEx >= 0; iNdEx-- {
@@ -831,8 +829,8 @@ func (m *PlayoutResponse) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 			dAtA[i] = 0x4a
 		}
 	}
-	if m.MaxPlies != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.MaxPlies))
+	if m.LongestPlies != 0 {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.LongestPlies))
 		i--
 		dAtA[i] = 0x40
 	}
@@ -842,24 +840,24 @@ func (m *PlayoutResponse) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i--
 		dAtA[i] = 0x39
 	}
-	if m.Unfinished != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.Unfinished))
+	if m.UnfinishedCount != 0 {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.UnfinishedCount))
 		i--
 		dAtA[i] = 0x30
 	}
-	if m.Draws != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.Draws))
+	if m.DrawCount != 0 {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.DrawCount))
 		i--
 		dAtA[i] = 0x28
 	}
-	if len(m.Wins) > 0 {
+	if len(m.WinCounts) > 0 {
 		var pksize2 int
-		for _, num := range m.Wins {
+		for _, num := range m.WinCounts {
 			pksize2 += protohelpers.SizeOfVarint(uint64(num))
 		}
 		i -= pksize2
 		j1 := i
-		for _, num1 := range m.Wins {
+		for _, num1 := range m.WinCounts {
 			num := uint64(num1)
 			for num >= 1<<7 {
 				dAtA[j1] = uint8(uint64(num)&0x7f | 0x80)
@@ -873,8 +871,8 @@ func (m *PlayoutResponse) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i--
 		dAtA[i] = 0x22
 	}
-	if m.Games != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.Games))
+	if m.GameCount != 0 {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.GameCount))
 		i--
 		dAtA[i] = 0x18
 	}
@@ -887,6 +885,51 @@ func (m *PlayoutResponse) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.TotalPlies))
 		i--
 		dAtA[i] = 0x8
+	}
+	return len(dAtA) - i, nil
+}
+
+func (m *PlayoutGames) MarshalVT() (dAtA []byte, err error) {
+	if m == nil {
+		return nil, nil
+	}
+	size := m.SizeVT()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBufferVT(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *PlayoutGames) MarshalToVT(dAtA []byte) (int, error) {
+	size := m.SizeVT()
+	return m.MarshalToSizedBufferVT(dAtA[:size])
+}
+
+func (m *PlayoutGames) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
+	if m == nil {
+		return 0, nil
+	}
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if m.unknownFields != nil {
+		i -= len(m.unknownFields)
+		copy(dAtA[i:], m.unknownFields)
+	}
+	if len(m.Games) > 0 {
+		for iNdEx := len(m.Games) - 1; iNdEx >= 0; iNdEx-- {
+			size, err := m.Games[iNdEx].MarshalToSizedBufferVT(dAtA[:i])
+			if err != nil {
+				return 0, err
+			}
+			i -= size
+			i = protohelpers.EncodeVarint(dAtA, i, uint64(size))
+			i--
+			dAtA[i] = 0xa
+		}
 	}
 	return len(dAtA) - i, nil
 }
@@ -921,8 +964,8 @@ func (m *PlayoutPoints) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
-	if m.Games != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.Games))
+	if m.GameCount != 0 {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.GameCount))
 		i--
 		dAtA[i] = 0x18
 	}
@@ -990,19 +1033,19 @@ func (m *PlayoutFirstMove) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i--
 		dAtA[i] = 0x2a
 	}
-	if m.Draws != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.Draws))
+	if m.DrawCount != 0 {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.DrawCount))
 		i--
 		dAtA[i] = 0x20
 	}
-	if len(m.Wins) > 0 {
+	if len(m.WinCounts) > 0 {
 		var pksize4 int
-		for _, num := range m.Wins {
+		for _, num := range m.WinCounts {
 			pksize4 += protohelpers.SizeOfVarint(uint64(num))
 		}
 		i -= pksize4
 		j3 := i
-		for _, num1 := range m.Wins {
+		for _, num1 := range m.WinCounts {
 			num := uint64(num1)
 			for num >= 1<<7 {
 				dAtA[j3] = uint8(uint64(num)&0x7f | 0x80)
@@ -1016,8 +1059,8 @@ func (m *PlayoutFirstMove) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i--
 		dAtA[i] = 0x1a
 	}
-	if m.Plays != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.Plays))
+	if m.PlayCount != 0 {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.PlayCount))
 		i--
 		dAtA[i] = 0x10
 	}
@@ -1377,7 +1420,7 @@ func (m *ExpandNode) SizeVT() (n int) {
 		}
 		n += 1 + protohelpers.SizeOfVarint(uint64(l)) + l
 	}
-	if m.Chance {
+	if m.Chance != nil {
 		n += 2
 	}
 	if len(m.Children) > 0 {
@@ -1432,27 +1475,27 @@ func (m *PlayoutResponse) SizeVT() (n int) {
 	if m.Seed != 0 {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.Seed))
 	}
-	if m.Games != 0 {
-		n += 1 + protohelpers.SizeOfVarint(uint64(m.Games))
+	if m.GameCount != 0 {
+		n += 1 + protohelpers.SizeOfVarint(uint64(m.GameCount))
 	}
-	if len(m.Wins) > 0 {
+	if len(m.WinCounts) > 0 {
 		l = 0
-		for _, e := range m.Wins {
+		for _, e := range m.WinCounts {
 			l += protohelpers.SizeOfVarint(uint64(e))
 		}
 		n += 1 + protohelpers.SizeOfVarint(uint64(l)) + l
 	}
-	if m.Draws != 0 {
-		n += 1 + protohelpers.SizeOfVarint(uint64(m.Draws))
+	if m.DrawCount != 0 {
+		n += 1 + protohelpers.SizeOfVarint(uint64(m.DrawCount))
 	}
-	if m.Unfinished != 0 {
-		n += 1 + protohelpers.SizeOfVarint(uint64(m.Unfinished))
+	if m.UnfinishedCount != 0 {
+		n += 1 + protohelpers.SizeOfVarint(uint64(m.UnfinishedCount))
 	}
 	if m.MeanPlies != 0 {
 		n += 9
 	}
-	if m.MaxPlies != 0 {
-		n += 1 + protohelpers.SizeOfVarint(uint64(m.MaxPlies))
+	if m.LongestPlies != 0 {
+		n += 1 + protohelpers.SizeOfVarint(uint64(m.LongestPlies))
 	}
 	if len(m.Points) > 0 {
 		for _, e := range m.Points {
@@ -1466,8 +1509,22 @@ func (m *PlayoutResponse) SizeVT() (n int) {
 			n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
 		}
 	}
-	if len(m.Played) > 0 {
-		for _, e := range m.Played {
+	if m.Played != nil {
+		l = m.Played.SizeVT()
+		n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
+	}
+	n += len(m.unknownFields)
+	return n
+}
+
+func (m *PlayoutGames) SizeVT() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if len(m.Games) > 0 {
+		for _, e := range m.Games {
 			l = e.SizeVT()
 			n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
 		}
@@ -1488,8 +1545,8 @@ func (m *PlayoutPoints) SizeVT() (n int) {
 	if m.Points != 0 {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.Points))
 	}
-	if m.Games != 0 {
-		n += 1 + protohelpers.SizeOfVarint(uint64(m.Games))
+	if m.GameCount != 0 {
+		n += 1 + protohelpers.SizeOfVarint(uint64(m.GameCount))
 	}
 	n += len(m.unknownFields)
 	return n
@@ -1505,18 +1562,18 @@ func (m *PlayoutFirstMove) SizeVT() (n int) {
 	if l > 0 {
 		n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
 	}
-	if m.Plays != 0 {
-		n += 1 + protohelpers.SizeOfVarint(uint64(m.Plays))
+	if m.PlayCount != 0 {
+		n += 1 + protohelpers.SizeOfVarint(uint64(m.PlayCount))
 	}
-	if len(m.Wins) > 0 {
+	if len(m.WinCounts) > 0 {
 		l = 0
-		for _, e := range m.Wins {
+		for _, e := range m.WinCounts {
 			l += protohelpers.SizeOfVarint(uint64(e))
 		}
 		n += 1 + protohelpers.SizeOfVarint(uint64(l)) + l
 	}
-	if m.Draws != 0 {
-		n += 1 + protohelpers.SizeOfVarint(uint64(m.Draws))
+	if m.DrawCount != 0 {
+		n += 1 + protohelpers.SizeOfVarint(uint64(m.DrawCount))
 	}
 	if len(m.Points) > 0 {
 		l = 0
@@ -2809,7 +2866,8 @@ func (m *ExpandNode) UnmarshalVT(dAtA []byte) error {
 					break
 				}
 			}
-			m.Chance = bool(v != 0)
+			b := bool(v != 0)
+			m.Chance = &b
 		case 7:
 			if wireType != 2 {
 				return fmt.Errorf("proto: wrong wireType = %d for field Children", wireType)
@@ -3132,9 +3190,9 @@ func (m *PlayoutResponse) UnmarshalVT(dAtA []byte) error {
 			}
 		case 3:
 			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field Games", wireType)
+				return fmt.Errorf("proto: wrong wireType = %d for field GameCount", wireType)
 			}
-			m.Games = 0
+			m.GameCount = 0
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -3144,7 +3202,7 @@ func (m *PlayoutResponse) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.Games |= int32(b&0x7F) << shift
+				m.GameCount |= int32(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
@@ -3166,7 +3224,7 @@ func (m *PlayoutResponse) UnmarshalVT(dAtA []byte) error {
 						break
 					}
 				}
-				m.Wins = append(m.Wins, v)
+				m.WinCounts = append(m.WinCounts, v)
 			} else if wireType == 2 {
 				var packedLen int
 				for shift := uint(0); ; shift += 7 {
@@ -3201,8 +3259,8 @@ func (m *PlayoutResponse) UnmarshalVT(dAtA []byte) error {
 					}
 				}
 				elementCount = count
-				if elementCount != 0 && len(m.Wins) == 0 {
-					m.Wins = make([]int32, 0, elementCount)
+				if elementCount != 0 && len(m.WinCounts) == 0 {
+					m.WinCounts = make([]int32, 0, elementCount)
 				}
 				for iNdEx < postIndex {
 					var v int32
@@ -3220,16 +3278,16 @@ func (m *PlayoutResponse) UnmarshalVT(dAtA []byte) error {
 							break
 						}
 					}
-					m.Wins = append(m.Wins, v)
+					m.WinCounts = append(m.WinCounts, v)
 				}
 			} else {
-				return fmt.Errorf("proto: wrong wireType = %d for field Wins", wireType)
+				return fmt.Errorf("proto: wrong wireType = %d for field WinCounts", wireType)
 			}
 		case 5:
 			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field Draws", wireType)
+				return fmt.Errorf("proto: wrong wireType = %d for field DrawCount", wireType)
 			}
-			m.Draws = 0
+			m.DrawCount = 0
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -3239,16 +3297,16 @@ func (m *PlayoutResponse) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.Draws |= int32(b&0x7F) << shift
+				m.DrawCount |= int32(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
 			}
 		case 6:
 			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field Unfinished", wireType)
+				return fmt.Errorf("proto: wrong wireType = %d for field UnfinishedCount", wireType)
 			}
-			m.Unfinished = 0
+			m.UnfinishedCount = 0
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -3258,7 +3316,7 @@ func (m *PlayoutResponse) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.Unfinished |= int32(b&0x7F) << shift
+				m.UnfinishedCount |= int32(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
@@ -3276,9 +3334,9 @@ func (m *PlayoutResponse) UnmarshalVT(dAtA []byte) error {
 			m.MeanPlies = float64(math.Float64frombits(v))
 		case 8:
 			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field MaxPlies", wireType)
+				return fmt.Errorf("proto: wrong wireType = %d for field LongestPlies", wireType)
 			}
-			m.MaxPlies = 0
+			m.LongestPlies = 0
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -3288,7 +3346,7 @@ func (m *PlayoutResponse) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.MaxPlies |= int32(b&0x7F) << shift
+				m.LongestPlies |= int32(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
@@ -3390,8 +3448,95 @@ func (m *PlayoutResponse) UnmarshalVT(dAtA []byte) error {
 			if postIndex > l {
 				return io.ErrUnexpectedEOF
 			}
-			m.Played = append(m.Played, &PlayoutGame{})
-			if err := m.Played[len(m.Played)-1].UnmarshalVT(dAtA[iNdEx:postIndex]); err != nil {
+			if m.Played == nil {
+				m.Played = &PlayoutGames{}
+			}
+			if err := m.Played.UnmarshalVT(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			iNdEx = postIndex
+		default:
+			iNdEx = preIndex
+			skippy, err := protohelpers.Skip(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.unknownFields = append(m.unknownFields, dAtA[iNdEx:iNdEx+skippy]...)
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *PlayoutGames) UnmarshalVT(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return protohelpers.ErrIntOverflow
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: PlayoutGames: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: PlayoutGames: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Games", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.Games = append(m.Games, &PlayoutGame{})
+			if err := m.Games[len(m.Games)-1].UnmarshalVT(dAtA[iNdEx:postIndex]); err != nil {
 				return err
 			}
 			iNdEx = postIndex
@@ -3486,9 +3631,9 @@ func (m *PlayoutPoints) UnmarshalVT(dAtA []byte) error {
 			}
 		case 3:
 			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field Games", wireType)
+				return fmt.Errorf("proto: wrong wireType = %d for field GameCount", wireType)
 			}
-			m.Games = 0
+			m.GameCount = 0
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -3498,7 +3643,7 @@ func (m *PlayoutPoints) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.Games |= int32(b&0x7F) << shift
+				m.GameCount |= int32(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
@@ -3588,9 +3733,9 @@ func (m *PlayoutFirstMove) UnmarshalVT(dAtA []byte) error {
 			iNdEx = postIndex
 		case 2:
 			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field Plays", wireType)
+				return fmt.Errorf("proto: wrong wireType = %d for field PlayCount", wireType)
 			}
-			m.Plays = 0
+			m.PlayCount = 0
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -3600,7 +3745,7 @@ func (m *PlayoutFirstMove) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.Plays |= int32(b&0x7F) << shift
+				m.PlayCount |= int32(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
@@ -3622,7 +3767,7 @@ func (m *PlayoutFirstMove) UnmarshalVT(dAtA []byte) error {
 						break
 					}
 				}
-				m.Wins = append(m.Wins, v)
+				m.WinCounts = append(m.WinCounts, v)
 			} else if wireType == 2 {
 				var packedLen int
 				for shift := uint(0); ; shift += 7 {
@@ -3657,8 +3802,8 @@ func (m *PlayoutFirstMove) UnmarshalVT(dAtA []byte) error {
 					}
 				}
 				elementCount = count
-				if elementCount != 0 && len(m.Wins) == 0 {
-					m.Wins = make([]int32, 0, elementCount)
+				if elementCount != 0 && len(m.WinCounts) == 0 {
+					m.WinCounts = make([]int32, 0, elementCount)
 				}
 				for iNdEx < postIndex {
 					var v int32
@@ -3676,16 +3821,16 @@ func (m *PlayoutFirstMove) UnmarshalVT(dAtA []byte) error {
 							break
 						}
 					}
-					m.Wins = append(m.Wins, v)
+					m.WinCounts = append(m.WinCounts, v)
 				}
 			} else {
-				return fmt.Errorf("proto: wrong wireType = %d for field Wins", wireType)
+				return fmt.Errorf("proto: wrong wireType = %d for field WinCounts", wireType)
 			}
 		case 4:
 			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field Draws", wireType)
+				return fmt.Errorf("proto: wrong wireType = %d for field DrawCount", wireType)
 			}
-			m.Draws = 0
+			m.DrawCount = 0
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -3695,7 +3840,7 @@ func (m *PlayoutFirstMove) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.Draws |= int32(b&0x7F) << shift
+				m.DrawCount |= int32(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
