@@ -555,12 +555,33 @@ func backgammonMoveFromProto(s backgammon.State, pb *gamerulesv1.BackgammonMove)
 func (p backgammonPos) LegalMoves(want moveParts) ([]*gamerulesv1.Move, bool, error) {
 	var moves []backgammon.Move
 	var results []backgammon.State
-	var enc stateEncoder[backgammon.State]
 	if want.results() {
 		moves, results = p.s.LegalMovesWithResults()
-		enc = resultEncoder(want, len(results), 40, func() typedEncoder[backgammon.State] { return newBackgammonEncoder(len(results)) })
 	} else {
 		moves = p.s.LegalMoves()
+	}
+	out, chance := p.listMoves(want, moves, results)
+	return out, chance, nil
+}
+
+// expand implements expander: LegalMoves and the children from one
+// generation of the moves and their results.
+func (p backgammonPos) expand(want moveParts) ([]*gamerulesv1.Move, bool, []Position, error) {
+	moves, results := p.s.LegalMovesWithResults()
+	out, chance := p.listMoves(want, moves, results)
+	kids := make([]Position, len(results))
+	for i, s := range results {
+		kids[i] = backgammonPos{s}
+	}
+	return out, chance, kids, nil
+}
+
+// listMoves is LegalMoves' answer for moves and, when want asks for
+// results, their results.
+func (p backgammonPos) listMoves(want moveParts, moves []backgammon.Move, results []backgammon.State) ([]*gamerulesv1.Move, bool) {
+	var enc stateEncoder[backgammon.State]
+	if want.results() {
+		enc = resultEncoder(want, len(results), 40, func() typedEncoder[backgammon.State] { return newBackgammonEncoder(len(results)) })
 	}
 	b := newBackgammonMoveBuilder(moves, want)
 	out := make([]*gamerulesv1.Move, len(moves))
@@ -574,7 +595,7 @@ func (p backgammonPos) LegalMoves(want moveParts) ([]*gamerulesv1.Move, bool, er
 		enc.finish()
 	}
 	chance := p.s.Phase() == backgammon.PhaseOpening || p.s.Phase() == backgammon.PhaseRoll
-	return out, chance, nil
+	return out, chance
 }
 
 func (p backgammonPos) Apply(mv *gamerulesv1.Move, rng *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {

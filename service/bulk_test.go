@@ -201,8 +201,8 @@ func statusDetail(t testing.TB, err error) (reason, field string) {
 func TestExpandEqualsLegalMoves(t *testing.T) {
 	srv := New()
 	ctx := context.Background()
-	var check func(g string, n *gamerulesv1.ExpandNode, depth int) int
-	check = func(g string, n *gamerulesv1.ExpandNode, depth int) int {
+	var check func(g string, n *gamerulesv1.ExpandNode, depth int, typed bool) int
+	check = func(g string, n *gamerulesv1.ExpandNode, depth int, typed bool) int {
 		st := n.GetState()
 		sc, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: g, State: st})
 		if err != nil {
@@ -229,26 +229,32 @@ func TestExpandEqualsLegalMoves(t *testing.T) {
 			c := n.GetChildren()[i]
 			want := proto.Clone(m).(*gamerulesv1.Move)
 			want.Result = nil
-			if !proto.Equal(c.GetMove(), want) || c.GetState().GetText() != m.GetResult().GetText() || c.GetState().GetState() != nil {
+			wantState := m.GetResult()
+			if !typed {
+				want = &gamerulesv1.Move{Notation: m.GetNotation(), Probability: m.Probability}
+				wantState = &gamerulesv1.GameState{Text: m.GetResult().GetText()}
+			}
+			if !proto.Equal(c.GetMove(), want) || !proto.Equal(c.GetState(), wantState) {
 				t.Errorf("%s %s: child %d is %v %v; LegalMoves lists %v", g, st.GetText(), i, c.GetMove(), c.GetState(), m)
 			}
 			// A text state of a custom board cannot be decoded alone; the
 			// sampled states are all on built-in boards.
-			count += check(g, c, depth-1)
+			count += check(g, c, depth-1, typed)
 		}
 		return count
 	}
 	nodes := 0
 	for g, states := range sampleStates(t, srv, 6, 11) {
-		for _, st := range states {
-			resp, err := srv.Expand(ctx, &gamerulesv1.ExpandRequest{Game: g, State: st, Depth: 2})
+		for i, st := range states {
+			typed := i%2 == 1
+			resp, err := srv.Expand(ctx, &gamerulesv1.ExpandRequest{Game: g, State: st, Depth: 2, IncludeTyped: typed})
 			if err != nil {
 				if reason, _ := statusDetail(t, err); reason == ReasonInvalidRequest {
 					continue // a tree over the budget (Labyrinth's are large)
 				}
 				t.Fatal(err)
 			}
-			if got := check(g, resp.GetRoot(), 2); got != int(resp.GetNodeCount()) {
+			if got := check(g, resp.GetRoot(), 2, typed); got != int(resp.GetNodeCount()) {
 				t.Errorf("%s %s: node_count %d; the tree has %d", g, st.GetText(), resp.GetNodeCount(), got)
 			}
 			nodes += int(resp.GetNodeCount())
@@ -259,7 +265,7 @@ func TestExpandEqualsLegalMoves(t *testing.T) {
 	}
 	// A backgammon roll phase: depth 2 is every roll and every play of it.
 	roll := &gamerulesv1.GameState{Text: "4HPwATDgc/ABMA:cAkAAAAAAAAE"}
-	resp, err := srv.Expand(ctx, &gamerulesv1.ExpandRequest{Game: "backgammon", State: roll, Depth: 3, IncludeTypedStates: true})
+	resp, err := srv.Expand(ctx, &gamerulesv1.ExpandRequest{Game: "backgammon", State: roll, Depth: 3, IncludeTyped: true})
 	if err != nil {
 		t.Fatal(err)
 	}

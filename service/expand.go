@@ -26,11 +26,40 @@ const expandCountCap = 1_000_000
 // the request's context.
 const expandCheckEvery = 256
 
-// expandNode is a node of the tree of rules positions, before its answer
-// is built.
+// expandNode is a node of the tree while it is grown: its position and,
+// within the budget, its children's moves (LegalMoves with results) and
+// nodes.
 type expandNode struct {
-	pos  Position
-	kids []*expandNode
+	pos    Position
+	moves  []*gamerulesv1.Move
+	chance bool
+	kids   []*expandNode
+}
+
+// expander is implemented by the Positions that list their moves and
+// children in one pass (backgammon); the others' moves come from
+// LegalMoves and their children from searcher.children.
+type expander interface {
+	expand(w moveParts) (moves []*gamerulesv1.Move, chance bool, kids []Position, err error)
+}
+
+// expandOf lists pos's moves with the parts w and its children.
+func expandOf(pos Position, w moveParts) ([]*gamerulesv1.Move, bool, []Position, error) {
+	if e, ok := pos.(expander); ok {
+		return e.expand(w)
+	}
+	moves, chance, err := pos.LegalMoves(w)
+	if err != nil {
+		return nil, false, nil, err
+	}
+	kids, err := pos.(searcher).children()
+	if err != nil {
+		return nil, false, nil, err
+	}
+	if len(kids) != len(moves) {
+		return nil, false, nil, fmt.Errorf("expand: %d legal moves but %d children", len(moves), len(kids)) // a bug: INTERNAL
+	}
+	return moves, chance, kids, nil
 }
 
 // Expand returns the tree of the request's state to its depth. The tree is
@@ -53,7 +82,8 @@ func (s *Server) Expand(ctx context.Context, req *gamerulesv1.ExpandRequest) (*g
 	case budget == 0:
 		budget = MaxExpandNodes
 	}
-	b := &treeBuilder{ctx: ctx, budget: budget}
+	w := moveParts{Notation: true, Typed: req.GetIncludeTyped(), Probability: true, ResultText: true, ResultTyped: req.GetIncludeTyped()}
+	b := &treeBuilder{ctx: ctx, budget: budget, parts: w}
 	root := &expandNode{pos: pos}
 	b.count = 1
 	if err := b.grow(root, depth); err != nil {
@@ -66,15 +96,12 @@ func (s *Server) Expand(ctx context.Context, req *gamerulesv1.ExpandRequest) (*g
 		}
 		return nil, toStatusMeta("depth", fmt.Errorf("%w: the tree to depth %d has %s nodes; at most %d (max_nodes): ask for less depth", errInvalidRequest, depth, need, budget), map[string]string{"nodes": need})
 	}
-	w := moveParts{Notation: true, Typed: true, Probability: true, ResultText: true, ResultTyped: req.GetIncludeTypedStates()}
 	st := pos.Encode()
-	if !req.GetIncludeTypedStates() {
+	if !req.GetIncludeTyped() {
 		st = &gamerulesv1.GameState{Text: st.GetText()}
 	}
 	out := &gamerulesv1.ExpandResponse{Root: &gamerulesv1.ExpandNode{State: st}, NodeCount: int32(b.count)}
-	if err := buildNode(out.Root, root, w); err != nil {
-		return nil, toStatus("state", err)
-	}
+	buildNode(out.Root, root)
 	return out, nil
 }
 
@@ -82,20 +109,28 @@ func (s *Server) Expand(ctx context.Context, req *gamerulesv1.ExpandRequest) (*g
 type treeBuilder struct {
 	ctx    context.Context
 	budget int
+	parts  moveParts
 	count  int
 }
 
-// grow adds depth plies of children below n. Past the budget it keeps
-// counting (up to expandCountCap) without keeping the nodes.
+// grow adds depth plies of children below n, with their moves while the
+// tree is within the budget. Past the budget it only counts (up to
+// expandCountCap), without keeping nodes or building moves.
 func (b *treeBuilder) grow(n *expandNode, depth int) error {
 	if depth == 0 || n.pos.Outcome().Finished {
 		return nil
 	}
-	sr, ok := n.pos.(searcher)
-	if !ok {
+	if _, ok := n.pos.(searcher); !ok {
 		return toStatus("state", fmt.Errorf("expand: the game's positions cannot be searched"))
 	}
-	kids, err := sr.children()
+	var kids []Position
+	var err error
+	keep := b.count <= b.budget
+	if keep {
+		n.moves, n.chance, kids, err = expandOf(n.pos, b.parts)
+	} else {
+		kids, err = n.pos.(searcher).children()
+	}
 	if err != nil {
 		return toStatus("state", err)
 	}
@@ -106,8 +141,7 @@ func (b *treeBuilder) grow(n *expandNode, depth int) error {
 			return toStatus("depth", err)
 		}
 	}
-	keep := b.count <= b.budget
-	if keep {
+	if keep = keep && b.count <= b.budget; keep {
 		n.kids = make([]*expandNode, len(kids))
 	}
 	for i, k := range kids {
@@ -121,17 +155,13 @@ func (b *treeBuilder) grow(n *expandNode, depth int) error {
 		if err := b.grow(kn, depth-1); err != nil {
 			return err
 		}
-		if b.count > b.budget {
-			keep = false
-			n.kids = nil
-		}
 	}
 	return nil
 }
 
 // buildNode fills out's outcome and children from n: the children's moves
-// and states are n's LegalMoves with results (parts w), in order.
-func buildNode(out *gamerulesv1.ExpandNode, n *expandNode, w moveParts) error {
+// and states are n's LegalMoves with results, in order.
+func buildNode(out *gamerulesv1.ExpandNode, n *expandNode) {
 	sc := n.pos.Outcome()
 	out.Finished = sc.Finished
 	out.Points = make([]int32, len(sc.Points))
@@ -143,25 +173,16 @@ func buildNode(out *gamerulesv1.ExpandNode, n *expandNode, w moveParts) error {
 		out.Winner = &wn
 	}
 	if len(n.kids) == 0 {
-		return nil
+		return
 	}
-	moves, chance, err := n.pos.LegalMoves(w)
-	if err != nil {
-		return err
-	}
-	if len(moves) != len(n.kids) {
-		return fmt.Errorf("expand: %d legal moves but %d children", len(moves), len(n.kids)) // a bug: INTERNAL
-	}
+	chance := n.chance
 	out.Chance = &chance
-	out.Children = make([]*gamerulesv1.ExpandNode, len(moves))
-	for i, m := range moves {
+	out.Children = make([]*gamerulesv1.ExpandNode, len(n.moves))
+	for i, m := range n.moves {
 		st := m.Result
 		m.Result = nil
 		c := &gamerulesv1.ExpandNode{Move: m, State: st}
-		if err := buildNode(c, n.kids[i], w); err != nil {
-			return err
-		}
+		buildNode(c, n.kids[i])
 		out.Children[i] = c
 	}
-	return nil
 }

@@ -428,13 +428,17 @@ type ExpandRequest struct {
 	// How many plies below the root, 1..8; a chance outcome (a backgammon
 	// roll) is a ply.
 	Depth int32 `protobuf:"varint,3,opt,name=depth,proto3" json:"depth,omitempty"`
-	// When true, every node's state carries the typed state beside its text.
-	IncludeTypedStates bool `protobuf:"varint,4,opt,name=include_typed_states,json=includeTypedStates,proto3" json:"include_typed_states,omitempty"`
+	// When true, every node's move and state carry their typed forms beside
+	// the notation and the text (as LegalMoves lists them with results);
+	// without it a node is its notation, probability and text only, an
+	// answer about a third the size.
+	IncludeTyped bool `protobuf:"varint,4,opt,name=include_typed,json=includeTyped,proto3" json:"include_typed,omitempty"`
 	// The most nodes the tree may have, the root included: absent or 0 means
 	// 20,000, the most allowed. A tree that would have more is refused
 	// (INVALID_REQUEST on "depth", with ErrorInfo metadata "nodes": the
-	// count it would have needed, or a lower bound written ">N" when
-	// counting it passed 1,000,000).
+	// count it would have needed, or a lower bound written ">1000000" when
+	// counting it passed 1,000,000); the work of a refused call is bounded
+	// by the budget and that count.
 	MaxNodes      int32 `protobuf:"varint,5,opt,name=max_nodes,json=maxNodes,proto3" json:"max_nodes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -491,9 +495,9 @@ func (x *ExpandRequest) GetDepth() int32 {
 	return 0
 }
 
-func (x *ExpandRequest) GetIncludeTypedStates() bool {
+func (x *ExpandRequest) GetIncludeTyped() bool {
 	if x != nil {
-		return x.IncludeTypedStates
+		return x.IncludeTyped
 	}
 	return false
 }
@@ -565,11 +569,11 @@ func (x *ExpandResponse) GetNodeCount() int32 {
 // move and state are that listed move and its result.
 type ExpandNode struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The move from the parent (notation and typed; a chance outcome with its
-	// probability). Absent at the root.
+	// The move from the parent: its notation (and the typed move with
+	// include_typed); a chance outcome with its probability. Absent at the
+	// root.
 	Move *Move `protobuf:"bytes,1,opt,name=move,proto3" json:"move,omitempty"`
-	// The node's state: its text, and the typed state with
-	// include_typed_states.
+	// The node's state: its text, and the typed state with include_typed.
 	State *GameState `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
 	// True when the game is over in this state (as Score).
 	Finished bool `protobuf:"varint,3,opt,name=finished,proto3" json:"finished,omitempty"`
@@ -1190,12 +1194,12 @@ const file_gamerules_v1_bulk_proto_rawDesc = "" +
 	"\robserve_state\x18\x05 \x01(\v2\".gamerules.v1.ObserveStateResponseB\x03\xe0A\x03H\x00R\fobserveState\x12/\n" +
 	"\x05error\x18\x0f \x01(\v2\x12.google.rpc.StatusB\x03\xe0A\x03H\x00R\x05errorB\n" +
 	"\n" +
-	"\bresponse\"\xd0\x01\n" +
+	"\bresponse\"\xc3\x01\n" +
 	"\rExpandRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
 	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x12\x19\n" +
-	"\x05depth\x18\x03 \x01(\x05B\x03\xe0A\x02R\x05depth\x125\n" +
-	"\x14include_typed_states\x18\x04 \x01(\bB\x03\xe0A\x01R\x12includeTypedStates\x12 \n" +
+	"\x05depth\x18\x03 \x01(\x05B\x03\xe0A\x02R\x05depth\x12(\n" +
+	"\rinclude_typed\x18\x04 \x01(\bB\x03\xe0A\x01R\fincludeTyped\x12 \n" +
 	"\tmax_nodes\x18\x05 \x01(\x05B\x03\xe0A\x01R\bmaxNodes\"g\n" +
 	"\x0eExpandResponse\x121\n" +
 	"\x04root\x18\x01 \x01(\v2\x18.gamerules.v1.ExpandNodeB\x03\xe0A\x03R\x04root\x12\"\n" +

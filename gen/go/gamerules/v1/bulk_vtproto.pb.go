@@ -496,9 +496,9 @@ func (m *ExpandRequest) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i--
 		dAtA[i] = 0x28
 	}
-	if m.IncludeTypedStates {
+	if m.IncludeTyped {
 		i--
-		if m.IncludeTypedStates {
+		if m.IncludeTyped {
 			dAtA[i] = 1
 		} else {
 			dAtA[i] = 0
@@ -1366,7 +1366,7 @@ func (m *ExpandRequest) SizeVT() (n int) {
 	if m.Depth != 0 {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.Depth))
 	}
-	if m.IncludeTypedStates {
+	if m.IncludeTyped {
 		n += 2
 	}
 	if m.MaxNodes != 0 {
@@ -2465,7 +2465,7 @@ func (m *ExpandRequest) UnmarshalVT(dAtA []byte) error {
 			}
 		case 4:
 			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field IncludeTypedStates", wireType)
+				return fmt.Errorf("proto: wrong wireType = %d for field IncludeTyped", wireType)
 			}
 			var v int
 			for shift := uint(0); ; shift += 7 {
@@ -2482,7 +2482,7 @@ func (m *ExpandRequest) UnmarshalVT(dAtA []byte) error {
 					break
 				}
 			}
-			m.IncludeTypedStates = bool(v != 0)
+			m.IncludeTyped = bool(v != 0)
 		case 5:
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field MaxNodes", wireType)

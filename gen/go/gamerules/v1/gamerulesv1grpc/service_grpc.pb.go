@@ -130,10 +130,11 @@ type GameRulesClient interface {
 	Batch(ctx context.Context, in *v1.BatchRequest, opts ...grpc.CallOption) (*v1.BatchResponse, error)
 	// Expand returns the game tree below a state to a depth in plies (a
 	// chance outcome is a ply): every node's move (with its probability at a
-	// chance point), state text (typed on request) and outcome, its children
-	// in LegalMoves' order. At most 20,000 nodes (or max_nodes): a larger
-	// tree is refused before it is built, INVALID_REQUEST on "depth" with
-	// ErrorInfo metadata "nodes", the count it would have needed.
+	// chance point), state text (typed forms on request) and outcome, its
+	// children in LegalMoves' order. At most 20,000 nodes (or max_nodes): a
+	// larger tree is refused, nothing of it answered, INVALID_REQUEST on
+	// "depth" with ErrorInfo metadata "nodes", the count it would have
+	// needed.
 	Expand(ctx context.Context, in *v1.ExpandRequest, opts ...grpc.CallOption) (*v1.ExpandResponse, error)
 	// Playout plays games to the end from a state with a seeded uniformly
 	// random policy (a chance outcome drawn by its probability), spread over
@@ -380,10 +381,11 @@ type GameRulesServer interface {
 	Batch(context.Context, *v1.BatchRequest) (*v1.BatchResponse, error)
 	// Expand returns the game tree below a state to a depth in plies (a
 	// chance outcome is a ply): every node's move (with its probability at a
-	// chance point), state text (typed on request) and outcome, its children
-	// in LegalMoves' order. At most 20,000 nodes (or max_nodes): a larger
-	// tree is refused before it is built, INVALID_REQUEST on "depth" with
-	// ErrorInfo metadata "nodes", the count it would have needed.
+	// chance point), state text (typed forms on request) and outcome, its
+	// children in LegalMoves' order. At most 20,000 nodes (or max_nodes): a
+	// larger tree is refused, nothing of it answered, INVALID_REQUEST on
+	// "depth" with ErrorInfo metadata "nodes", the count it would have
+	// needed.
 	Expand(context.Context, *v1.ExpandRequest) (*v1.ExpandResponse, error)
 	// Playout plays games to the end from a state with a seeded uniformly
 	// random policy (a chance outcome drawn by its probability), spread over
