@@ -57,8 +57,8 @@ func main() {
 	var o options
 	flag.StringVar(&o.server, "server", "", "the gamerulesd binary to start")
 	flag.IntVar(&o.rounds, "rounds", 3, "interleaved rounds")
-	flag.IntVar(&o.c, "c", 8, "concurrent callers of the single calls")
-	flag.DurationVar(&o.cpu, "cpu", 600*time.Millisecond, "server CPU per measured segment")
+	flag.IntVar(&o.c, "c", 4, "concurrent callers (at most the server's --grpc-max-in-flight-per-conn, 6 by default: one connection)")
+	flag.DurationVar(&o.cpu, "cpu", 500*time.Millisecond, "server CPU per measured segment")
 	flag.IntVar(&o.clockTicks, "clock-ticks", 100, "clock ticks per second of /proc/<pid>/stat (getconf CLK_TCK)")
 	flag.Parse()
 	if o.server == "" {
