@@ -460,3 +460,5 @@ func (p abalonePos) children() ([]Position, error) {
 func (p abalonePos) playout(rng *rand.Rand, first, maxPlies int, record bool) (playedGame, error) {
 	return playRandom[abalone.State, abalone.Move]("abalone", p.s, rng, first, maxPlies, record, nil)
 }
+
+func (p abalonePos) turn() int { return p.s.ToMove() }

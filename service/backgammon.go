@@ -917,3 +917,5 @@ func backgammonDraw(s backgammon.State, rng *rand.Rand) (backgammon.Move, bool) 
 	m, err := backgammon.RollDice(s, rng)
 	return m, err == nil
 }
+
+func (p backgammonPos) turn() int { return p.s.Turn() }

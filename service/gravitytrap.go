@@ -451,3 +451,5 @@ func (p gravityTrapPos) children() ([]Position, error) {
 func (p gravityTrapPos) playout(rng *rand.Rand, first, maxPlies int, record bool) (playedGame, error) {
 	return playRandom[gravitytrap.State, gravitytrap.Move]("gravity_trap", p.s, rng, first, maxPlies, record, nil)
 }
+
+func (p gravityTrapPos) turn() int { return p.s.ToAct() }

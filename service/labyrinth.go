@@ -537,3 +537,5 @@ func (p labyrinthPos) children() ([]Position, error) {
 func (p labyrinthPos) playout(rng *rand.Rand, first, maxPlies int, record bool) (playedGame, error) {
 	return playRandom[labyrinth.State, labyrinth.Move]("labyrinth", p.s, rng, first, maxPlies, record, nil)
 }
+
+func (p labyrinthPos) turn() int { return p.s.Turn() }

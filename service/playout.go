@@ -85,7 +85,12 @@ func (s *Server) Playout(ctx context.Context, req *gamerulesv1.PlayoutRequest) (
 	if err != nil {
 		return nil, toStatus("games", err)
 	}
-	return playoutAnswer(s.engines[req.GetGame()].Info().GetMaxPlayers(), seed, played, firstMoves, req.GetIncludeMoves()), nil
+	resp := playoutAnswer(s.engines[req.GetGame()].Info().GetMaxPlayers(), seed, played, firstMoves, req.GetIncludeMoves())
+	if !chance && len(firstMoves) > 0 {
+		t := int32(sr.turn())
+		resp.Turn = &t
+	}
+	return resp, nil
 }
 
 // playoutAnswer sums the games played into Playout's answer.
@@ -131,7 +136,7 @@ func playoutAnswer(players int32, seed uint64, played []playedGame, firstMoves [
 				fm.WinCounts[w]++
 			}
 		}
-		if fm != nil && g.out.Finished {
+		if fm != nil {
 			for p, v := range g.out.Points {
 				if p < len(fm.Points) {
 					fm.Points[p] += int32(v)

@@ -24,6 +24,9 @@ type searcher interface {
 	// too) or after maxPlies plies. With record, it keeps the moves'
 	// notations.
 	playout(rng *rand.Rand, first, maxPlies int, record bool) (playedGame, error)
+	// turn is the player (0-based) to act; meaningful only where the
+	// game is not over and the moves are not chance outcomes.
+	turn() int
 }
 
 // playedGame is one game of a playout.

@@ -790,14 +790,16 @@ type PlayoutResponse struct {
 	Points []*PlayoutPoints `protobuf:"bytes,9,rep,name=points,proto3" json:"points,omitempty"`
 	// The games by their first move, one entry per legal move of the state,
 	// in LegalMoves' order: a move chooser's table (flat Monte Carlo: pick
-	// the move with the highest win_counts[p] / play_count for the player p
-	// to move). At a decision (not a chance point) the first moves are dealt
+	// the move with the highest win_counts[turn] / play_count). At a decision (not a chance point) the first moves are dealt
 	// round robin, game i playing move i mod n, so every move gets games/n
 	// games (the first games mod n one more); at a chance point the first
 	// move is drawn by its probability. Empty when the state is over.
 	FirstMoves []*PlayoutFirstMove `protobuf:"bytes,10,rep,name=first_moves,json=firstMoves,proto3" json:"first_moves,omitempty"`
 	// With include_moves (only then present): each game's moves.
-	Played        *PlayoutGames `protobuf:"bytes,11,opt,name=played,proto3" json:"played,omitempty"`
+	Played *PlayoutGames `protobuf:"bytes,11,opt,name=played,proto3" json:"played,omitempty"`
+	// The player (0-based) to move in the state, whose win_counts a move
+	// chooser maximises; absent at a chance point and when the game is over.
+	Turn          *int32 `protobuf:"varint,12,opt,name=turn,proto3,oneof" json:"turn,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -907,6 +909,13 @@ func (x *PlayoutResponse) GetPlayed() *PlayoutGames {
 		return x.Played
 	}
 	return nil
+}
+
+func (x *PlayoutResponse) GetTurn() int32 {
+	if x != nil && x.Turn != nil {
+		return *x.Turn
+	}
+	return 0
 }
 
 // PlayoutGames is the games of a playout, in game order.
@@ -1030,8 +1039,9 @@ type PlayoutFirstMove struct {
 	WinCounts []int32 `protobuf:"varint,3,rep,packed,name=win_counts,json=winCounts,proto3" json:"win_counts,omitempty"`
 	// Of those, draws.
 	DrawCount int32 `protobuf:"varint,4,opt,name=draw_count,json=drawCount,proto3" json:"draw_count,omitempty"`
-	// Of those, the points won, summed, by player index (a backgammon gammon
-	// counts 2; unfinished games count none).
+	// Of those, the points at the end of each game, summed, by player index
+	// (a backgammon gammon counts 2; an unfinished game its points so far:
+	// Abalone's marbles pushed off, Labyrinth's targets found).
 	Points        []int32 `protobuf:"varint,5,rep,packed,name=points,proto3" json:"points,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1223,7 +1233,7 @@ const file_gamerules_v1_bulk_proto_rawDesc = "" +
 	"\x04seed\x18\x04 \x01(\x04B\x03\xe0A\x01H\x00R\x04seed\x88\x01\x01\x12 \n" +
 	"\tmax_plies\x18\x05 \x01(\x05B\x03\xe0A\x01R\bmaxPlies\x12(\n" +
 	"\rinclude_moves\x18\x06 \x01(\bB\x03\xe0A\x01R\fincludeMovesB\a\n" +
-	"\x05_seed\"\xf3\x03\n" +
+	"\x05_seed\"\x9a\x04\n" +
 	"\x0fPlayoutResponse\x12$\n" +
 	"\vtotal_plies\x18\x01 \x01(\x03B\x03\xe0A\x03R\n" +
 	"totalPlies\x12\x17\n" +
@@ -1242,7 +1252,9 @@ const file_gamerules_v1_bulk_proto_rawDesc = "" +
 	"\vfirst_moves\x18\n" +
 	" \x03(\v2\x1e.gamerules.v1.PlayoutFirstMoveB\x03\xe0A\x03R\n" +
 	"firstMoves\x127\n" +
-	"\x06played\x18\v \x01(\v2\x1a.gamerules.v1.PlayoutGamesB\x03\xe0A\x03R\x06played\"D\n" +
+	"\x06played\x18\v \x01(\v2\x1a.gamerules.v1.PlayoutGamesB\x03\xe0A\x03R\x06played\x12\x1c\n" +
+	"\x04turn\x18\f \x01(\x05B\x03\xe0A\x03H\x00R\x04turn\x88\x01\x01B\a\n" +
+	"\x05_turn\"D\n" +
 	"\fPlayoutGames\x124\n" +
 	"\x05games\x18\x01 \x03(\v2\x19.gamerules.v1.PlayoutGameB\x03\xe0A\x03R\x05games\"m\n" +
 	"\rPlayoutPoints\x12\x1b\n" +
@@ -1360,6 +1372,7 @@ func file_gamerules_v1_bulk_proto_init() {
 	}
 	file_gamerules_v1_bulk_proto_msgTypes[6].OneofWrappers = []any{}
 	file_gamerules_v1_bulk_proto_msgTypes[7].OneofWrappers = []any{}
+	file_gamerules_v1_bulk_proto_msgTypes[8].OneofWrappers = []any{}
 	file_gamerules_v1_bulk_proto_msgTypes[12].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{

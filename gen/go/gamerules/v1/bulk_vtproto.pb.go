@@ -795,6 +795,11 @@ func (m *PlayoutResponse) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if m.Turn != nil {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(*m.Turn))
+		i--
+		dAtA[i] = 0x60
+	}
 	if m.Played != nil {
 		size, err := m.Played.MarshalToSizedBufferVT(dAtA[:i])
 		if err != nil {
@@ -1512,6 +1517,9 @@ func (m *PlayoutResponse) SizeVT() (n int) {
 	if m.Played != nil {
 		l = m.Played.SizeVT()
 		n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
+	}
+	if m.Turn != nil {
+		n += 1 + protohelpers.SizeOfVarint(uint64(*m.Turn))
 	}
 	n += len(m.unknownFields)
 	return n
@@ -3455,6 +3463,26 @@ func (m *PlayoutResponse) UnmarshalVT(dAtA []byte) error {
 				return err
 			}
 			iNdEx = postIndex
+		case 12:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Turn", wireType)
+			}
+			var v int32
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= int32(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.Turn = &v
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])
