@@ -139,7 +139,8 @@ type GameRulesClient interface {
 	// Playout plays games to the end from a state with a seeded uniformly
 	// random policy (a chance outcome drawn by its probability), spread over
 	// the cores, and answers their statistics: wins, draws, points, plies,
-	// and per first move the games and wins (a move chooser's table). The
+	// and per first move the games and wins with the player to move (a move
+	// chooser's table). The
 	// same request with the same seed gets the same answer. At most 10,000
 	// games and 4,000,000 plies per call (max_plies per game).
 	Playout(ctx context.Context, in *v1.PlayoutRequest, opts ...grpc.CallOption) (*v1.PlayoutResponse, error)
@@ -390,7 +391,8 @@ type GameRulesServer interface {
 	// Playout plays games to the end from a state with a seeded uniformly
 	// random policy (a chance outcome drawn by its probability), spread over
 	// the cores, and answers their statistics: wins, draws, points, plies,
-	// and per first move the games and wins (a move chooser's table). The
+	// and per first move the games and wins with the player to move (a move
+	// chooser's table). The
 	// same request with the same seed gets the same answer. At most 10,000
 	// games and 4,000,000 plies per call (max_plies per game).
 	Playout(context.Context, *v1.PlayoutRequest) (*v1.PlayoutResponse, error)
