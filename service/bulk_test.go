@@ -356,6 +356,9 @@ func TestPlayoutDeterministic(t *testing.T) {
 					t.Errorf("%s: first move %d has %d plays; round robin deals %d", g, i, fm.GetPlayCount(), 60/n+b2i(int32(i) < 60%n))
 				}
 			}
+			if (a.Turn != nil) != (len(lm.GetMoves()) > 0 && !lm.GetChance()) {
+				t.Errorf("%s %s: turn %v with %d moves (chance %v); want it exactly at a decision", g, st.GetText(), a.Turn, len(lm.GetMoves()), lm.GetChance())
+			}
 			if len(lm.GetMoves()) > 0 && plays != 60 {
 				t.Errorf("%s: the first moves have %d plays; want 60", g, plays)
 			}
