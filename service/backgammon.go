@@ -35,6 +35,7 @@ func (backgammonEngine) Info() *gamerulesv1.GameInfo {
 	}
 	info.MoveNotation = `gnubg's: "24/18 13/11", "bar/22", "6/off", "13/9(4)", "24/23*/20"; "pass" when no number can be played; dice as "roll 6-5" (opening: "roll <white>-<black>"), or "roll" to have the server draw them; with the cube "double", "take", "drop", "beaver", "resign single|gammon|backgammon", "accept", "decline", and "next game" between the games of a match`
 	info.StateNotation = `gnubg ID "<Position ID>:<Match ID>" from the side of the player on roll, e.g. "4HPwATDgc/ABMA:MIEFAAAAAAAE" (the start, white to play 3-1); a money game with the cube adds " cube", and " beavers" when they are allowed`
+	info.ActionSpaceSize = backgammon.ActionSpace
 	return info
 }
 
@@ -593,6 +594,9 @@ func (p backgammonPos) listMoves(want moveParts, moves []backgammon.Move, result
 	}
 	if enc != nil {
 		enc.finish()
+	}
+	if want.Action {
+		setActions(out, func(i int) int { return p.s.Action(moves[i]) })
 	}
 	chance := p.s.Phase() == backgammon.PhaseOpening || p.s.Phase() == backgammon.PhaseRoll
 	return out, chance

@@ -231,7 +231,7 @@ func TestExpandEqualsLegalMoves(t *testing.T) {
 			want.Result = nil
 			wantState := m.GetResult()
 			if !typed {
-				want = &gamerulesv1.Move{Notation: m.GetNotation(), Probability: m.Probability}
+				want = &gamerulesv1.Move{Notation: m.GetNotation(), Probability: m.Probability, Action: m.Action}
 				wantState = &gamerulesv1.GameState{Text: m.GetResult().GetText()}
 			}
 			if !proto.Equal(c.GetMove(), want) || !proto.Equal(c.GetState(), wantState) {

@@ -82,7 +82,7 @@ func (s *Server) Expand(ctx context.Context, req *gamerulesv1.ExpandRequest) (*g
 	case budget == 0:
 		budget = MaxExpandNodes
 	}
-	w := moveParts{Notation: true, Typed: req.GetIncludeTyped(), Probability: true, ResultText: true, ResultTyped: req.GetIncludeTyped()}
+	w := moveParts{Notation: true, Typed: req.GetIncludeTyped(), Probability: true, Action: true, ResultText: true, ResultTyped: req.GetIncludeTyped()}
 	b := &treeBuilder{ctx: ctx, budget: budget, parts: w}
 	root := &expandNode{pos: pos}
 	b.count = 1

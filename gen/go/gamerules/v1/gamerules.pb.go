@@ -185,7 +185,13 @@ type Move struct {
 	Probability *float64 `protobuf:"fixed64,6,opt,name=probability,proto3,oneof" json:"probability,omitempty"`
 	// The state after this move; filled by LegalMoves only when
 	// include_results is set. Ignored on input.
-	Result        *GameState `protobuf:"bytes,7,opt,name=result,proto3" json:"result,omitempty"`
+	Result *GameState `protobuf:"bytes,7,opt,name=result,proto3" json:"result,omitempty"`
+	// The move's fixed action id, 0..GameInfo.action_space_size-1, unique
+	// among the legal moves of a state (the encodings: docs/rules/<game>.md,
+	// "Action ids"). Every listed move carries it. On input (ApplyMove,
+	// Batch) it may stand alone in place of the notation; given with the
+	// notation or the typed move, they must name the same move.
+	Action        *int32 `protobuf:"varint,8,opt,name=action,proto3,oneof" json:"action,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -284,6 +290,13 @@ func (x *Move) GetResult() *GameState {
 	return nil
 }
 
+func (x *Move) GetAction() int32 {
+	if x != nil && x.Action != nil {
+		return *x.Action
+	}
+	return 0
+}
+
 type isMove_Move interface {
 	isMove_Move()
 }
@@ -339,8 +352,11 @@ type GameInfo struct {
 	MoveNotation string `protobuf:"bytes,8,opt,name=move_notation,json=moveNotation,proto3" json:"move_notation,omitempty"`
 	// How the state's text form is written, with an example.
 	StateNotation string `protobuf:"bytes,9,opt,name=state_notation,json=stateNotation,proto3" json:"state_notation,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// The size of the game's action space (Move.action is 0..size-1), the
+	// same for every variant and option of the game.
+	ActionSpaceSize int32 `protobuf:"varint,11,opt,name=action_space_size,json=actionSpaceSize,proto3" json:"action_space_size,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *GameInfo) Reset() {
@@ -434,6 +450,13 @@ func (x *GameInfo) GetStateNotation() string {
 		return x.StateNotation
 	}
 	return ""
+}
+
+func (x *GameInfo) GetActionSpaceSize() int32 {
+	if x != nil {
+		return x.ActionSpaceSize
+	}
+	return 0
 }
 
 // ListGamesRequest takes no parameters.
@@ -734,6 +757,7 @@ type LegalMovesRequest struct {
 	//   "moves.notation"      each move's notation
 	//   "moves.move"          each move's typed move (the oneof `move`)
 	//   "moves.probability"   a chance outcome's probability
+	//   "moves.action"        each move's action id
 	//   "moves.result"        each move's result state, text and typed
 	//                         (with include_results only, as without a mask)
 	//   "moves.result.text"   the result state's text only
@@ -1626,6 +1650,10 @@ type ReplayGameRequest struct {
 	Seed *uint64 `protobuf:"varint,4,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
 	// When true, the response lists the state after every move.
 	IncludeStates bool `protobuf:"varint,5,opt,name=include_states,json=includeStates,proto3" json:"include_states,omitempty"`
+	// The moves as action ids (Move.action) in place of `moves` (refused
+	// together with it); at most as many. A chance outcome is its listed
+	// outcome's id (a roll of named dice); the server cannot draw here.
+	Actions []int32 `protobuf:"varint,10,rep,packed,name=actions,proto3" json:"actions,omitempty"`
 	// Options of the start when there is no state, as NewGameRequest's; the
 	// case must match the game. Refused together with a state.
 	//
@@ -1703,6 +1731,13 @@ func (x *ReplayGameRequest) GetIncludeStates() bool {
 		return x.IncludeStates
 	}
 	return false
+}
+
+func (x *ReplayGameRequest) GetActions() []int32 {
+	if x != nil {
+		return x.Actions
+	}
+	return nil
 }
 
 func (x *ReplayGameRequest) GetOptions() isReplayGameRequest_Options {
@@ -2191,7 +2226,7 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\aabalone\x18\x03 \x01(\v2\x1a.gamerules.v1.AbaloneStateH\x00R\aabalone\x12<\n" +
 	"\tlabyrinth\x18\x04 \x01(\v2\x1c.gamerules.v1.LabyrinthStateH\x00R\tlabyrinth\x12C\n" +
 	"\fgravity_trap\x18\x05 \x01(\v2\x1e.gamerules.v1.GravityTrapStateH\x00R\vgravityTrapB\a\n" +
-	"\x05state\"\x94\x03\n" +
+	"\x05state\"\xc1\x03\n" +
 	"\x04Move\x12\x1a\n" +
 	"\bnotation\x18\x01 \x01(\tR\bnotation\x12>\n" +
 	"\n" +
@@ -2201,9 +2236,11 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\tlabyrinth\x18\x04 \x01(\v2\x1b.gamerules.v1.LabyrinthMoveH\x00R\tlabyrinth\x12B\n" +
 	"\fgravity_trap\x18\x05 \x01(\v2\x1d.gamerules.v1.GravityTrapMoveH\x00R\vgravityTrap\x12*\n" +
 	"\vprobability\x18\x06 \x01(\x01B\x03\xe0A\x03H\x01R\vprobability\x88\x01\x01\x124\n" +
-	"\x06result\x18\a \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x03R\x06resultB\x06\n" +
+	"\x06result\x18\a \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x03R\x06result\x12 \n" +
+	"\x06action\x18\b \x01(\x05B\x03\xe0A\x01H\x02R\x06action\x88\x01\x01B\x06\n" +
 	"\x04moveB\x0e\n" +
-	"\f_probability\"\xbc\x02\n" +
+	"\f_probabilityB\t\n" +
+	"\a_action\"\xed\x02\n" +
 	"\bGameInfo\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12!\n" +
 	"\fdisplay_name\x18\x02 \x01(\tR\vdisplayName\x12\x1f\n" +
@@ -2216,7 +2253,8 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x16has_hidden_information\x18\x06 \x01(\bR\x14hasHiddenInformation\x12\x1a\n" +
 	"\bvariants\x18\a \x03(\tR\bvariants\x12#\n" +
 	"\rmove_notation\x18\b \x01(\tR\fmoveNotation\x12%\n" +
-	"\x0estate_notation\x18\t \x01(\tR\rstateNotation\"\x12\n" +
+	"\x0estate_notation\x18\t \x01(\tR\rstateNotation\x12/\n" +
+	"\x11action_space_size\x18\v \x01(\x05B\x03\xe0A\x03R\x0factionSpaceSize\"\x12\n" +
 	"\x10ListGamesRequest\"A\n" +
 	"\x11ListGamesResponse\x12,\n" +
 	"\x05games\x18\x01 \x03(\v2\x16.gamerules.v1.GameInfoR\x05games\"\xda\x02\n" +
@@ -2301,13 +2339,15 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x10GetBoardResponse\x12C\n" +
 	"\fgravity_trap\x18\x01 \x01(\v2\x1e.gamerules.v1.GravityTrapBoardH\x00R\vgravityTrap\x12\x12\n" +
 	"\x04note\x18\x02 \x01(\tR\x04noteB\a\n" +
-	"\x05board\"\xc9\x03\n" +
+	"\x05board\"\xe8\x03\n" +
 	"\x11ReplayGameRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x12-\n" +
 	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateR\x05state\x12\x14\n" +
 	"\x05moves\x18\x03 \x03(\tR\x05moves\x12\x17\n" +
 	"\x04seed\x18\x04 \x01(\x04H\x01R\x04seed\x88\x01\x01\x12%\n" +
-	"\x0einclude_states\x18\x05 \x01(\bR\rincludeStates\x12A\n" +
+	"\x0einclude_states\x18\x05 \x01(\bR\rincludeStates\x12\x1d\n" +
+	"\aactions\x18\n" +
+	" \x03(\x05B\x03\xe0A\x01R\aactions\x12A\n" +
 	"\n" +
 	"backgammon\x18\x06 \x01(\v2\x1f.gamerules.v1.BackgammonOptionsH\x00R\n" +
 	"backgammon\x128\n" +
