@@ -569,9 +569,9 @@ func (x *ExpandResponse) GetNodeCount() int32 {
 // move and state are that listed move and its result.
 type ExpandNode struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The move from the parent: its notation (and the typed move with
-	// include_typed); a chance outcome with its probability. Absent at the
-	// root.
+	// The move from the parent: its notation and action id (and the typed
+	// move with include_typed); a chance outcome with its probability.
+	// Absent at the root.
 	Move *Move `protobuf:"bytes,1,opt,name=move,proto3" json:"move,omitempty"`
 	// The node's state: its text, and the typed state with include_typed.
 	State *GameState `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
