@@ -42,17 +42,7 @@ func Abalone(s abalone.State, o Options) ([]byte, error) {
 		}
 	}
 	flip := o.HasSide && o.Side == 1
-	var g svg
-	g.open("abalone", s.String(), size, abW, abH, abStyle)
-	g.printf(`<rect x="0" y="0" width="%s" height="%s" class="frame"/>`+"\n", num(abW), num(abH))
-	// The hexagon's outline.
 	cx, cy := abW/2, abH/2+5
-	var hex []string
-	for k := 0; k < 6; k++ {
-		a := math.Pi/6 + float64(k)*math.Pi/3
-		hex = append(hex, num(cx+4.75*abStep*math.Cos(a))+","+num(cy+4.75*abStep*math.Sin(a)))
-	}
-	g.printf(`<polygon points="%s" fill="#5a5f86"/>`+"\n", joinSpace(hex))
 	pos := func(row, n float64) (float64, float64) {
 		x := (n - 1 - row/2 - 2) * abStep // E5 (row 4, n 5) at 0
 		y := -(row - 4) * abStep * math.Sqrt(3) / 2
@@ -61,6 +51,27 @@ func Abalone(s abalone.State, o Options) ([]byte, error) {
 		}
 		return cx + x, cy + y
 	}
+	boxes, styles, err := checkMarks(o, func(name string) markBox {
+		c, err := abalone.ParseCell(name)
+		if err != nil {
+			return markBox{wantFormat: "a cell a1..i9 on the board"}
+		}
+		x, y := pos(float64(c.Row()-'A'), float64(c.Num()))
+		return markBox{name: c.String(), x: x, y: y, rx: abR + 2, ry: abR + 2, round: true, valid: true}
+	})
+	if err != nil {
+		return nil, err
+	}
+	var g svg
+	g.open("abalone", s.String(), size, abW, abH, abStyle)
+	g.printf(`<rect x="0" y="0" width="%s" height="%s" class="frame"/>`+"\n", num(abW), num(abH))
+	// The hexagon's outline.
+	var hex []string
+	for k := 0; k < 6; k++ {
+		a := math.Pi/6 + float64(k)*math.Pi/3
+		hex = append(hex, num(cx+4.75*abStep*math.Cos(a))+","+num(cy+4.75*abStep*math.Sin(a)))
+	}
+	g.printf(`<polygon points="%s" fill="#5a5f86"/>`+"\n", joinSpace(hex))
 	for c := abalone.Cell(1); c <= abalone.NumCells; c++ {
 		row := float64(c.Row() - 'A')
 		x, y := pos(row, float64(c.Num()))
@@ -91,6 +102,7 @@ func Abalone(s abalone.State, o Options) ([]byte, error) {
 			g.text(x, y, 16, "coord", strconv.Itoa(n))
 		}
 	}
+	g.marks(boxes, styles)
 	// Pushed-off marbles, and the state of play.
 	names := [2]string{"Black", "White"}
 	for p := 0; p < 2; p++ {

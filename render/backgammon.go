@@ -58,6 +58,10 @@ func Backgammon(s backgammon.State, o Options) ([]byte, error) {
 		side = o.Side
 	}
 	opp := 1 - side
+	boxes, styles, err := checkMarks(o, bgLocate)
+	if err != nil {
+		return nil, err
+	}
 	var g svg
 	g.open("backgammon", s.String(), size, bgW, bgH, bgStyle)
 	g.printf(`<rect x="0" y="0" width="%s" height="%s" class="frame"/>`+"\n", num(bgW), num(bgH))
@@ -70,7 +74,7 @@ func Backgammon(s backgammon.State, o Options) ([]byte, error) {
 	}{{"off-opponent", opp, bgTop}, {"off", side, (bgTop + bgBottom) / 2}} {
 		h := (bgBottom - bgTop) / 2
 		n := s.Checkers(t.player, backgammon.Off)
-		g.printf(`<g id="%s" data-point="%s" data-player="%d" data-checkers="%d" class="%s">`, t.id, strings.TrimSuffix(t.id, "-opponent"), t.player, n, cls("tray", hl(o, bgName(t.id))))
+		g.printf(`<g id="%s" data-point="%s" data-point-%d="off" data-player="%d" data-checkers="%d" class="%s">`, t.id, strings.TrimSuffix(t.id, "-opponent"), t.player, t.player, n, cls("tray", hl(o, bgName(t.id))))
 		g.printf(`<rect x="%s" y="%s" width="%s" height="%s" class="felt"/>`, num(bgTrayX), num(t.y), num(bgTrayW), num(h))
 		for i := 0; i < n; i++ {
 			// Borne-off checkers are drawn edge-on, as thin bars.
@@ -99,7 +103,7 @@ func Backgammon(s backgammon.State, o Options) ([]byte, error) {
 		} else if c := s.Checkers(opp, 25-p); c > 0 {
 			owner, n = opp, c
 		}
-		g.printf(`<g id="point-%d" data-point="%d" class="%s"`, p, p, cls("point", hl(o, strconv.Itoa(p))))
+		g.printf(`<g id="point-%d" data-point="%d" data-point-%d="%d" data-point-%d="%d" class="%s"`, p, p, side, p, opp, 25-p, cls("point", hl(o, strconv.Itoa(p))))
 		if owner >= 0 {
 			g.printf(` data-player="%d" data-checkers="%d"`, owner, n)
 		}
@@ -128,7 +132,7 @@ func Backgammon(s backgammon.State, o Options) ([]byte, error) {
 		if !b.top {
 			y0, base = (bgTop+bgBottom)/2+20, bgBottom-40
 		}
-		g.printf(`<g id="%s" data-point="%s" data-player="%d" data-checkers="%d" class="%s">`, b.id, strings.TrimSuffix(b.id, "-opponent"), b.player, n, cls("bar", hl(o, bgName(b.id))))
+		g.printf(`<g id="%s" data-point="%s" data-point-%d="bar" data-player="%d" data-checkers="%d" class="%s">`, b.id, strings.TrimSuffix(b.id, "-opponent"), b.player, b.player, n, cls("bar", hl(o, bgName(b.id))))
 		bgStack(&g, b.player, n, barX+bgBarW/2, base, b.top)
 		g.printf(`<rect x="%s" y="%s" width="%s" height="%s" class="hit"/></g>`+"\n", num(barX), num(y0), num(bgBarW), num((bgBottom-bgTop)/2-20))
 	}
@@ -166,6 +170,7 @@ func Backgammon(s backgammon.State, o Options) ([]byte, error) {
 		bgDie(&g, cx+28, (bgTop+bgBottom)/2, d2, s.Turn())
 		g.printf("</g>\n")
 	}
+	g.marks(boxes, styles)
 	// Pip counts and the state of play.
 	names := [2]string{"White", "Black"}
 	for i, p := range [...]int{side, opp} {
@@ -188,6 +193,33 @@ func bgName(id string) string {
 		return "\x00"
 	}
 	return id
+}
+
+// bgLocate is where a mark on a backgammon name is drawn: "1".."24" (the
+// point's middle), "bar", "off" and their "-opponent" forms.
+func bgLocate(name string) markBox {
+	barX := bgMargin + 6*bgPointW
+	h := (bgBottom - bgTop) / 2
+	switch strings.ToLower(name) {
+	case "bar":
+		return markBox{name: "bar", x: barX + bgBarW/2, y: bgTop + (h-20)/2, rx: bgBarW / 2, ry: (h - 20) / 2, valid: true}
+	case "bar-opponent":
+		return markBox{name: "bar-opponent", x: barX + bgBarW/2, y: bgBottom - (h-20)/2, rx: bgBarW / 2, ry: (h - 20) / 2, valid: true}
+	case "off":
+		return markBox{name: "off", x: bgTrayX + bgTrayW/2, y: bgTop + 1.5*h, rx: bgTrayW / 2, ry: h / 2, valid: true}
+	case "off-opponent":
+		return markBox{name: "off-opponent", x: bgTrayX + bgTrayW/2, y: bgTop + h/2, rx: bgTrayW / 2, ry: h / 2, valid: true}
+	}
+	n, err := strconv.Atoi(name)
+	if err != nil || n < 1 || n > 24 || strconv.Itoa(n) != name {
+		return markBox{wantFormat: "a point 1..24, bar, off, bar-opponent or off-opponent"}
+	}
+	x, top := bgPointPos(n)
+	y := bgBottom - bgPointH/2
+	if top {
+		y = bgTop + bgPointH/2
+	}
+	return markBox{name: name, x: x + bgPointW/2, y: y, rx: bgPointW / 2, ry: bgPointH / 2, valid: true}
 }
 
 // bgValidPoint reports whether v names a point of the drawn side.
@@ -264,7 +296,12 @@ func bgStatus(s backgammon.State) string {
 	}
 	out := s.Outcome()
 	if out.Winner >= 0 && out.Winner < 2 {
-		return fmt.Sprintf("%s wins: %s (%d point(s))", names[out.Winner], out.Detail, out.Points[out.Winner])
+		pts := out.Points[out.Winner]
+		unit := "points"
+		if pts == 1 {
+			unit = "point"
+		}
+		return fmt.Sprintf("%s wins (%s): %d %s", names[out.Winner], out.Detail, pts, unit)
 	}
 	return "Game over"
 }

@@ -5,10 +5,12 @@ import (
 	"encoding/xml"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -71,6 +73,21 @@ func gtText(text string) func() gravitytrap.State {
 
 func side(p int) render.Options { return render.Options{HasSide: true, Side: p} }
 
+// marks builds Options.Marks from pairs of coordinate and style.
+func marks(o render.Options, pairs ...any) render.Options {
+	for i := 0; i < len(pairs); i += 2 {
+		o.Marks = append(o.Marks, render.Mark{At: pairs[i].(string), Style: pairs[i+1].(render.MarkStyle)})
+	}
+	return o
+}
+
+const (
+	dst  = render.MarkDestination
+	sel  = render.MarkSelected
+	from = render.MarkLastFrom
+	to   = render.MarkLastTo
+)
+
 // barBoard is a position with checkers of both sides on the bar and some
 // borne off: white (on roll, 6-5) has 2 on the bar and 3 off.
 func barBoard() string {
@@ -101,6 +118,13 @@ var goldens = []golden{
 		s := must(backgammon.ParseState("sGfwATDgc/ABMA:cBGgAAAAAAAE"))
 		return render.Backgammon(must(s.Apply(must(backgammon.ParseMove(s, "take")))), render.Options{})
 	}, []string{"cube", "point-1", "bar", "off"}},
+	// White 3-1 from the start with 8 selected (8/5, 8/7 and 8/7/4 reach
+	// 5, 7 and 4); black's play 24/22 13/9 seen from white's side is 1->3
+	// and 12->16 (16 listed twice: drawn once).
+	bg("marks-white-3-1", "4HPwATDgc/ABMA:MIEFAAAAAAAE", marks(render.Options{}, "8", sel, "5", dst, "7", dst, "4", dst, "1", from, "3", to, "12", from, "16", to, "16", to),
+		"mark-selected-8", "mark-destination-5", "mark-destination-7", "mark-destination-4", "mark-last-from-1", "mark-last-to-16"),
+	bg("marks-bar-off-opponent", barBoard(), marks(side(1), "bar-opponent", sel, "off-opponent", dst, "off", to),
+		"mark-selected-bar-opponent", "mark-destination-off-opponent", "mark-last-to-off"),
 	bg("small-no-coordinates", "14IgSiV+gNQYQQ:MIEOAAAAAAAE", render.Options{Size: 300, HideCoordinates: true}, "dice"),
 
 	ab("classic", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", render.Options{}),
@@ -112,6 +136,8 @@ var goldens = []golden{
 	ab("three-lost", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/3bb w", render.Options{}),
 	ab("won", "wwwww/wwwwww/2www2/8/9/8/7/bbbbbb/3bb b", render.Options{}),
 	ab("highlight-a1-b2", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", render.Options{From: "a1", To: "b2"}),
+	ab("marks-white-side", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", marks(side(1), "C3", sel, "d3", dst, "d4", dst, "h5", from, "g5", to),
+		"mark-selected-c3", "mark-destination-d3", "mark-destination-d4", "mark-last-from-h5", "mark-last-to-g5"),
 	ab("small-no-coordinates", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", render.Options{Size: 240, HideCoordinates: true}),
 
 	lb("start-3-players-vader", lbText(lbStart3), render.Options{}, "vader", "ship-red", "target-2"),
@@ -125,6 +151,11 @@ var goldens = []golden{
 	lb("four-players", func() labyrinth.State { return must(labyrinth.New(labyrinth.Options{Players: 4, Seed: 3})) }, render.Options{}, "target-3", "ship-blue"),
 	lb("over", lbText("67NeA5eBa*c/53T9c9V5dR/7C3S7DbOeEeQdF/9W3U5dP95a/7G6bH9dIcdJ/53X3ceMa9/35bK5bL59 5 R67,Y17,V42 N2 - OKTVUFBM:NILH,GXCPRWJAQSED: v"), render.Options{}),
 	lb("highlight-N4-r3c5", lbText(lbStart3), render.Options{From: "N4", To: "r3c5"}),
+	lb("marks-shift", lbText(lbStart3), marks(render.Options{}, "n2", dst, "E4", dst, "s6", from, "r7c6", to),
+		"mark-destination-N2", "mark-destination-E4", "mark-last-from-S6", "mark-last-to-r7c6"),
+	lb("marks-move-phase", lbText("69eAceB5c/ca*7N9bQa9/7Ca7D9UeE9dF/9WabM53eR5/7G7ObHadI6VdJ/66aePcT6X3S/35bKabLa9 a R11,Y17,G77,V22 N4 Rm :PLXCMNVA,:IUKBJGOF,:TSHEQRWD v"),
+		marks(render.Options{}, "r1c1", dst, "r1c2", dst, "r2c1", dst, "r1c3", dst, "N4", from),
+		"mark-destination-r1c1", "mark-destination-r1c3", "mark-last-from-N4"),
 	lb("small-no-coordinates", lbText(lbStart3), render.Options{Size: 300, HideCoordinates: true}),
 
 	gt("empty-red-places", gtText("...................... R"), render.Options{}),
@@ -153,6 +184,8 @@ var goldens = []golden{
 		s = must(s.Apply(must(gravitytrap.ParseMove(s, "place 0"))))
 		return must(s.Apply(must(gravitytrap.ParseMove(s, "place 1"))))
 	}, render.Options{}),
+	gt("marks-rings", gtText("ooooooooooBooooooooRoo r rings"), marks(render.Options{}, "19", sel, "18", dst, "20", dst, "0", from, "10", to),
+		"mark-selected-19", "mark-destination-18", "mark-destination-20", "mark-last-from-0", "mark-last-to-10"),
 	gt("small-no-coordinates", gtText("RoooBooooooooooooooooo r"), render.Options{Size: 200, HideCoordinates: true}),
 }
 
@@ -253,6 +286,14 @@ func TestOptionErrors(t *testing.T) {
 		{"labyrinth N3", second(render.Labyrinth(lbs, render.Options{From: "N3"})), "highlight_from"},
 		{"labyrinth r8c1", second(render.Labyrinth(lbs, render.Options{To: "r8c1"})), "highlight_to"},
 		{"gravity trap 22", second(render.GravityTrap(gts, render.Options{To: "22"})), "highlight_to"},
+		{"mark backgammon 0", second(render.Backgammon(bgs, marks(render.Options{}, "0", dst))), "marks"},
+		{"mark backgammon bar-Opponent ok, 25 not", second(render.Backgammon(bgs, marks(render.Options{}, "bar-opponent", dst, "25", dst))), "marks"},
+		{"mark abalone j1", second(render.Abalone(abs, marks(render.Options{}, "j1", sel))), "marks"},
+		{"mark labyrinth N3", second(render.Labyrinth(lbs, marks(render.Options{}, "N3", to))), "marks"},
+		{"mark gravity trap 22", second(render.GravityTrap(gts, marks(render.Options{}, "22", from))), "marks"},
+		{"mark style 0", second(render.GravityTrap(gts, marks(render.Options{}, "2", render.MarkStyle(0)))), "marks"},
+		{"mark style 5", second(render.Abalone(abs, marks(render.Options{}, "e5", render.MarkStyle(5)))), "marks"},
+		{"too many marks", second(render.GravityTrap(gts, render.Options{Marks: make([]render.Mark, render.MaxMarks+1)})), "marks"},
 	}
 	for _, c := range cases {
 		var oe *render.OptionError
@@ -282,5 +323,97 @@ func TestGravityTrapHugeCoordinates(t *testing.T) {
 	}
 	if s := string(svg); strings.Contains(s, "NaN") || strings.Contains(s, "Inf") || !strings.Contains(s, `id="station-4"`) {
 		t.Errorf("huge coordinates: %.600s", s)
+	}
+}
+
+// TestGravityTrapLabelsClear: on both built-in boards every station id is
+// drawn clear of every station's disc (the label's box, 8 units a digit
+// wide and 14 high around its centre, does not meet any disc),
+// and the two boards' lines are drawn differently (the rings board has
+// fewer lines, each ring in one colour).
+func TestGravityTrapLabelsClear(t *testing.T) {
+	type disc struct{ x, y, r float64 }
+	lines := map[string]int{}
+	for _, board := range []string{"default", "rings"} {
+		b := must(gravitytrap.BuiltinBoard(board))
+		doc := must(render.GravityTrap(must(gravitytrap.New(gravitytrap.Options{Board: b})), render.Options{}))
+		var discs []disc
+		var labels [][3]float64 // x, y, station
+		dec := xml.NewDecoder(bytes.NewReader(doc))
+		for {
+			tok, err := dec.Token()
+			if err != nil {
+				break
+			}
+			se, ok := tok.(xml.StartElement)
+			if !ok {
+				continue
+			}
+			attr := map[string]string{}
+			for _, a := range se.Attr {
+				attr[a.Name.Local] = a.Value
+			}
+			num := func(k string) float64 { f, _ := strconv.ParseFloat(attr[k], 64); return f }
+			switch {
+			case se.Name.Local == "circle" && attr["class"] == "stn":
+				discs = append(discs, disc{num("cx"), num("cy"), num("r")})
+			case se.Name.Local == "text" && attr["class"] == "coord":
+				var content string
+				if cd, ok := must(dec.Token()).(xml.CharData); ok {
+					content = string(cd)
+				}
+				labels = append(labels, [3]float64{num("x"), num("y"), float64(len(content))})
+			case se.Name.Local == "path" && strings.HasPrefix(attr["id"], "line-"):
+				lines[board]++
+			}
+		}
+		if len(labels) != len(discs) || len(discs) != b.NumStations() {
+			t.Fatalf("%s: %d labels, %d discs; want %d of each", board, len(labels), len(discs), b.NumStations())
+		}
+		for i, l := range labels {
+			hw, hh := 4*l[2], 7.0
+			for j, d := range discs {
+				// The distance from the disc's centre to the nearest point
+				// of the label's box.
+				dx := math.Max(math.Abs(d.x-l[0])-hw, 0)
+				dy := math.Max(math.Abs(d.y-l[1])-hh, 0)
+				if dist := math.Hypot(dx, dy); dist < d.r {
+					t.Errorf("%s board: the label of station %d comes within %.1f units of the centre of station %d's disc (radius %.1f)", board, i, dist, j, d.r)
+				}
+			}
+		}
+		if !bytes.Contains(doc, []byte(`id="board-name" data-board="`+board+`"`)) {
+			t.Errorf("%s board: the picture does not name the board", board)
+		}
+	}
+	if lines["default"] == lines["rings"] {
+		t.Errorf("the default and rings boards draw %d lines each; want the lines as the boards define them", lines["default"])
+	}
+}
+
+// TestBackgammonPointNames: from either side, each point carries its name
+// in both players' notation (point p of one player is 25-p of the other),
+// and each bar and tray its owner's "bar"/"off", so a client can map a
+// play's notation onto a board drawn from a fixed side.
+func TestBackgammonPointNames(t *testing.T) {
+	s := must(backgammon.ParseState("4HPwATDgc/ABMA:MIEFAAAAAAAE"))
+	for drawn := 0; drawn < 2; drawn++ {
+		doc := string(must(render.Backgammon(s, side(drawn))))
+		for p := 1; p <= 24; p++ {
+			want := fmt.Sprintf(`id="point-%d" data-point="%d" data-point-%d="%d" data-point-%d="%d"`, p, p, drawn, p, 1-drawn, 25-p)
+			if !strings.Contains(doc, want) {
+				t.Errorf("side %d: no %s", drawn, want)
+			}
+		}
+		for _, w := range []string{
+			fmt.Sprintf(`id="bar" data-point="bar" data-point-%d="bar"`, drawn),
+			fmt.Sprintf(`id="bar-opponent" data-point="bar" data-point-%d="bar"`, 1-drawn),
+			fmt.Sprintf(`id="off" data-point="off" data-point-%d="off"`, drawn),
+			fmt.Sprintf(`id="off-opponent" data-point="off" data-point-%d="off"`, 1-drawn),
+		} {
+			if !strings.Contains(doc, w) {
+				t.Errorf("side %d: no %s", drawn, w)
+			}
+		}
 	}
 }

@@ -22,16 +22,39 @@
 //     the drawn side, id="bar" data-point="bar" (the drawn side's bar),
 //     id="off" data-point="off" (its borne-off tray), id="bar-opponent",
 //     id="off-opponent", id="dice" data-dice="6-5", id="cube" data-value,
-//     id="pips-0"/"pips-1" data-pips;
+//     id="pips-0"/"pips-1" data-pips; each point, bar and tray also has
+//     data-point-0 and/or data-point-1: its name in that player's move
+//     notation (point 7 from White's side is data-point-0="7"
+//     data-point-1="18"; White's bar data-point-0="bar"), so a client can
+//     map notation to the board whatever side is drawn;
 //   - Abalone: id="cell-e5" data-cell="e5" for each of the 61 cells, with
 //     data-marble="black"/"white" when occupied; id="lost-0"/"lost-1";
 //   - Labyrinth: id="square-r3c5" data-square="r3c5", id="insert-N2"
 //     data-insertion="N2" (the forbidden one also data-forbidden="true"),
-//     id="spare", id="ship-<colour>", id="vader", id="target-<player>";
+//     id="spare" (the caption and id="spare-tile", the tile a client may
+//     turn to preview a rotation), id="ship-<colour>", id="vader",
+//     id="target-<player>", id="legend";
 //   - Gravity Trap: id="station-7" data-station="7" (data-marble="true",
-//     data-ship="red"/"blue"), id="line-<i>" for each line.
+//     data-ship="red"/"blue"), id="line-<i>" for each line (class "lc0".."lc3":
+//     its colour), id="board-name" data-board (the built-in board's name,
+//     "" for a custom board).
 //
 // Highlighted squares (Options.From, To) get class "hl-from"/"hl-to".
+//
+// # Marks
+//
+// Options.Marks draws a mark on each listed coordinate (the names From and
+// To take, plus backgammon's "bar-opponent" and "off-opponent"), in a
+// group id="marks" drawn above the board that takes no clicks
+// (pointer-events: none), so a click on a mark reaches the element under
+// it. Each mark is one element id="mark-<style>-<name>" (for example
+// "mark-destination-e5", "mark-last-to-13") with class "mark mark-<style>",
+// data-mark="<name>" and data-mark-style="<style>"; the name is written in
+// the game's canonical form (Labyrinth "r3c5", "N2"). The styles
+// (MarkStyle) are destination (a legal destination of a selection: a green
+// dot), selected (the selection: an orange ring), last-from and last-to
+// (where the last move started and ended: a blue dashed ring and a solid
+// blue ring). The same name and style listed twice is drawn once.
 //
 // # Concurrency
 //
@@ -41,6 +64,7 @@ package render
 import (
 	"fmt"
 	"html"
+	"math"
 	"strconv"
 	"strings"
 
@@ -71,6 +95,116 @@ type Options struct {
 	// From and To name the start and end of a move to highlight, in the
 	// game's coordinates (see each game's function); "" for none.
 	From, To string
+	// Marks are coordinates to mark, each with a style; at most MaxMarks.
+	Marks []Mark
+}
+
+// MaxMarks is the most marks Options.Marks may hold.
+const MaxMarks = 512
+
+// MarkStyle is how a mark is drawn.
+type MarkStyle int
+
+// The mark styles; the zero MarkStyle is not a style.
+const (
+	MarkDestination MarkStyle = iota + 1 // a legal destination of the selection
+	MarkSelected                         // the selection itself
+	MarkLastFrom                         // where the last move started
+	MarkLastTo                           // where the last move ended
+)
+
+// String is the style's name in ids and classes: "destination",
+// "selected", "last-from", "last-to".
+func (m MarkStyle) String() string {
+	switch m {
+	case MarkDestination:
+		return "destination"
+	case MarkSelected:
+		return "selected"
+	case MarkLastFrom:
+		return "last-from"
+	case MarkLastTo:
+		return "last-to"
+	}
+	return "style-" + strconv.Itoa(int(m))
+}
+
+// Mark is one coordinate to mark: At in the game's coordinates (as
+// Options.From), Style how.
+type Mark struct {
+	At    string
+	Style MarkStyle
+}
+
+// markBox is where a mark on one coordinate is drawn: its canonical name,
+// the centre and the radius (round) or half width and height (not round).
+type markBox struct {
+	name       string
+	x, y       float64
+	rx, ry     float64
+	round      bool
+	valid      bool
+	wantFormat string
+	// dotDX, dotDY and dotR place a destination's dot off the centre
+	// (so that it leaves what is drawn there visible); dotR 0 is the
+	// default dot at the centre.
+	dotDX, dotDY, dotR float64
+}
+
+// checkMarks validates o.Marks with locate (which names the coordinate's
+// canonical name and geometry, or !valid with the accepted form) and
+// returns the boxes to draw, duplicates dropped. Errors are *OptionError
+// on field "marks".
+func checkMarks(o Options, locate func(name string) markBox) ([]markBox, []MarkStyle, error) {
+	if len(o.Marks) > MaxMarks {
+		return nil, nil, optErr("marks", "%d marks; at most %d", len(o.Marks), MaxMarks)
+	}
+	var boxes []markBox
+	var styles []MarkStyle
+	seen := map[string]bool{}
+	for i, m := range o.Marks {
+		if m.Style < MarkDestination || m.Style > MarkLastTo {
+			return nil, nil, optErr("marks", "mark %d (%q): style %d is not a style; want destination, selected, last-from or last-to", i, m.At, int(m.Style))
+		}
+		b := locate(m.At)
+		if !b.valid {
+			return nil, nil, optErr("marks", "mark %d: %q is not on the board; want %s", i, m.At, b.wantFormat)
+		}
+		key := m.Style.String() + "-" + b.name
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		boxes = append(boxes, b)
+		styles = append(styles, m.Style)
+	}
+	return boxes, styles, nil
+}
+
+// marks draws the checked marks (checkMarks) in the group id="marks".
+func (s *svg) marks(boxes []markBox, styles []MarkStyle) {
+	if len(boxes) == 0 {
+		return
+	}
+	s.printf(`<g id="marks" pointer-events="none">` + "\n")
+	for i, b := range boxes {
+		st := styles[i].String()
+		s.printf(`<g id="mark-%s-%s" class="mark mark-%s" data-mark="%s" data-mark-style="%s">`, st, esc(b.name), st, esc(b.name), st)
+		switch {
+		case styles[i] == MarkDestination:
+			r := math.Min(math.Max(math.Min(b.rx, b.ry)*0.45, 6), 14)
+			if b.dotR > 0 {
+				r = b.dotR
+			}
+			s.printf(`<circle cx="%s" cy="%s" r="%s" class="mk-dot"/>`, num(b.x+b.dotDX), num(b.y+b.dotDY), num(r))
+		case b.round:
+			s.printf(`<circle cx="%s" cy="%s" r="%s" class="mk-ring"/>`, num(b.x), num(b.y), num(b.rx))
+		default:
+			s.printf(`<rect x="%s" y="%s" width="%s" height="%s" rx="4" class="mk-ring"/>`, num(b.x-b.rx), num(b.y-b.ry), num(2*b.rx), num(2*b.ry))
+		}
+		s.printf("</g>\n")
+	}
+	s.printf("</g>\n")
 }
 
 // OptionError reports an option that cannot be used for a state: Field is
@@ -176,4 +310,6 @@ func hl(o Options, name string) string {
 }
 
 // commonStyle is the CSS every image shares.
-const commonStyle = `.coord{fill:#555}.info{fill:#222}.hl-from>.hit,.hl-from.hit{stroke:#e67e00;stroke-width:4}.hl-to>.hit,.hl-to.hit{stroke:#1a9c3a;stroke-width:4}`
+const commonStyle = `.mk-dot{fill:#1fcf55;fill-opacity:.85;stroke:#fff;stroke-width:2.5}.mk-ring{fill:none;stroke-width:4}` +
+	`.mark-selected .mk-ring{stroke:#ff8c00;stroke-width:5}.mark-last-from .mk-ring{stroke:#29b6f6;stroke-dasharray:6 4}.mark-last-to .mk-ring{stroke:#29b6f6}` +
+	`.coord{fill:#555}.info{fill:#222}.hl-from>.hit,.hl-from.hit{stroke:#e67e00;stroke-width:4}.hl-to>.hit,.hl-to.hit{stroke:#1a9c3a;stroke-width:4}`

@@ -1,11 +1,18 @@
 package server
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"os/exec"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -40,9 +47,71 @@ var h2Preface = append([]byte("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"), 0, 0, 0, 4, 0
 
 // floodResult is what one phase of connFlood measured.
 type floodResult struct {
-	attempts, refused int64 // refused: closed by the server while the attack ran
-	held              int   // open on the client side at the end
-	dur               time.Duration
+	Attempts int64 `json:"attempts"`
+	Refused  int64 `json:"refused"` // closed by the server while the attack ran
+	Held     int   `json:"held"`    // open on the client side at the end
+	Dur      time.Duration
+}
+
+// floodChildEnv, when set to "addr n preface", makes TestConnFloodChild the
+// flood of a child process (see floodInChild).
+const floodChildEnv = "GAMERULES_FLOOD_CHILD"
+
+// TestConnFloodChild is not a test: run by floodInChild in a child process
+// of the test binary, it makes the flood of connFlood, prints its result as
+// a JSON line and holds the connections until its standard input closes.
+func TestConnFloodChild(t *testing.T) {
+	spec := os.Getenv(floodChildEnv)
+	if spec == "" {
+		t.Skip("run by TestConnectionFlood in a child process")
+	}
+	f := strings.Fields(spec)
+	n, _ := strconv.Atoi(f[1])
+	r := connFlood(t, f[0], n, f[2] == "true")
+	out, _ := json.Marshal(r)
+	fmt.Printf("FLOOD %s\n", out)
+	_, _ = io.Copy(io.Discard, os.Stdin)
+}
+
+// floodInChild runs connFlood in a child process of the test binary at the
+// lowest CPU priority (nice 19), so that the flood's own dialing — which on
+// a real network is another machine's CPU — does not take the cores from
+// the server and from the probes that measure it. The child holds its
+// connections until the test ends.
+func floodInChild(t *testing.T, addr string, n int, preface bool) floodResult {
+	t.Helper()
+	args := []string{os.Args[0], "-test.run=^TestConnFloodChild$", "-test.count=1"}
+	if nice, err := exec.LookPath("nice"); err == nil {
+		args = append([]string{nice, "-n", "19"}, args...)
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s %d %v", floodChildEnv, addr, n, preface))
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); _ = cmd.Wait() })
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		if line, ok := strings.CutPrefix(sc.Text(), "FLOOD "); ok {
+			var r floodResult
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatal(err)
+			}
+			go func() { _, _ = io.Copy(io.Discard, stdout) }()
+			return r
+		}
+	}
+	t.Fatalf("the flood's child process ended without a result: %v", sc.Err())
+	return floodResult{}
 }
 
 // connFlood makes n connection attempts to addr from 64 goroutines and holds
@@ -99,7 +168,7 @@ func connFlood(t *testing.T, addr string, n int, preface bool) floodResult {
 		prev = open.Load()
 		time.Sleep(100 * time.Millisecond)
 	}
-	return floodResult{attempts: int64(n), refused: refused.Load(), held: int(open.Load()), dur: time.Since(start)}
+	return floodResult{Attempts: int64(n), Refused: refused.Load(), Held: int(open.Load()), Dur: time.Since(start)}
 }
 
 // probeLatencies checks /healthz on a new connection every 20 ms and gRPC
@@ -184,7 +253,11 @@ func pct(d []time.Duration, q float64) time.Duration {
 // port, to a real gamerulesd with its default limits (--max-connections
 // 1000 per port) and the manifest's --health-addr, holding every connection
 // the server keeps open: idle, well-behaved gRPC connections (the HTTP/2
-// preface and SETTINGS) and silent HTTP ones. Throughout, /healthz and gRPC
+// preface and SETTINGS) and silent HTTP ones. The flood runs in a child
+// process at nice 19 (floodInChild): on a real network the attacker's CPU
+// is another machine's, and on this 2-core machine a flood at the server's
+// priority measured the contention for the cores (probes up to 311 ms),
+// not the server. Throughout, /healthz and gRPC
 // health are checked on new connections to the health port, as a kubelet
 // does (and /healthz on the public HTTP port, reported only: at the limit it
 // is refused, which is why probes have their own port). Targets (issue 19):
@@ -223,21 +296,21 @@ func TestConnectionFlood(t *testing.T) {
 		r.h, r.g, r.hFail, r.gFail = probeLatencies(p.http, p.grpc, stop)
 		public <- r
 	}()
-	g := connFlood(t, p.grpc, attempts/2, true)
+	g := floodInChild(t, p.grpc, attempts/2, true)
 	afterGRPC := p.memKB(t, "VmRSS")
-	h := connFlood(t, p.http, attempts/2, false)
+	h := floodInChild(t, p.http, attempts/2, false)
 	afterHTTP := p.memKB(t, "VmRSS")
 	time.Sleep(300 * time.Millisecond)
 	close(stop)
 	pr, pub := <-res, <-public
 	peak := p.memKB(t, "VmHWM")
 
-	perGRPC := float64(afterGRPC-base) / float64(max(g.held, 1))
-	perHTTP := float64(afterHTTP-afterGRPC) / float64(max(h.held, 1))
+	perGRPC := float64(afterGRPC-base) / float64(max(g.Held, 1))
+	perHTTP := float64(afterHTTP-afterGRPC) / float64(max(h.Held, 1))
 	t.Logf("gRPC port: %d attempts in %v, %d held, %d refused; RSS %d → %d kB (%.1f kB per held connection)",
-		g.attempts, g.dur.Round(time.Millisecond), g.held, g.refused, base, afterGRPC, perGRPC)
+		g.Attempts, g.Dur.Round(time.Millisecond), g.Held, g.Refused, base, afterGRPC, perGRPC)
 	t.Logf("HTTP port: %d attempts in %v, %d held, %d refused; RSS → %d kB (%.1f kB per held connection)",
-		h.attempts, h.dur.Round(time.Millisecond), h.held, h.refused, afterHTTP, perHTTP)
+		h.Attempts, h.Dur.Round(time.Millisecond), h.Held, h.Refused, afterHTTP, perHTTP)
 	t.Logf("peak RSS %d kB, %d kB above idle (documented bound 45 MB; CI limit 64 MB)", peak, peak-base)
 	t.Logf("health port /healthz: %d probes, %d failed, p50 %v, p99 %v, max %v (target ≤ 100 ms)",
 		len(pr.h), pr.hFail, pct(pr.h, .5), pct(pr.h, .99), pct(pr.h, 1))
@@ -246,11 +319,11 @@ func TestConnectionFlood(t *testing.T) {
 	t.Logf("public ports (not asserted): /healthz %d probes, %d failed; gRPC health %d probes, %d failed",
 		len(pub.h), pub.hFail, len(pub.g), pub.gFail)
 
-	if g.held > maxConns || h.held > maxConns {
-		t.Errorf("held %d gRPC and %d HTTP connections; the limit is %d", g.held, h.held, maxConns)
+	if g.Held > maxConns || h.Held > maxConns {
+		t.Errorf("held %d gRPC and %d HTTP connections; the limit is %d", g.Held, h.Held, maxConns)
 	}
-	if g.held < maxConns/2 || h.held < maxConns/2 {
-		t.Errorf("held only %d gRPC and %d HTTP connections: the flood did not reach the limit", g.held, h.held)
+	if g.Held < maxConns/2 || h.Held < maxConns/2 {
+		t.Errorf("held only %d gRPC and %d HTTP connections: the flood did not reach the limit", g.Held, h.Held)
 	}
 	if pr.hFail > 0 || pr.gFail > 0 {
 		t.Errorf("%d /healthz and %d gRPC health probes failed during the flood", pr.hFail, pr.gFail)

@@ -131,7 +131,7 @@ func hostileCatalogue(bgOver, labOver string) []hostileCase {
 	other := map[string]string{"backgammon": "abalone", "abalone": "labyrinth", "labyrinth": "gravity_trap", "gravity_trap": "backgammon"}
 	typedOf := map[string]string{
 		"backgammon":   `"backgammon":{"turn":"BACKGAMMON_PLAYER_WHITE"}`,
-		"abalone":      `"abalone":{"toMove":"ABALONE_PLAYER_BLACK"}`,
+		"abalone":      `"abalone":{"turn":"ABALONE_PLAYER_BLACK"}`,
 		"labyrinth":    `"labyrinth":{"turn":1}`,
 		"gravity_trap": `"gravityTrap":{"marbles":[1]}`,
 	}
@@ -195,14 +195,14 @@ func hostileCatalogue(bgOver, labOver string) []hostileCase {
 	ab := "/v1/games/abalone"
 	add(
 		hc("abalone: row too long", ab+":legalMoves", obj(st("wwwwwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b")), bad, inv, "row I has more than 5 cells"),
-		hc("abalone: 15 marbles", ab+":legalMoves", obj(`"state":{"abalone":{"black":["a1","a2","a3","a4","a5","b1","b2","b3","b4","b5","b6","c3","c4","c5","c6"],"white":["i5"],"toMove":"ABALONE_PLAYER_BLACK"}}`), bad, inv, "15"),
-		hc("abalone: a cell twice", ab+":legalMoves", obj(`"state":{"abalone":{"black":["a1","a1"],"white":["i5"],"toMove":"ABALONE_PLAYER_BLACK"}}`), bad, inv, "a1"),
-		hc("abalone: off-board cell", ab+":legalMoves", obj(`"state":{"abalone":{"black":["a9"],"white":["i5"],"toMove":"ABALONE_PLAYER_BLACK"}}`), bad, inv, "a9"),
-		hc("abalone: 1,000 cells", ab+":legalMoves", obj(`"state":{"abalone":{"black":[`+repeatJSON(`"a1"`, 1000)+`],"toMove":"ABALONE_PLAYER_BLACK"}}`), bad, inv, "the board has 61"),
+		hc("abalone: 15 marbles", ab+":legalMoves", obj(`"state":{"abalone":{"black":["a1","a2","a3","a4","a5","b1","b2","b3","b4","b5","b6","c3","c4","c5","c6"],"white":["i5"],"turn":"ABALONE_PLAYER_BLACK"}}`), bad, inv, "15"),
+		hc("abalone: a cell twice", ab+":legalMoves", obj(`"state":{"abalone":{"black":["a1","a1"],"white":["i5"],"turn":"ABALONE_PLAYER_BLACK"}}`), bad, inv, "a1"),
+		hc("abalone: off-board cell", ab+":legalMoves", obj(`"state":{"abalone":{"black":["a9"],"white":["i5"],"turn":"ABALONE_PLAYER_BLACK"}}`), bad, inv, "a9"),
+		hc("abalone: 1,000 cells", ab+":legalMoves", obj(`"state":{"abalone":{"black":[`+repeatJSON(`"a1"`, 1000)+`],"turn":"ABALONE_PLAYER_BLACK"}}`), bad, inv, "the board has 61"),
 		hc("abalone: the winner to move", ab+":legalMoves", obj(st("wwwww/www3/7/8/9/8/2bbb2/bbbbbb/bbbb1 b")), bad, inv, ""),
-		hc("abalone: side to move UNSPECIFIED", ab+":legalMoves", obj(`"state":{"abalone":{"black":["a1"],"white":["i5"]}}`), bad, inv, "to_move"),
-		hc("abalone: text and typed disagree", ab+":legalMoves", obj(`"state":{"text":"`+abStart+`","abalone":{"black":["a1","a2","a3","a4","a5","b1","b2","b3","b4","b5","b6","c3","c4","c5"],"white":["g5","g6","g7","h4","h5","h6","h7","h8","h9","i5","i6","i7","i8","i9"],"toMove":"ABALONE_PLAYER_WHITE"}}`), bad, inv, "different states"),
-		hc("abalone: 7 black marbles", ab+":legalMoves", obj(`"state":{"abalone":{"black":["a1"],"white":["i5"],"toMove":"ABALONE_PLAYER_BLACK"}}`), bad, inv, "want 8..14"),
+		hc("abalone: side to move UNSPECIFIED", ab+":legalMoves", obj(`"state":{"abalone":{"black":["a1"],"white":["i5"]}}`), bad, inv, "turn is required"),
+		hc("abalone: text and typed disagree", ab+":legalMoves", obj(`"state":{"text":"`+abStart+`","abalone":{"black":["a1","a2","a3","a4","a5","b1","b2","b3","b4","b5","b6","c3","c4","c5"],"white":["g5","g6","g7","h4","h5","h6","h7","h8","h9","i5","i6","i7","i8","i9"],"turn":"ABALONE_PLAYER_WHITE"}}`), bad, inv, "different states"),
+		hc("abalone: 7 black marbles", ab+":legalMoves", obj(`"state":{"abalone":{"black":["a1"],"white":["i5"],"turn":"ABALONE_PLAYER_BLACK"}}`), bad, inv, "want 8..14"),
 		hc("abalone: plies over the limit", ab+":legalMoves", obj(st(abStart+" 11/10")), bad, inv, ""),
 		hc("abalone: white moves on black's turn", ab+":applyMove", obj(st(abStart), mv("i5h5")), bad, ill, "not a black one"),
 		hc("abalone: four in line", ab+":applyMove", obj(st(abStart), mv("a1a2")), bad, ill, ""),
@@ -263,8 +263,8 @@ func hostileCatalogue(bgOver, labOver string) []hostileCase {
 		hc("gravity_trap: opposite not an involution", gt+":new", obj(`"gravityTrap":{"customBoard":{"stations":[{"id":0},{"id":1},{"id":2},{"id":3}],"lines":[{"stations":[0,1,2,3]}],"opposite":[1,2,3,0]}}`), bad, inv, "involution"),
 		hc("gravity_trap: unknown built-in board", gt+":new", obj(`"gravityTrap":{"board":"hexagon"}`), bad, opt, "hexagon"),
 		hc("gravity_trap: first player 5", gt+":new", obj(`"gravityTrap":{"firstPlayer":5}`), bad, opt, ""),
-		hc("gravity_trap: typed marbles beyond the board", gt+":score", obj(`"state":{"gravityTrap":{"marbles":[1,2,99],"redShip":0,"blueShip":4,"toAct":"GRAVITY_TRAP_PLAYER_RED"}}`), bad, inv, "99"),
-		hc("gravity_trap: a marble twice", gt+":score", obj(`"state":{"gravityTrap":{"marbles":[1,1,2],"redShip":0,"blueShip":4,"toAct":"GRAVITY_TRAP_PLAYER_RED"}}`), bad, inv, ""),
+		hc("gravity_trap: typed marbles beyond the board", gt+":score", obj(`"state":{"gravityTrap":{"marbles":[1,2,99],"redShip":0,"blueShip":4,"turn":"GRAVITY_TRAP_PLAYER_RED"}}`), bad, inv, "99"),
+		hc("gravity_trap: a marble twice", gt+":score", obj(`"state":{"gravityTrap":{"marbles":[1,1,2],"redShip":0,"blueShip":4,"turn":"GRAVITY_TRAP_PLAYER_RED"}}`), bad, inv, ""),
 	)
 
 	// --- RenderState (POST; the GET form is in transportCases).

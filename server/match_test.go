@@ -78,7 +78,7 @@ func TestBackgammonMatchOverREST(t *testing.T) {
 			typed := ok("observe", map[string]any{"state": state(text)})["state"].(map[string]any)["backgammon"].(map[string]any)
 			phase := typed["phase"].(string)
 			list := moves(text)
-			crawford := typed["crawford"] == true
+			crawford := typed["match"].(map[string]any)["crawford"] == true
 			switch phase {
 			case "BACKGAMMON_PHASE_OPENING", "BACKGAMMON_PHASE_ROLL":
 				if crawford {
@@ -113,16 +113,17 @@ func TestBackgammonMatchOverREST(t *testing.T) {
 		}
 		sc := ok("score", map[string]any{"state": state(text)})
 		bg := sc["backgammon"].(map[string]any)
+		match := bg["match"].(map[string]any)
 		w := num(sc["winner"])
 		pts := num(sc["points"].([]any)[w])
 		score[w] += pts
-		if num(bg["whiteScore"]) != score[0] || num(bg["blackScore"]) != score[1] || num(bg["matchLength"]) != 5 {
+		if num(bg["whiteScore"]) != score[0] || num(bg["blackScore"]) != score[1] || num(match["length"]) != 5 {
 			t.Fatalf("game %d: Score %v; want %v after %d points to player %d", game, sc, score, pts, w)
 		}
 		t.Logf("game %d: player %d wins %d (%v, cube %v): %d-%d", game, w, pts, sc["detail"], bg["cubeValue"], score[0], score[1])
-		if bg["matchOver"] == true {
-			if score[w] < 5 || num(bg["matchWinner"]) != w {
-				t.Fatalf("match over at %v, winner %v", score, bg["matchWinner"])
+		if match["over"] == true {
+			if score[w] < 5 || num(match["winner"]) != w {
+				t.Fatalf("match over at %v, winner %v", score, match["winner"])
 			}
 			if code, out := call("applyMove", map[string]any{"state": state(text), "move": map[string]any{"notation": "next game"}}); code != 400 || !strings.Contains(fmt.Sprint(out), "GAME_OVER") {
 				t.Fatalf("next game after the match: %d %v", code, out)
@@ -132,7 +133,7 @@ func TestBackgammonMatchOverREST(t *testing.T) {
 		if score[0] >= 5 || score[1] >= 5 {
 			t.Fatalf("score %v but the match is not over", score)
 		}
-		if bg["postCrawford"] == true {
+		if match["postCrawford"] == true {
 			seen["post-Crawford games"]++
 		}
 		if !has(moves(text), "next game") {

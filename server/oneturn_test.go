@@ -61,13 +61,13 @@ func TestOneCallPerTurn(t *testing.T) {
 				calls++
 				checkAgainstGRPC(t, ctx, client, id, plies, &resp)
 				if withResults {
-					for _, lm := range resp.GetLegalMoves() {
+					for _, lm := range resp.GetNext().GetMoves() {
 						if lm.GetResult().GetText() == "" {
 							t.Fatalf("ply %d: includeResults set but move %q has no result", plies, lm.GetNotation())
 						}
 					}
 				}
-				state, moves = resp.GetState(), resp.GetLegalMoves()
+				state, moves = resp.GetState(), resp.GetNext().GetMoves()
 				if resp.GetFinished() != (len(moves) == 0) {
 					t.Fatalf("ply %d: finished=%v with %d legal moves", plies, resp.GetFinished(), len(moves))
 				}
@@ -130,8 +130,8 @@ func checkAgainstGRPC(t *testing.T, ctx context.Context, client gamerulesv1grpc.
 		}
 		return out
 	}
-	if g, w := notations(resp.GetLegalMoves()), notations(lm.GetMoves()); !slices.Equal(g, w) || resp.GetChance() != lm.GetChance() {
-		t.Fatalf("ply %d: ApplyMove listed %v (chance %v); LegalMoves %v (chance %v)", ply, g, resp.GetChance(), w, lm.GetChance())
+	if g, w := notations(resp.GetNext().GetMoves()), notations(lm.GetMoves()); !slices.Equal(g, w) || resp.GetNext().GetChance() != lm.GetChance() {
+		t.Fatalf("ply %d: ApplyMove listed %v (chance %v); LegalMoves %v (chance %v)", ply, g, resp.GetNext().GetChance(), w, lm.GetChance())
 	}
 }
 

@@ -144,7 +144,7 @@ func TestTLS(t *testing.T) {
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != 200 || !bytes.Contains(body, []byte(`"legalMoves"`)) {
+		if resp.StatusCode != 200 || !bytes.Contains(body, []byte(`"next":{"moves":[`)) {
 			t.Errorf("mutual=%v: REST over TLS = %d %s", mutual, resp.StatusCode, body)
 		}
 		// Plain text is refused on both ports.

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -247,5 +248,44 @@ func TestSIGTERMProcess(t *testing.T) {
 	t.Logf("SIGTERM with a Watch open: exit %v after %v", err, took.Round(time.Millisecond))
 	if err != nil || took > 1300*time.Millisecond {
 		t.Errorf("exit %v after %v; want a clean exit within 300ms + 1s", err, took)
+	}
+}
+
+// TestSIGTERMTraceFlushBounded: with tracing on and an OTLP collector that
+// accepts connections and never answers, a real process still exits on
+// SIGTERM within --shutdown-timeout (plus a margin for a loaded machine):
+// the traces are flushed within what is left of it (it was 5 s more).
+func TestSIGTERMTraceFlushBounded(t *testing.T) {
+	hang, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hang.Close()
+	go func() {
+		for {
+			c, err := hang.Accept()
+			if err != nil {
+				return
+			}
+			go func() { _, _ = io.Copy(io.Discard, c) }() // never answers
+		}
+	}()
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+hang.Addr().String())
+	const shutdown = time.Second
+	p := startProcess(t, "--drain-delay", "0s", "--shutdown-timeout", shutdown.String())
+	resp, err := http.Post("http://"+p.http+"/v1/games/gravity_trap:legalMoves", "application/json", strings.NewReader(`{"state":{"text":"RoooBooooooooooooooooo r"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	start := time.Now()
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	err = p.cmd.Wait()
+	took := time.Since(start)
+	t.Logf("SIGTERM with traces to flush to a collector that never answers: exit %v after %v (--shutdown-timeout %v)", err, took.Round(time.Millisecond), shutdown)
+	if err != nil || took > shutdown+2*time.Second {
+		t.Errorf("exit %v after %v; want a clean exit within the shutdown timeout %v (+2 s margin)", err, took, shutdown)
 	}
 }

@@ -243,8 +243,16 @@ func (s *Server) Run(ctx context.Context) error {
 			_ = logger.Sync()
 		}
 	}()
+	// The traces are flushed within what is left of the shutdown timeout
+	// (at least stopGrace), so that tracing cannot hold the process past
+	// it; 5 s when Run ends before the shutdown began.
+	var flushBy time.Time
 	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		d := 5 * time.Second
+		if !flushBy.IsZero() {
+			d = max(time.Until(flushBy), stopGrace)
+		}
+		sctx, cancel := context.WithTimeout(context.Background(), d)
 		defer cancel()
 		if err := s.tr.shutdown(sctx); err != nil {
 			logger.Warn("flushing traces", zap.Error(err))
@@ -326,6 +334,7 @@ func (s *Server) Run(ctx context.Context) error {
 	// can hold this past the handlers it has running.
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
+	flushBy, _ = sctx.Deadline()
 	httpDone := make(chan struct{})
 	go func() { _ = httpServer.Shutdown(sctx); close(httpDone) }()
 	if !waitIdle(sctx, httpDone, func() bool { return httpLimit.Running() == 0 }) {

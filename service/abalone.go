@@ -15,6 +15,7 @@ import (
 	"github.com/gamerules/gamerules/rules/abalone"
 	"github.com/gamerules/gamerules/rules/abalone/apgn"
 	"github.com/gamerules/gamerules/rules/game"
+	"google.golang.org/protobuf/proto"
 )
 
 // abaloneEngine adapts rules/abalone to the API (game id "abalone"). The
@@ -66,17 +67,20 @@ func (abaloneEngine) NewGame(req *gamerulesv1.NewGameRequest, _ uint64) (Positio
 	// The side to move matters only in a custom layout, and there it must be
 	// given: a client whose library turns an unknown enum name into 0 must
 	// not get black to move without a word.
-	switch p := opts.GetToMove(); {
+	// Absent is the layout's default; UNSPECIFIED given is refused.
+	switch p := opts.GetTurn(); {
 	case p == gamerulesv1.AbalonePlayer_ABALONE_PLAYER_BLACK:
 		o.ToMove = abalone.Black
 	case p == gamerulesv1.AbalonePlayer_ABALONE_PLAYER_WHITE:
 		o.ToMove = abalone.White
+	case opts != nil && opts.Turn != nil && p == gamerulesv1.AbalonePlayer_ABALONE_PLAYER_UNSPECIFIED:
+		return nil, fmt.Errorf("abalone: %w: turn ABALONE_PLAYER_UNSPECIFIED is not a side; want ABALONE_PLAYER_BLACK or ABALONE_PLAYER_WHITE (or leave it out with a standard layout)", game.ErrInvalidOptions)
 	case p == gamerulesv1.AbalonePlayer_ABALONE_PLAYER_UNSPECIFIED && o.Layout != abalone.Custom:
 		o.ToMove = abalone.Black // a standard layout: black moves first
 	case p == gamerulesv1.AbalonePlayer_ABALONE_PLAYER_UNSPECIFIED:
-		return nil, fmt.Errorf("abalone: %w: to_move is required with the custom layout: ABALONE_PLAYER_BLACK or ABALONE_PLAYER_WHITE", game.ErrInvalidOptions)
+		return nil, fmt.Errorf("abalone: %w: turn is required with the custom layout: ABALONE_PLAYER_BLACK or ABALONE_PLAYER_WHITE", game.ErrInvalidOptions)
 	default:
-		return nil, fmt.Errorf("abalone: %w: to_move %d is not a side; want ABALONE_PLAYER_BLACK or ABALONE_PLAYER_WHITE", game.ErrInvalidOptions, int32(p))
+		return nil, fmt.Errorf("abalone: %w: turn %d is not a side; want ABALONE_PLAYER_BLACK or ABALONE_PLAYER_WHITE", game.ErrInvalidOptions, int32(p))
 	}
 	s, err := abalone.New(o)
 	if err != nil {
@@ -119,18 +123,18 @@ func abaloneStateFromProto(pb *gamerulesv1.AbaloneState) (abalone.State, error) 
 	if p.White, err = abaloneCells(pb.GetWhite(), "white", game.ErrInvalidState); err != nil {
 		return abalone.State{}, err
 	}
-	switch pb.GetToMove() {
+	switch pb.GetTurn() {
 	case gamerulesv1.AbalonePlayer_ABALONE_PLAYER_BLACK:
 		p.ToMove = abalone.Black
 	case gamerulesv1.AbalonePlayer_ABALONE_PLAYER_WHITE:
 		p.ToMove = abalone.White
 	default:
-		return abalone.State{}, fmt.Errorf("abalone: %w: to_move %s; want ABALONE_PLAYER_BLACK or ABALONE_PLAYER_WHITE", game.ErrInvalidState, enumText(pb.GetToMove()))
+		return abalone.State{}, fmt.Errorf("abalone: %w: turn %s; want ABALONE_PLAYER_BLACK or ABALONE_PLAYER_WHITE", game.ErrInvalidState, enumText(pb.GetTurn()))
 	}
 	// Checked here, before the conversion to int, so that the message quotes
 	// the value given.
 	if v := pb.GetMaxPlies(); v > abalone.MaxPliesLimit {
-		return abalone.State{}, fmt.Errorf("abalone: %w: max_plies %d out of range 0..%d (0 = no limit)", game.ErrInvalidState, v, abalone.MaxPliesLimit)
+		return abalone.State{}, fmt.Errorf("abalone: %w: max_plies %d out of range 1..%d (leave it out for no limit; 0 is read as none)", game.ErrInvalidState, v, abalone.MaxPliesLimit)
 	}
 	if v := pb.GetPlies(); v > abalone.MaxPliesLimit {
 		return abalone.State{}, fmt.Errorf("abalone: %w: plies %d out of range 0..%d", game.ErrInvalidState, v, abalone.MaxPliesLimit)
@@ -190,11 +194,14 @@ func (e *abaloneEncoder) encode(s abalone.State) *gamerulesv1.GameState {
 	typed := e.typed.next()
 	typed.Black = e.names.take(s.Marbles(abalone.Black))
 	typed.White = e.names.take(s.Marbles(abalone.White))
-	typed.ToMove = gamerulesv1.AbalonePlayer_ABALONE_PLAYER_BLACK
-	typed.Plies, typed.MaxPlies = uint32(s.Plies()), uint32(s.MaxPlies())
+	typed.Turn = gamerulesv1.AbalonePlayer_ABALONE_PLAYER_BLACK
+	typed.Plies = uint32(s.Plies())
+	if mp := s.MaxPlies(); mp > 0 {
+		typed.MaxPlies = proto.Uint32(uint32(mp))
+	}
 	typed.BlackLost, typed.WhiteLost = uint32(s.Lost(abalone.Black)), uint32(s.Lost(abalone.White))
 	if s.ToMove() == abalone.White {
-		typed.ToMove = gamerulesv1.AbalonePlayer_ABALONE_PLAYER_WHITE
+		typed.Turn = gamerulesv1.AbalonePlayer_ABALONE_PLAYER_WHITE
 	}
 	nb, nw := 0, 0
 	for c := abalone.Cell(1); c <= abalone.NumCells; c++ {

@@ -107,7 +107,7 @@ func TestAbaloneNewGame(t *testing.T) {
 			t.Fatalf("NewGame(%v) = %v, %v; want %q", tt.layout, ng, err, tt.text)
 		}
 		typed := ng.GetState().GetAbalone()
-		if len(typed.GetBlack()) != 14 || len(typed.GetWhite()) != 14 || typed.GetToMove() != gamerulesv1.AbalonePlayer_ABALONE_PLAYER_BLACK {
+		if len(typed.GetBlack()) != 14 || len(typed.GetWhite()) != 14 || typed.GetTurn() != gamerulesv1.AbalonePlayer_ABALONE_PLAYER_BLACK {
 			t.Errorf("NewGame(%v) typed = %v", tt.layout, typed)
 		}
 		lm, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: abGame, State: textState(tt.text)})
@@ -125,7 +125,7 @@ func TestAbaloneNewGame(t *testing.T) {
 		Layout:   "custom",
 		Black:    strings.Fields("A1 a2 a3 a4 a5 b1 b2 b3 e5"),
 		White:    strings.Fields("i5 i6 i7 i8 i9 h4 h5 h6 e6"),
-		ToMove:   gamerulesv1.AbalonePlayer_ABALONE_PLAYER_WHITE,
+		Turn:     gamerulesv1.AbalonePlayer_ABALONE_PLAYER_WHITE.Enum(),
 		MaxPlies: 50,
 	}}})
 	if err != nil || ng.GetState().GetText() != "wwwww/www3/7/8/4bw3/8/7/bbb3/bbbbb w 0/50" || ng.GetState().GetAbalone().GetBlackLost() != 5 {
@@ -159,7 +159,7 @@ func TestAbaloneOracle(t *testing.T) {
 		if p.ToMove == "white" {
 			toMove = gamerulesv1.AbalonePlayer_ABALONE_PLAYER_WHITE
 		}
-		typed := &gamerulesv1.GameState{State: &gamerulesv1.GameState_Abalone{Abalone: &gamerulesv1.AbaloneState{Black: p.Black, White: p.White, ToMove: toMove}}}
+		typed := &gamerulesv1.GameState{State: &gamerulesv1.GameState_Abalone{Abalone: &gamerulesv1.AbaloneState{Black: p.Black, White: p.White, Turn: toMove}}}
 		sr, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: abGame, State: typed})
 		if err != nil {
 			t.Fatalf("row %d: ObserveState(typed) = %v", n, err)
@@ -263,7 +263,7 @@ func TestAbaloneReplay(t *testing.T) {
 	for _, g := range games {
 		st := abReplay(t, srv, g.Event, g.Layout, g.AbaPro, g.Counts)
 		typed := st.GetAbalone()
-		if abBoardOf(typed.GetBlack(), typed.GetWhite()) != abBoardOf(g.Final.Black, g.Final.White) || strings.ToLower(typed.GetToMove().String()) != "abalone_player_"+g.Final.ToMove {
+		if abBoardOf(typed.GetBlack(), typed.GetWhite()) != abBoardOf(g.Final.Black, g.Final.White) || strings.ToLower(typed.GetTurn().String()) != "abalone_player_"+g.Final.ToMove {
 			t.Errorf("%s: final %v; want %v", g.Event, typed, g.Final)
 		}
 		sc, err := srv.Score(context.Background(), &gamerulesv1.ScoreRequest{Game: abGame, State: textState(st.GetText())})
@@ -393,9 +393,9 @@ func TestAbaloneErrors(t *testing.T) {
 	typedState := func(edit func(*gamerulesv1.AbaloneState)) func() error {
 		return func() error {
 			s := &gamerulesv1.AbaloneState{
-				Black:  strings.Fields("a1 a2 a3 a4 a5 b1 b2 b3 b4"),
-				White:  strings.Fields("i5 i6 i7 i8 i9 h4 h5 h6 h7"),
-				ToMove: gamerulesv1.AbalonePlayer_ABALONE_PLAYER_BLACK,
+				Black: strings.Fields("a1 a2 a3 a4 a5 b1 b2 b3 b4"),
+				White: strings.Fields("i5 i6 i7 i8 i9 h4 h5 h6 h7"),
+				Turn:  gamerulesv1.AbalonePlayer_ABALONE_PLAYER_BLACK,
 			}
 			edit(s)
 			_, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: abGame, State: &gamerulesv1.GameState{State: &gamerulesv1.GameState_Abalone{Abalone: s}}})
@@ -425,12 +425,12 @@ func TestAbaloneErrors(t *testing.T) {
 		{"ply limit reached", apply(start+" 7/7", &gamerulesv1.Move{Notation: "a1b2"}), ReasonGameOver, "draw"},
 		{"bad text", apply("wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb", &gamerulesv1.Move{Notation: "a1b2"}), ReasonInvalidState, "side to move"},
 		{"too few marbles", apply("5/6/7/8/9/8/2bbb2/bbbbbb/bbbbb b", &gamerulesv1.Move{Notation: "a1b2"}), ReasonInvalidState, "white has 0 marbles"},
-		{"typed to_move missing", typedState(func(s *gamerulesv1.AbaloneState) { s.ToMove = 0 }), ReasonInvalidState, "to_move"},
+		{"typed to_move missing", typedState(func(s *gamerulesv1.AbaloneState) { s.Turn = 0 }), ReasonInvalidState, "turn"},
 		{"typed bad cell", typedState(func(s *gamerulesv1.AbaloneState) { s.White[0] = "j5" }), ReasonInvalidState, `white[0]: "j5"`},
 		{"typed cell twice", typedState(func(s *gamerulesv1.AbaloneState) { s.White[0] = "a1" }), ReasonInvalidState, "a1 is given twice"},
 		{"typed plies without limit", typedState(func(s *gamerulesv1.AbaloneState) { s.Plies = 3 }), ReasonInvalidState, "without a ply limit"},
-		{"typed huge limit", typedState(func(s *gamerulesv1.AbaloneState) { s.MaxPlies = 1 << 31 }), ReasonInvalidState, "max_plies 2147483648 out of range"},
-		{"typed huge plies", typedState(func(s *gamerulesv1.AbaloneState) { s.Plies, s.MaxPlies = 4294967295, 10 }), ReasonInvalidState, "plies 4294967295 out of range"},
+		{"typed huge limit", typedState(func(s *gamerulesv1.AbaloneState) { s.MaxPlies = proto.Uint32(1 << 31) }), ReasonInvalidState, "max_plies 2147483648 out of range"},
+		{"typed huge plies", typedState(func(s *gamerulesv1.AbaloneState) { s.Plies, s.MaxPlies = 4294967295, proto.Uint32(10) }), ReasonInvalidState, "plies 4294967295 out of range"},
 		{"text and typed disagree", func() error {
 			ob, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: abGame, State: textState(start)})
 			if err != nil {
@@ -444,11 +444,11 @@ func TestAbaloneErrors(t *testing.T) {
 		{"unknown layout", newGame(&gamerulesv1.AbaloneOptions{Layout: "dutch"}), ReasonInvalidOptions, `unknown layout "dutch"`},
 		{"cells with a standard layout", newGame(&gamerulesv1.AbaloneOptions{Black: []string{"a1"}}), ReasonInvalidOptions, "custom layout"},
 		{"custom with bad cell", newGame(&gamerulesv1.AbaloneOptions{Layout: "custom", Black: []string{"a9"}}), ReasonInvalidOptions, `black[0]: "a9"`},
-		{"custom too few", newGame(&gamerulesv1.AbaloneOptions{Layout: "custom", Black: []string{"a1"}, ToMove: gamerulesv1.AbalonePlayer_ABALONE_PLAYER_BLACK}), ReasonInvalidOptions, "black has 1 marbles"},
-		{"custom bad to_move", newGame(&gamerulesv1.AbaloneOptions{Layout: "custom", ToMove: 5}), ReasonInvalidOptions, "to_move 5 is not a side"},
+		{"custom too few", newGame(&gamerulesv1.AbaloneOptions{Layout: "custom", Black: []string{"a1"}, Turn: gamerulesv1.AbalonePlayer_ABALONE_PLAYER_BLACK.Enum()}), ReasonInvalidOptions, "black has 1 marbles"},
+		{"custom bad to_move", newGame(&gamerulesv1.AbaloneOptions{Layout: "custom", Turn: gamerulesv1.AbalonePlayer(5).Enum()}), ReasonInvalidOptions, "turn 5 is not a side"},
 		// The side to move of a custom layout must be given: a client library
 		// that turns an unknown name into 0 must not start black silently.
-		{"custom without to_move", newGame(&gamerulesv1.AbaloneOptions{Layout: "custom", Black: []string{"a1"}}), ReasonInvalidOptions, "to_move is required with the custom layout"},
+		{"custom without turn", newGame(&gamerulesv1.AbaloneOptions{Layout: "custom", Black: []string{"a1"}}), ReasonInvalidOptions, "turn is required with the custom layout"},
 		{"max_plies too big", newGame(&gamerulesv1.AbaloneOptions{MaxPlies: 1 << 30}), ReasonInvalidOptions, "max_plies 1073741824 out of range"},
 		{"max_plies just too big", newGame(&gamerulesv1.AbaloneOptions{MaxPlies: abalone.MaxPliesLimit + 1}), ReasonInvalidOptions, "max_plies 1000001 out of range"},
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	"github.com/gamerules/gamerules/render"
@@ -61,20 +62,70 @@ func (backgammonEngine) NewGame(req *gamerulesv1.NewGameRequest, _ uint64) (Posi
 
 func (backgammonEngine) Decode(st *gamerulesv1.GameState) (Position, error) {
 	typed := st.GetBackgammon()
-	s, err := decodeState(st, typed != nil, backgammon.ParseState, func() (backgammon.State, error) { return backgammonStateFromProto(typed) })
+	fromTyped := func() (backgammon.State, error) {
+		s, err := backgammonStateFromProto(typed)
+		if err != nil || st.GetText() == "" {
+			return s, err
+		}
+		return backgammonTextOnly(s, st.GetText()), nil
+	}
+	s, err := decodeState(st, typed != nil, backgammon.ParseState, fromTyped)
 	if err != nil {
 		return nil, err
 	}
 	return backgammonPos{s}, nil
 }
 
+// backgammonTextOnly completes s, read from the typed fields of a request
+// that gives the text too, with what the text can say and the typed fields
+// leave unsaid, so that a state sent back as it was answered (text and
+// typed) is the state answered, not two different ones:
+//   - the count of beavers in a row: cube.beaver_count absent (0) reads as
+//     what the Match ID shows, 1 where the text may say 3
+//     (" beaver_count=3");
+//   - Match ID bit 66 in a game without the cube, where it changes nothing
+//     and a typed state without the cube need not carry it.
+//
+// Anything else the two disagree on is left for decodeState to refuse.
+func backgammonTextOnly(s backgammon.State, text string) backgammon.State {
+	if s.BeaverCount() != 1 && (s.CubeInUse() || s.JacobyBit()) {
+		return s // nothing the typed fields may have left unsaid
+	}
+	t, err := backgammon.ParseState(text)
+	if err != nil {
+		return s
+	}
+	f, g := s.Position(), t.Position()
+	if f.BeaverCount == 1 && g.BeaverCount == backgammon.MaxBeavers {
+		f.BeaverCount = g.BeaverCount
+	}
+	if !s.CubeInUse() {
+		f.Jacoby = g.Jacoby
+	}
+	if u, err := backgammon.FromPosition(f); err == nil {
+		return u
+	}
+	return s
+}
+
 // backgammonStateFromProto builds a state from the typed fields: the board
 // as counts, as a Position ID, or both (then they must agree). Turn and
 // phase must be given: UNSPECIFIED or an unknown number is INVALID_STATE
-// naming the field. (An unspecified cube owner is the centred cube.)
+// naming the field, as is UNSPECIFIED given for an optional enum (on_roll,
+// end, resignation) or as the cube's owner: absent is not the same as
+// UNSPECIFIED. The cube is in use exactly when `cube` or `match` is given.
 func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State, error) {
 	invalid := func(format string, args ...any) (backgammon.State, error) {
 		return backgammon.State{}, fmt.Errorf("backgammon: %w: %s", game.ErrInvalidState, fmt.Sprintf(format, args...))
+	}
+	// unspecified refuses an enum field given as its UNSPECIFIED value,
+	// naming the field (state.backgammon.<path>).
+	unspecified := func(path string, v protoreflect.Enum, want string) (backgammon.State, error) {
+		if path != "cube.owner" { // the cube's owner is required in a cube; the others are optional
+			want += ", or leave it out"
+		}
+		return backgammon.State{}, &subFieldError{path: "backgammon." + path,
+			err: fmt.Errorf("backgammon: %w: %s %s is not a value; want %s", game.ErrInvalidState, path, v.Descriptor().Values().ByNumber(0).Name(), want)}
 	}
 	player := func(field string, p gamerulesv1.BackgammonPlayer, unset int) (int, error) {
 		switch p {
@@ -105,6 +156,9 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 	default:
 		return invalid("dice: give two dice or none, not %d", len(dice))
 	}
+	if pb.Resignation != nil && pb.GetResignation() == gamerulesv1.BackgammonResignation_BACKGAMMON_RESIGNATION_UNSPECIFIED {
+		return unspecified("resignation", pb.GetResignation(), "BACKGAMMON_RESIGNATION_SINGLE, _GAMMON or _BACKGAMMON")
+	}
 	resign := int(pb.GetResignation())
 	if resign < 0 || resign > 3 {
 		return invalid("resignation %v is not a level", pb.GetResignation())
@@ -112,6 +166,9 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 	end := 0
 	switch pb.GetEnd() {
 	case gamerulesv1.BackgammonEnd_BACKGAMMON_END_UNSPECIFIED:
+		if pb.End != nil {
+			return unspecified("end", pb.GetEnd(), "BACKGAMMON_END_BORNE_OFF, _RESIGNED or _DROPPED")
+		}
 	case gamerulesv1.BackgammonEnd_BACKGAMMON_END_BORNE_OFF:
 		end = 2
 	case gamerulesv1.BackgammonEnd_BACKGAMMON_END_RESIGNED:
@@ -121,7 +178,11 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 	default:
 		return invalid("end %v is not a way a game ends", pb.GetEnd())
 	}
-	doubled := pb.GetDoubleOffered()
+	cube, match := pb.GetCube(), pb.GetMatch()
+	if cube.GetBeaverCount() > backgammon.MaxBeavers {
+		return invalid("cube.beaver_count %d: 0..%d beavers in a row (gnubg's limit)", cube.GetBeaverCount(), backgammon.MaxBeavers)
+	}
+	doubled := cube.GetDoubleOffered()
 
 	var phase backgammon.Phase
 	switch pb.GetPhase() {
@@ -147,6 +208,9 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 		defRoll = 1 - turn // the doubler; turn is the taker (or the dropper)
 	case resign != 0 && !doubled:
 		defRoll = 1 - turn // the resigner was on roll
+	}
+	if pb.OnRoll != nil && pb.GetOnRoll() == gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_UNSPECIFIED {
+		return unspecified("on_roll", pb.GetOnRoll(), "BACKGAMMON_PLAYER_WHITE or BACKGAMMON_PLAYER_BLACK")
 	}
 	onRoll, err := player("on_roll", pb.GetOnRoll(), defRoll)
 	if err != nil {
@@ -188,30 +252,47 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 	if ws, bs := pb.GetWhiteScore(), pb.GetBlackScore(); ws >= 1<<15 || bs >= 1<<15 {
 		return invalid("white_score %d, black_score %d: each is 0..32767 (15 bits of the Match ID)", ws, bs)
 	}
-	if pb.GetCubeValue() > backgammon.MaxCube || pb.GetMatchLength() > backgammon.MaxMatchLength {
-		return invalid("cube_value %d (1..%d), match_length %d (0..%d)", pb.GetCubeValue(), backgammon.MaxCube, pb.GetMatchLength(), backgammon.MaxMatchLength)
+	if cube.GetValue() > backgammon.MaxCube {
+		return invalid("cube.value %d: 1..%d", cube.GetValue(), backgammon.MaxCube)
 	}
-	owner, err := player("cube_owner", pb.GetCubeOwner(), -1)
-	if err != nil {
-		return backgammon.State{}, err
+	if match != nil && (match.GetLength() < 1 || match.GetLength() > backgammon.MaxMatchLength) {
+		return invalid("match.length %d: 1..%d (leave match out for a money game)", match.GetLength(), backgammon.MaxMatchLength)
+	}
+	owner := -1
+	if cube != nil {
+		switch cube.GetOwner() {
+		case gamerulesv1.BackgammonCubeOwner_BACKGAMMON_CUBE_OWNER_UNSPECIFIED:
+			return unspecified("cube.owner", cube.GetOwner(), "BACKGAMMON_CUBE_OWNER_CENTERED, _WHITE or _BLACK")
+		case gamerulesv1.BackgammonCubeOwner_BACKGAMMON_CUBE_OWNER_CENTERED:
+		case gamerulesv1.BackgammonCubeOwner_BACKGAMMON_CUBE_OWNER_WHITE:
+			owner = backgammon.White
+		case gamerulesv1.BackgammonCubeOwner_BACKGAMMON_CUBE_OWNER_BLACK:
+			owner = backgammon.Black
+		default:
+			return invalid("cube.owner %s; want BACKGAMMON_CUBE_OWNER_CENTERED, _WHITE or _BLACK", enumText(cube.GetOwner()))
+		}
 	}
 	f := backgammon.Position{
 		Board: b,
 		Turn:  turn, OnRoll: onRoll, Phase: phase, Dice: [2]int{d1, d2},
 		Score:         [2]int{int(pb.GetWhiteScore()), int(pb.GetBlackScore())},
-		CubeValue:     int(pb.GetCubeValue()),
+		Cube:          cube != nil || match != nil,
+		CubeValue:     int(cube.GetValue()),
 		CubeOwner:     owner,
 		DoubleOffered: doubled,
 		Resignation:   resign,
-		MatchLength:   int(pb.GetMatchLength()),
-		Crawford:      pb.GetCrawford(),
-		Jacoby:        pb.GetJacoby(),
-		Beavers:       pb.GetBeavers(),
+		MatchLength:   int(match.GetLength()),
+		Crawford:      match.GetCrawford(),
+		Jacoby:        cube.GetJacoby(),
+		Beavers:       cube.GetBeavers(),
+		BeaverCount:   int(cube.GetBeaverCount()),
 		End:           end,
 	}
-	// As in the text form: a turned, owned or offered cube, a resignation,
-	// a drop or a match has the cube in use.
-	f.Cube = pb.GetCube() || f.CubeValue > 1 || owner != -1 || doubled || resign != 0 || end > 2 || f.MatchLength > 0
+	// A resignation or a drop needs the cube: the text form has it in use
+	// then, so the typed form must say so too.
+	if !f.Cube && (resign != 0 || end > 2) {
+		return invalid("a resignation or a dropped double needs the cube: give cube")
+	}
 	s, err := backgammon.FromPosition(f)
 	if err != nil {
 		return backgammon.State{}, err
@@ -245,6 +326,29 @@ func backgammonPlayer(p int) gamerulesv1.BackgammonPlayer {
 	return gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_UNSPECIFIED
 }
 
+// backgammonCubeOwner is the cube's owner as the API names it (-1 centred).
+func backgammonCubeOwner(p int) gamerulesv1.BackgammonCubeOwner {
+	switch p {
+	case backgammon.White:
+		return gamerulesv1.BackgammonCubeOwner_BACKGAMMON_CUBE_OWNER_WHITE
+	case backgammon.Black:
+		return gamerulesv1.BackgammonCubeOwner_BACKGAMMON_CUBE_OWNER_BLACK
+	}
+	return gamerulesv1.BackgammonCubeOwner_BACKGAMMON_CUBE_OWNER_CENTERED
+}
+
+// backgammonMatch fills m with the match of s (a state in match play).
+func backgammonMatch(m *gamerulesv1.BackgammonMatch, s backgammon.State) *gamerulesv1.BackgammonMatch {
+	m.Length = uint32(s.MatchLength())
+	m.Crawford = s.Crawford()
+	m.PostCrawford = s.PostCrawford()
+	m.Over = s.MatchOver()
+	if w := s.MatchWinner(); w != game.NoWinner {
+		m.Winner = proto.Int32(int32(w))
+	}
+	return m
+}
+
 var backgammonEnds = map[string]gamerulesv1.BackgammonEnd{
 	"borne off": gamerulesv1.BackgammonEnd_BACKGAMMON_END_BORNE_OFF,
 	"resigned":  gamerulesv1.BackgammonEnd_BACKGAMMON_END_RESIGNED,
@@ -264,10 +368,13 @@ type backgammonEncoder struct {
 	states  slab[gamerulesv1.GameState]
 	wrapper slab[gamerulesv1.GameState_Backgammon]
 	typed   slab[gamerulesv1.BackgammonState]
-	counts  slab[uint32]       // the white and black counts, 50 a state, and dice
-	text    *texts             // nil: one state, its text set by encode
-	src     []backgammon.State // with text: the states, in the order of text.states
-	noText  bool               // leave the text out (omitText)
+	players slab[gamerulesv1.BackgammonPlayer] // on_roll, one a state
+	cubes   slab[gamerulesv1.BackgammonCube]   // grown when a state has the cube
+	matches slab[gamerulesv1.BackgammonMatch]  // grown when a state is in a match
+	counts  slab[uint32]                       // the white and black counts, 50 a state, and dice
+	text    *texts                             // nil: one state, its text set by encode
+	src     []backgammon.State                 // with text: the states, in the order of text.states
+	noText  bool                               // leave the text out (omitText)
 }
 
 // omitText makes the encoder leave the states' texts out (a read mask).
@@ -282,6 +389,7 @@ func newBackgammonEncoder(n int) *backgammonEncoder {
 		states:  makeSlab[gamerulesv1.GameState](n),
 		wrapper: makeSlab[gamerulesv1.GameState_Backgammon](n),
 		typed:   makeSlab[gamerulesv1.BackgammonState](n),
+		players: makeSlab[gamerulesv1.BackgammonPlayer](n),
 		counts:  makeSlab[uint32](52 * n),
 	}
 	if n > 1 {
@@ -314,19 +422,27 @@ func (e *backgammonEncoder) encode(s backgammon.State) *gamerulesv1.GameState {
 	}
 	ws, bs := s.Score()
 	typed.WhiteScore, typed.BlackScore = uint32(ws), uint32(bs)
+	onRoll := e.players.next()
+	*onRoll = backgammonPlayer(s.OnRoll())
+	typed.OnRoll = onRoll
+	if end, ok := backgammonEnds[s.End()]; ok {
+		typed.End = end.Enum()
+	}
+	if r := s.Resignation(); r != 0 {
+		typed.Resignation = gamerulesv1.BackgammonResignation(r).Enum()
+	}
 	if s.CubeInUse() {
-		typed.Cube = true
-		typed.CubeValue = uint32(s.CubeValue())
-		typed.CubeOwner = backgammonPlayer(s.CubeOwner())
-		typed.DoubleOffered = s.DoubleOffered()
-		typed.Resignation = gamerulesv1.BackgammonResignation(s.Resignation())
-		typed.MatchLength = uint32(s.MatchLength())
-		typed.Crawford = s.Crawford()
-		typed.PostCrawford = s.PostCrawford()
-		typed.Jacoby = s.Jacoby()
-		typed.Beavers = s.Beavers()
-		typed.OnRoll = backgammonPlayer(s.OnRoll())
-		typed.End = backgammonEnds[s.End()]
+		c := e.cubes.next()
+		c.Value = uint32(s.CubeValue())
+		c.Owner = backgammonCubeOwner(s.CubeOwner())
+		c.DoubleOffered = s.DoubleOffered()
+		c.Jacoby = s.JacobyBit() // bit 66 as read: the rule only in a money game
+		c.Beavers = s.Beavers()
+		c.BeaverCount = uint32(s.BeaverCount())
+		typed.Cube = c
+		if s.MatchLength() > 0 {
+			typed.Match = backgammonMatch(e.matches.next(), s)
+		}
 	}
 	w := e.wrapper.next()
 	w.Backgammon = typed
@@ -470,7 +586,9 @@ func (b *backgammonMoveBuilder) move(i int, m backgammon.Move) *gamerulesv1.Move
 	default:
 		if k, ok := backgammonDecisionKinds[m.Kind()]; ok {
 			typed.Kind = k
-			typed.Resignation = gamerulesv1.BackgammonResignation(m.Resignation())
+			if r := m.Resignation(); r != 0 {
+				typed.Resignation = gamerulesv1.BackgammonResignation(r).Enum()
+			}
 		}
 	}
 	return out
@@ -492,6 +610,12 @@ var backgammonDecisionKinds = map[backgammon.Kind]gamerulesv1.BackgammonMoveKind
 // the canonical move of s; an illegal play is refused with the reason.
 func backgammonMoveFromProto(s backgammon.State, pb *gamerulesv1.BackgammonMove) (backgammon.Move, error) {
 	kind := pb.GetKind()
+	if pb.Resignation != nil && pb.GetResignation() == gamerulesv1.BackgammonResignation_BACKGAMMON_RESIGNATION_UNSPECIFIED {
+		return backgammon.Move{}, fmt.Errorf("backgammon: %w: resignation %s; want BACKGAMMON_RESIGNATION_SINGLE, _GAMMON or _BACKGAMMON on a resign move, and none on another", game.ErrIllegalMove, enumText(pb.GetResignation()))
+	}
+	if pb.Resignation != nil && kind != gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_RESIGN {
+		return backgammon.Move{}, fmt.Errorf("backgammon: %w: a resignation, and only a resignation, has a level (single, gammon or backgammon)", game.ErrIllegalMove)
+	}
 	var m backgammon.Move
 	switch kind {
 	case gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_PLAY:
@@ -703,19 +827,16 @@ func (p backgammonPos) ScoreDetail(resp *gamerulesv1.ScoreResponse) {
 	}
 	ws, bs := s.Score()
 	d := &gamerulesv1.BackgammonScore{
-		CubeValue:    uint32(s.CubeValue()),
-		End:          backgammonEnds[s.End()],
-		MatchLength:  uint32(s.MatchLength()),
-		WhiteScore:   uint32(ws),
-		BlackScore:   uint32(bs),
-		MatchOver:    s.MatchOver(),
-		Crawford:     s.Crawford(),
-		PostCrawford: s.PostCrawford(),
-		Jacoby:       s.Jacoby(),
+		CubeValue:  uint32(s.CubeValue()),
+		WhiteScore: uint32(ws),
+		BlackScore: uint32(bs),
+		Jacoby:     s.Jacoby(),
 	}
-	if w := s.MatchWinner(); w != game.NoWinner {
-		w32 := int32(w)
-		d.MatchWinner = &w32
+	if end, ok := backgammonEnds[s.End()]; ok {
+		d.End = end.Enum()
+	}
+	if s.MatchLength() > 0 {
+		d.Match = backgammonMatch(&gamerulesv1.BackgammonMatch{}, s)
 	}
 	resp.Backgammon = d
 }

@@ -28,15 +28,22 @@ type bgCubeRow struct {
 		Points int   `json:"points"`
 		Score  []int `json:"score"`
 	} `json:"end"`
-	MatchOver bool `json:"match_over"`
+	MatchOver     bool `json:"match_over"`
+	BeaversBefore int  `json:"beavers_before"`
+	BeaversAfter  int  `json:"beavers_after"`
 }
 
-func (r *bgCubeRow) text(id string) string {
+// text is id with the settings words of the row, and the count of beavers
+// in a row where the Match ID cannot show it (a third beaver).
+func (r *bgCubeRow) text(id string, beavers int) string {
 	if r.Settings.Match == 0 && r.Settings.Cube {
 		id += " cube"
 	}
 	if r.Settings.Match == 0 && r.Settings.Beavers {
 		id += " beavers"
+	}
+	if beavers == 3 {
+		id += " beaver_count=3"
 	}
 	return id
 }
@@ -52,10 +59,10 @@ func TestBackgammonCubeOracle(t *testing.T) {
 	typedChecked := map[string]bool{}
 	for i := range rows {
 		r := &rows[i]
-		before := textState(r.text(r.Before))
+		before := textState(r.text(r.Before, r.BeaversBefore))
 		if r.After == nil {
-			if r.Move == "beaver" || strings.HasPrefix(r.Move, "resign") {
-				continue // gnubg's memories outside the Match ID (see the rules test)
+			if strings.HasPrefix(r.Move, "resign") {
+				continue // gnubg's memory of a declined offer, outside the state (see the rules test)
 			}
 			_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: bgGame, State: before, Move: &gamerulesv1.Move{Notation: r.Move}})
 			if got := reasonOf(t, err); got != ReasonIllegalMove && got != ReasonGameOver {
@@ -74,12 +81,16 @@ func TestBackgammonCubeOracle(t *testing.T) {
 			}
 			st = resp.GetState()
 		}
-		if want := r.text(*r.After); st.GetText() != want {
+		if want := r.text(*r.After, r.BeaversAfter); st.GetText() != want {
 			t.Fatalf("row %d: %s after %s = %s; gnubg %s", i, r.Before, r.Move, st.GetText(), want)
 		}
 		// The typed state alone says the same (once per distinct shape).
 		shape := st.GetBackgammon().GetPhase().String() + st.GetBackgammon().GetEnd().String() + st.GetBackgammon().GetMatchId()[:4]
-		if !typedChecked[shape] || i%7 == 0 {
+		// A game without the cube has no cube sub-message, so no place for
+		// Match ID bit 66 (which changes nothing there): from the typed
+		// state alone it is set; the text keeps it as read.
+		bit66 := !r.Settings.Cube && strings.HasSuffix(*r.After, "A")
+		if (!typedChecked[shape] || i%7 == 0) && !bit66 {
 			typedChecked[shape] = true
 			typed := typedOnly(st)
 			typed.GetBackgammon().White, typed.GetBackgammon().Black = nil, nil // the board as position_id only
@@ -101,11 +112,11 @@ func TestBackgammonCubeOracle(t *testing.T) {
 		bg := sc.GetBackgammon()
 		if !sc.GetFinished() || sc.GetWinner() != int32(r.End.Winner) || sc.GetPoints()[r.End.Winner] != int32(r.End.Points) ||
 			bg.GetWhiteScore() != uint32(r.End.Score[0]) || bg.GetBlackScore() != uint32(r.End.Score[1]) ||
-			bg.GetMatchOver() != r.MatchOver || bg.GetMatchLength() != uint32(r.Settings.Match) {
+			bg.GetMatch().GetOver() != r.MatchOver || bg.GetMatch().GetLength() != uint32(r.Settings.Match) || (bg.GetMatch() != nil) != (r.Settings.Match > 0) {
 			t.Fatalf("row %d: Score(%s) = %v; gnubg: player %d wins %d, score %v, match over %v", i, st.GetText(), sc, r.End.Winner, r.End.Points, r.End.Score, r.MatchOver)
 		}
-		if r.MatchOver && bg.GetMatchWinner() != int32(r.End.Winner) {
-			t.Fatalf("row %d: match winner %d; want %d", i, bg.GetMatchWinner(), r.End.Winner)
+		if r.MatchOver && (bg.GetMatch().Winner == nil || bg.GetMatch().GetWinner() != int32(r.End.Winner)) {
+			t.Fatalf("row %d: match winner %d; want %d", i, bg.GetMatch().GetWinner(), r.End.Winner)
 		}
 	}
 }
@@ -143,7 +154,8 @@ func TestBackgammonCubeOptions(t *testing.T) {
 		}
 	}
 	resp, _ := newGame(&gamerulesv1.BackgammonOptions{MatchLength: 5, WhiteScore: 4, BlackScore: 2, Crawford: true})
-	if bg := resp.GetState().GetBackgammon(); !bg.GetCube() || bg.GetMatchLength() != 5 || !bg.GetCrawford() || bg.GetPostCrawford() || bg.GetCubeValue() != 1 || bg.GetWhiteScore() != 4 {
+	if bg := resp.GetState().GetBackgammon(); bg.GetCube() == nil || bg.GetMatch().GetLength() != 5 || !bg.GetMatch().GetCrawford() || bg.GetMatch().GetPostCrawford() || bg.GetCube().GetValue() != 1 || bg.GetWhiteScore() != 4 ||
+		bg.GetCube().GetOwner() != gamerulesv1.BackgammonCubeOwner_BACKGAMMON_CUBE_OWNER_CENTERED || bg.GetMatch().GetOver() || bg.GetMatch().Winner != nil || bg.End != nil || bg.Resignation != nil {
 		t.Errorf("typed state of a Crawford game: %v", bg)
 	}
 	for _, tt := range []struct {
@@ -171,7 +183,11 @@ func TestBackgammonCubeMoves(t *testing.T) {
 	srv := New()
 	ctx := context.Background()
 	typed := func(k gamerulesv1.BackgammonMoveKind, r gamerulesv1.BackgammonResignation) *gamerulesv1.Move {
-		return &gamerulesv1.Move{Move: &gamerulesv1.Move_Backgammon{Backgammon: &gamerulesv1.BackgammonMove{Kind: k, Resignation: r}}}
+		m := &gamerulesv1.BackgammonMove{Kind: k}
+		if r != 0 {
+			m.Resignation = r.Enum()
+		}
+		return &gamerulesv1.Move{Move: &gamerulesv1.Move_Backgammon{Backgammon: m}}
 	}
 	apply := func(st *gamerulesv1.GameState, mv *gamerulesv1.Move) (*gamerulesv1.GameState, error) {
 		resp, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: bgGame, State: st, Move: mv})
@@ -195,11 +211,11 @@ func TestBackgammonCubeMoves(t *testing.T) {
 	}
 	doubled, err := apply(roll, typed(gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_DOUBLE, 0))
 	if err != nil || doubled.GetBackgammon().GetPhase() != gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_DOUBLE ||
-		doubled.GetBackgammon().GetTurn() != gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_BLACK || !doubled.GetBackgammon().GetDoubleOffered() {
+		doubled.GetBackgammon().GetTurn() != gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_BLACK || !doubled.GetBackgammon().GetCube().GetDoubleOffered() {
 		t.Fatalf("double = %v, %v", doubled, err)
 	}
 	taken, err := apply(doubled, &gamerulesv1.Move{Notation: "take", Move: typed(gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_TAKE, 0).Move})
-	if err != nil || taken.GetBackgammon().GetCubeValue() != 2 || taken.GetBackgammon().GetCubeOwner() != gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_BLACK {
+	if err != nil || taken.GetBackgammon().GetCube().GetValue() != 2 || taken.GetBackgammon().GetCube().GetOwner() != gamerulesv1.BackgammonCubeOwner_BACKGAMMON_CUBE_OWNER_BLACK {
 		t.Fatalf("take = %v, %v", taken, err)
 	}
 	// The owner's opponent may not redouble; a roll is refused while a double is pending.
@@ -244,5 +260,95 @@ func TestBackgammonCubeMoves(t *testing.T) {
 	lm, _ = srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: bgGame, State: textState("sGfwATDgc/ABMA:MAEAAAAAAAAE")})
 	if len(lm.GetMoves()) != 21 {
 		t.Errorf("default game: %d legal moves in the roll phase; want the 21 rolls", len(lm.GetMoves()))
+	}
+}
+
+// TestBackgammonBeaversAndBit66: through the API, a third beaver in a row
+// answers with " beaver_count=3", that state sent back as it came (text and
+// typed) refuses a fourth beaver (gnubg's limit) and takes; a match read
+// with Match ID bit 66 clear keeps it, in text and from the typed state
+// alone.
+func TestBackgammonBeaversAndBit66(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	st := textState("sGfwATDgc/ABMA:MBkAAAAAAAAA cube beavers") // black doubled, white to answer
+	for n := 1; n <= 3; n++ {
+		resp, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: bgGame, State: st, Move: &gamerulesv1.Move{Notation: "beaver"}})
+		if err != nil {
+			t.Fatalf("beaver %d: %v", n, err)
+		}
+		st = resp.GetState()
+	}
+	if want := "sGfwATDgc/ABMA:ExEAAAAAAAAA cube beavers beaver_count=3"; st.GetText() != want {
+		t.Fatalf("after 3 beavers: %s; want %s", st.GetText(), want)
+	}
+	_, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: bgGame, State: st, Move: &gamerulesv1.Move{Notation: "beaver"}})
+	if got := reasonOf(t, err); got != ReasonIllegalMove || !strings.Contains(err.Error(), "3 beavers in a row") {
+		t.Fatalf("a 4th beaver: %s (%v); want ILLEGAL_MOVE naming the limit", got, err)
+	}
+	lm, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: bgGame, State: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range lm.GetMoves() {
+		if m.GetNotation() == "beaver" {
+			t.Fatalf("a 4th beaver is listed: %v", lm.GetMoves())
+		}
+	}
+	resp, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: bgGame, State: st, Move: &gamerulesv1.Move{Notation: "take"}})
+	if err != nil || resp.GetState().GetText() != "sGfwATDgc/ABMA:FAEAAAAAAAAA cube beavers" {
+		t.Fatalf("take: %v, %v; want gnubg's sGfwATDgc/ABMA:FAEAAAAAAAAA", resp.GetState().GetText(), err)
+	}
+
+	// gnubg's 5-point match opening with bit 66 cleared: kept.
+	const match = "4HPwATDgc/ABMA:cAmqAAAAAAAA"
+	o, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: bgGame, State: textState(match)})
+	if err != nil || o.GetState().GetText() != match || !o.GetState().GetBackgammon().GetCube().GetJacoby() {
+		t.Fatalf("ObserveState(%s) = %v, %v; want the text as read, jacoby (the bit) true", match, o.GetState(), err)
+	}
+	typed := typedOnly(o.GetState())
+	if back, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: bgGame, State: typed}); err != nil || back.GetState().GetText() != match {
+		t.Fatalf("typed alone: %v, %v; want %s", back.GetState().GetText(), err, match)
+	}
+}
+
+// TestBackgammonTextOnly: a state given as text and typed fields where the
+// typed fields leave unsaid what only the text says (a third beaver in a
+// row; bit 66 in a game without the cube) is the text's state; where they
+// say something else, the two are different states (INVALID_STATE).
+func TestBackgammonTextOnly(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	for _, c := range []struct{ text, typedFrom string }{
+		{"sGfwATDgc/ABMA:ExEAAAAAAAAA cube beavers beaver_count=3", "sGfwATDgc/ABMA:ExEAAAAAAAAA cube beavers"},
+		{"4HPwATDgc/ABMA:MIEFAAAAAAAA", "4HPwATDgc/ABMA:MIEFAAAAAAAE"},
+	} {
+		o, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: bgGame, State: textState(c.typedFrom)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		both := typedOnly(o.GetState())
+		both.Text = c.text
+		got, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: bgGame, State: both})
+		if err != nil || got.GetState().GetText() != c.text {
+			t.Errorf("text %s with the typed fields of %s: %v, %v; want the text's state", c.text, c.typedFrom, got.GetState().GetText(), err)
+		}
+	}
+	// The bit in a match or a money game with the cube (the Jacoby rule)
+	// is said by the typed fields: a different state.
+	for _, c := range []struct{ text, typedFrom string }{
+		{"4HPwATDgc/ABMA:cAmqAAAAAAAA", "4HPwATDgc/ABMA:cAmqAAAAAAAE"},
+		{"4HPwATDgc/ABMA:MIEFAAAAAAAA cube", "4HPwATDgc/ABMA:MIEFAAAAAAAE cube"},
+	} {
+		o, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: bgGame, State: textState(c.typedFrom)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		both := typedOnly(o.GetState())
+		both.Text = c.text
+		_, err = srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: bgGame, State: both})
+		if got := reasonOf(t, err); got != ReasonInvalidState {
+			t.Errorf("text %s with the typed fields of %s: %s (%v); want INVALID_STATE", c.text, c.typedFrom, got, err)
+		}
 	}
 }

@@ -103,15 +103,25 @@ func TestEnumsInMovesAndOptions(t *testing.T) {
 	}
 	custom := func(p gamerulesv1.AbalonePlayer) *gamerulesv1.NewGameRequest {
 		return &gamerulesv1.NewGameRequest{Game: abGame, Options: &gamerulesv1.NewGameRequest_Abalone{Abalone: &gamerulesv1.AbaloneOptions{
-			Layout: "custom", ToMove: p,
+			Layout: "custom", Turn: p.Enum(),
 			Black: strings.Fields("a1 a2 a3 a4 a5 b1 b2 b3 b4"), White: strings.Fields("i5 i6 i7 i8 i9 h4 h5 h6 h7"),
 		}}}
 	}
-	for p, want := range map[gamerulesv1.AbalonePlayer]string{0: "to_move is required", 3: "to_move 3 is not a side"} {
+	for p, want := range map[gamerulesv1.AbalonePlayer]string{0: "turn ABALONE_PLAYER_UNSPECIFIED is not a side", 3: "turn 3 is not a side"} {
 		_, err := srv.NewGame(ctx, custom(p))
 		if r := reasonOf(t, err); r != ReasonInvalidOptions || !strings.Contains(err.Error(), want) {
-			t.Errorf("custom layout with to_move %d: %v (reason %s); want INVALID_OPTIONS with %q", p, err, r, want)
+			t.Errorf("custom layout with turn %d: %v (reason %s); want INVALID_OPTIONS with %q", p, err, r, want)
 		}
+	}
+	absent := custom(0)
+	absent.GetAbalone().Turn = nil
+	if _, err := srv.NewGame(ctx, absent); reasonOf(t, err) != ReasonInvalidOptions || !strings.Contains(err.Error(), "turn is required with the custom layout") {
+		t.Errorf("custom layout without turn: %v; want INVALID_OPTIONS, turn is required", err)
+	}
+	// A standard layout with turn UNSPECIFIED given (not absent) is refused too.
+	std := &gamerulesv1.NewGameRequest{Game: abGame, Options: &gamerulesv1.NewGameRequest_Abalone{Abalone: &gamerulesv1.AbaloneOptions{Turn: gamerulesv1.AbalonePlayer_ABALONE_PLAYER_UNSPECIFIED.Enum()}}}
+	if _, err := srv.NewGame(ctx, std); reasonOf(t, err) != ReasonInvalidOptions {
+		t.Errorf("classic layout with turn UNSPECIFIED: %v; want INVALID_OPTIONS", err)
 	}
 	if ng, err := srv.NewGame(ctx, custom(gamerulesv1.AbalonePlayer_ABALONE_PLAYER_WHITE)); err != nil || !strings.HasSuffix(ng.GetState().GetText(), " w") {
 		t.Errorf("custom layout, white to move: %v, %v", ng.GetState().GetText(), err)

@@ -114,7 +114,7 @@ func coordinateField(err error, prefix string, abs bool) error {
 // gravityTrapBoardOnly reports whether a typed state holds a board and no
 // position: no player to act, marbles, ships or option.
 func gravityTrapBoardOnly(pb *gamerulesv1.GravityTrapState) bool {
-	return pb.GetToAct() == gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_UNSPECIFIED &&
+	return pb.GetTurn() == gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_UNSPECIFIED &&
 		len(pb.GetMarbles()) == 0 && pb.RedShip == nil && pb.BlueShip == nil && !pb.GetAllowMirrorPlacement()
 }
 
@@ -189,13 +189,13 @@ func gravityTrapStateFromProto(pb *gamerulesv1.GravityTrapState, b *gravitytrap.
 	}
 	// Set-up lasts while a ship is not placed.
 	p.Placing = pb.RedShip == nil || pb.BlueShip == nil
-	switch pb.GetToAct() {
+	switch pb.GetTurn() {
 	case gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_RED:
 		p.ToAct = gravitytrap.Red
 	case gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_BLUE:
 		p.ToAct = gravitytrap.Blue
 	default:
-		return gravitytrap.State{}, fmt.Errorf("gravitytrap: %w: to_act %s; want GRAVITY_TRAP_PLAYER_RED or _BLUE (a typed state holding only the board needs the text)", game.ErrInvalidState, enumText(pb.GetToAct()))
+		return gravitytrap.State{}, fmt.Errorf("gravitytrap: %w: turn %s; want GRAVITY_TRAP_PLAYER_RED or _BLUE (a typed state holding only the board needs the text)", game.ErrInvalidState, enumText(pb.GetTurn()))
 	}
 	return gravitytrap.FromPosition(p)
 }
@@ -280,7 +280,7 @@ func (e *gravityTrapEncoder) encode(s gravitytrap.State) *gamerulesv1.GameState 
 	typed := e.typed.next()
 	typed.Board = e.boardPB
 	typed.AllowMirrorPlacement = s.AllowMirrorPlacement()
-	typed.ToAct = gravityTrapPlayer(s.ToAct())
+	typed.Turn = gravityTrapPlayer(s.ToAct())
 	// Marbles and ships of this state and, at a refill, of the states
 	// still to come (their count is what is left of the states slab).
 	if len(e.ints.buf) < s.Marbles()+2 {

@@ -248,7 +248,7 @@ func TestGravityTrapErrors(t *testing.T) {
 	}
 	typed := func(edit func(*gamerulesv1.GravityTrapState)) *gamerulesv1.GameState {
 		red, blue := uint32(0), uint32(4)
-		s := &gamerulesv1.GravityTrapState{RedShip: &red, BlueShip: &blue, ToAct: gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_RED}
+		s := &gamerulesv1.GravityTrapState{RedShip: &red, BlueShip: &blue, Turn: gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_RED}
 		for i := uint32(0); i < 22; i++ {
 			if i != red && i != blue {
 				s.Marbles = append(s.Marbles, i)
@@ -324,10 +324,10 @@ func TestGravityTrapErrors(t *testing.T) {
 			_, err := srv.NewGame(ctx, opts(&gamerulesv1.GravityTrapOptions{FirstPlayer: 7}))
 			return err
 		}, ReasonInvalidOptions, "first_player"},
-		{"typed to_act missing", func() error {
-			_, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: gtGame, State: typed(func(s *gamerulesv1.GravityTrapState) { s.ToAct = 0 })})
+		{"typed turn missing", func() error {
+			_, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: gtGame, State: typed(func(s *gamerulesv1.GravityTrapState) { s.Turn = 0 })})
 			return err
-		}, ReasonInvalidState, "to_act"},
+		}, ReasonInvalidState, "turn is required"},
 		{"typed marble under a ship", func() error {
 			_, err := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: gtGame, State: typed(func(s *gamerulesv1.GravityTrapState) { s.Marbles = append(s.Marbles, 0) })})
 			return err
@@ -402,7 +402,7 @@ func TestGravityTrapOptions(t *testing.T) {
 		st = am.GetState()
 	}
 	g := st.GetGravityTrap()
-	if st.GetText() != "oooBooooooooooRooooooo b rings m" || g.GetBlueShip() != 3 || g.GetRedShip() != 14 || len(g.GetMarbles()) != 20 || g.GetToAct() != gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_BLUE {
+	if st.GetText() != "oooBooooooooooRooooooo b rings m" || g.GetBlueShip() != 3 || g.GetRedShip() != 14 || len(g.GetMarbles()) != 20 || g.GetTurn() != gamerulesv1.GravityTrapPlayer_GRAVITY_TRAP_PLAYER_BLUE {
 		t.Errorf("after the placements: %v", st)
 	}
 	info := gravityTrapEngine{}.Info()

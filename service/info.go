@@ -16,5 +16,6 @@ func gameInfo(i game.Info) *gamerulesv1.GameInfo {
 		MaxPlayers:           int32(i.MaxPlayers),
 		HasChance:            i.HasChance,
 		HasHiddenInformation: i.HasHiddenInformation,
+		RulesVersion:         i.RulesVersion,
 	}
 }

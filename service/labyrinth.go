@@ -240,8 +240,8 @@ func labyrinthStateFromProto(pb *gamerulesv1.LabyrinthState) (labyrinth.State, e
 			return labyrinth.State{}, fmt.Errorf("labyrinth: %w: Darth Vader's square is off the board", bad)
 		}
 	}
-	if l := pb.GetLast(); l < 0 || l > gamerulesv1.LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_W6 {
-		return labyrinth.State{}, fmt.Errorf("labyrinth: %w: last %s (LABYRINTH_INSERTION_POINT_UNSPECIFIED before the first shift, else N2..W6)", bad, enumText(l))
+	if l := pb.GetLast(); (pb.Last != nil && l == gamerulesv1.LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_UNSPECIFIED) || l < 0 || l > gamerulesv1.LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_W6 {
+		return labyrinth.State{}, fmt.Errorf("labyrinth: %w: last %s; want N2..W6 (LABYRINTH_INSERTION_POINT_N2 …), or leave it out before the first shift", bad, enumText(l))
 	}
 	sn.Last = labyrinth.Point(pb.GetLast())
 	sn.Turn = int(pb.GetTurn())
@@ -273,8 +273,9 @@ type labyrinthEncoder struct {
 	plPtrs   slab[*gamerulesv1.LabyrinthPlayer]
 	squares  slab[gamerulesv1.LabyrinthSquare]
 	cards    slab[uint32]
-	text     *texts // nil: one state, its text set by encode
-	noText   bool   // leave the text out (omitText)
+	lasts    slab[gamerulesv1.LabyrinthInsertionPoint] // LabyrinthState.last, one a state
+	text     *texts                                    // nil: one state, its text set by encode
+	noText   bool                                      // leave the text out (omitText)
 }
 
 // omitText makes encode leave the states' texts out (a read mask).
@@ -292,7 +293,8 @@ func newLabyrinthEncoder(n, players int) *labyrinthEncoder {
 		players:  makeSlab[gamerulesv1.LabyrinthPlayer](players * n),
 		plPtrs:   makeSlab[*gamerulesv1.LabyrinthPlayer](players * n),
 		squares:  makeSlab[gamerulesv1.LabyrinthSquare]((players + 1) * n),
-		cards:    makeSlab[uint32](labyrinth.NumTargets * n),
+		cards:    makeSlab[uint32](2 * labyrinth.NumTargets * n), // found and stacks, and the tiles' targets
+		lasts:    makeSlab[gamerulesv1.LabyrinthInsertionPoint](n),
 	}
 	if n > 1 {
 		t := makeTexts(n, 160)
@@ -332,7 +334,10 @@ func (e *labyrinthEncoder) typedState(s labyrinth.State) *gamerulesv1.LabyrinthS
 	pb.Board = e.tilePtrs.take(labyrinth.NumSquares)
 	pb.Spare = e.tile(s.Spare())
 	pb.Vader = e.square(s.Vader())
-	pb.Last = gamerulesv1.LabyrinthInsertionPoint(s.Last())
+	if l := s.Last(); l != labyrinth.NoPoint {
+		pb.Last = e.lasts.next()
+		*pb.Last = gamerulesv1.LabyrinthInsertionPoint(l)
+	}
 	pb.Turn = int32(s.Turn())
 	pb.Phase = gamerulesv1.LabyrinthPhase(s.Phase())
 	pb.VaderVariant, pb.OpenCards, pb.NoReturn = v.Vader, v.OpenCards, v.NoReturn
@@ -356,7 +361,12 @@ func (e *labyrinthEncoder) typedState(s labyrinth.State) *gamerulesv1.LabyrinthS
 
 func (e *labyrinthEncoder) tile(t labyrinth.Tile) *gamerulesv1.LabyrinthTile {
 	pb := e.tiles.next()
-	pb.Sides, pb.Target, pb.Vader = uint32(t.Sides), uint32(t.Target), t.Vader
+	pb.Sides, pb.Vader = uint32(t.Sides), t.Vader
+	if t.Target != 0 {
+		target := &e.cards.take(1)[0]
+		*target = uint32(t.Target)
+		pb.Target = target
+	}
 	return pb
 }
 

@@ -131,7 +131,7 @@ func TestRecordMat(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		if !im.GetResult().GetFinished() || !im.GetResult().GetBackgammon().GetMatchOver() || im.GetTags()["white"] != "gnubg" {
+		if !im.GetResult().GetFinished() || !im.GetResult().GetBackgammon().GetMatch().GetOver() || im.GetTags()["white"] != "gnubg" {
 			t.Errorf("%s: ends %v", f, im.GetResult().GetState().GetText())
 		}
 		ex, err := srv.ExportRecord(ctx, &gamerulesv1.ExportRecordRequest{Game: bgGame, Format: "mat", Replay: im.GetReplay(), Tags: im.GetTags()})

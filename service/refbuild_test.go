@@ -11,6 +11,7 @@ import (
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	"github.com/gamerules/gamerules/rules/abalone"
 	"github.com/gamerules/gamerules/rules/backgammon"
+	"github.com/gamerules/gamerules/rules/game"
 	"github.com/gamerules/gamerules/rules/gravitytrap"
 	"github.com/gamerules/gamerules/rules/labyrinth"
 )
@@ -41,19 +42,33 @@ func refBackgammonEncode(p backgammonPos) *gamerulesv1.GameState {
 	}
 	ws, bs := s.Score()
 	typed.WhiteScore, typed.BlackScore = uint32(ws), uint32(bs)
+	onRoll := backgammonPlayer(s.OnRoll())
+	typed.OnRoll = &onRoll
+	if s.Phase() == backgammon.PhaseOver {
+		end := backgammonEnds[s.End()]
+		typed.End = &end
+	}
+	if r := gamerulesv1.BackgammonResignation(s.Resignation()); r != 0 {
+		typed.Resignation = &r
+	}
 	if s.CubeInUse() {
-		typed.Cube = true
-		typed.CubeValue = uint32(s.CubeValue())
-		typed.CubeOwner = backgammonPlayer(s.CubeOwner())
-		typed.DoubleOffered = s.DoubleOffered()
-		typed.Resignation = gamerulesv1.BackgammonResignation(s.Resignation())
-		typed.MatchLength = uint32(s.MatchLength())
-		typed.Crawford = s.Crawford()
-		typed.PostCrawford = s.PostCrawford()
-		typed.Jacoby = s.Jacoby()
-		typed.Beavers = s.Beavers()
-		typed.OnRoll = backgammonPlayer(s.OnRoll())
-		typed.End = backgammonEnds[s.End()]
+		owner := gamerulesv1.BackgammonCubeOwner_BACKGAMMON_CUBE_OWNER_CENTERED
+		switch s.CubeOwner() {
+		case backgammon.White:
+			owner = gamerulesv1.BackgammonCubeOwner_BACKGAMMON_CUBE_OWNER_WHITE
+		case backgammon.Black:
+			owner = gamerulesv1.BackgammonCubeOwner_BACKGAMMON_CUBE_OWNER_BLACK
+		}
+		typed.Cube = &gamerulesv1.BackgammonCube{Value: uint32(s.CubeValue()), Owner: owner,
+			DoubleOffered: s.DoubleOffered(), Jacoby: s.Jacoby(), Beavers: s.Beavers()}
+		if s.MatchLength() > 0 {
+			typed.Match = &gamerulesv1.BackgammonMatch{Length: uint32(s.MatchLength()), Crawford: s.Crawford(),
+				PostCrawford: s.PostCrawford(), Over: s.MatchOver()}
+			if w := s.MatchWinner(); w != game.NoWinner {
+				w32 := int32(w)
+				typed.Match.Winner = &w32
+			}
+		}
 	}
 	return &gamerulesv1.GameState{Text: s.String(), State: &gamerulesv1.GameState_Backgammon{Backgammon: typed}}
 }
@@ -79,7 +94,9 @@ func refBackgammonMoveToProto(m backgammon.Move) *gamerulesv1.Move {
 	default:
 		if k, ok := backgammonDecisionKinds[m.Kind()]; ok {
 			typed.Kind = k
-			typed.Resignation = gamerulesv1.BackgammonResignation(m.Resignation())
+			if r := gamerulesv1.BackgammonResignation(m.Resignation()); r != 0 {
+				typed.Resignation = &r
+			}
 		}
 	}
 	return out
@@ -110,14 +127,17 @@ func refAbaloneEncode(p abalonePos) *gamerulesv1.GameState {
 	typed := &gamerulesv1.AbaloneState{
 		Black:     refAbaloneCellNames(pos.Black),
 		White:     refAbaloneCellNames(pos.White),
-		ToMove:    gamerulesv1.AbalonePlayer_ABALONE_PLAYER_BLACK,
+		Turn:      gamerulesv1.AbalonePlayer_ABALONE_PLAYER_BLACK,
 		Plies:     uint32(pos.Plies),
-		MaxPlies:  uint32(pos.MaxPlies),
 		BlackLost: uint32(s.Lost(abalone.Black)),
 		WhiteLost: uint32(s.Lost(abalone.White)),
 	}
+	if pos.MaxPlies > 0 {
+		mp := uint32(pos.MaxPlies)
+		typed.MaxPlies = &mp
+	}
 	if pos.ToMove == abalone.White {
-		typed.ToMove = gamerulesv1.AbalonePlayer_ABALONE_PLAYER_WHITE
+		typed.Turn = gamerulesv1.AbalonePlayer_ABALONE_PLAYER_WHITE
 	}
 	return &gamerulesv1.GameState{Text: s.String(), State: &gamerulesv1.GameState_Abalone{Abalone: typed}}
 }
@@ -151,7 +171,12 @@ func refLabyrinthSquareToProto(q labyrinth.Square) *gamerulesv1.LabyrinthSquare 
 }
 
 func refLabyrinthTileToProto(t labyrinth.Tile) *gamerulesv1.LabyrinthTile {
-	return &gamerulesv1.LabyrinthTile{Sides: uint32(t.Sides), Target: uint32(t.Target), Vader: t.Vader}
+	pb := &gamerulesv1.LabyrinthTile{Sides: uint32(t.Sides), Vader: t.Vader}
+	if t.Target != 0 {
+		target := uint32(t.Target)
+		pb.Target = &target
+	}
+	return pb
 }
 
 func refLabyrinthStateToProto(s labyrinth.State) *gamerulesv1.LabyrinthState {
@@ -160,7 +185,7 @@ func refLabyrinthStateToProto(s labyrinth.State) *gamerulesv1.LabyrinthState {
 		Board:        make([]*gamerulesv1.LabyrinthTile, len(sn.Board)),
 		Spare:        refLabyrinthTileToProto(sn.Spare),
 		Vader:        refLabyrinthSquareToProto(sn.Vader),
-		Last:         gamerulesv1.LabyrinthInsertionPoint(sn.Last),
+		Last:         refLabyrinthLast(sn.Last),
 		Turn:         int32(sn.Turn),
 		Phase:        gamerulesv1.LabyrinthPhase(sn.Phase),
 		VaderVariant: sn.Variants.Vader,
@@ -234,7 +259,7 @@ func refGravityTrapEncode(p gravityTrapPos) *gamerulesv1.GameState {
 	typed := &gamerulesv1.GravityTrapState{
 		Board:                refGravityTrapBoardToProto(s.Board()),
 		AllowMirrorPlacement: s.AllowMirrorPlacement(),
-		ToAct:                gravityTrapPlayer(s.ToAct()),
+		Turn:                 gravityTrapPlayer(s.ToAct()),
 	}
 	pos := s.Position()
 	typed.Marbles = intsToUint32s(pos.Marbles)
@@ -280,4 +305,13 @@ func refListMoves[M, S any](name string, moves []M, includeResults bool, toProto
 		out = append(out, pm)
 	}
 	return out, false, nil
+}
+
+// refLabyrinthLast is LabyrinthState.last: absent before the first shift.
+func refLabyrinthLast(p labyrinth.Point) *gamerulesv1.LabyrinthInsertionPoint {
+	if p == labyrinth.NoPoint {
+		return nil
+	}
+	l := gamerulesv1.LabyrinthInsertionPoint(p)
+	return &l
 }

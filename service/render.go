@@ -19,7 +19,8 @@ const SVGContentType = "image/svg+xml"
 // RenderState draws the request's state as an SVG image (package render).
 // The state is decoded and validated as for the other RPCs (a Labyrinth
 // per-player view is also accepted); a bad size, side or highlight is
-// INVALID_REQUEST on its field.
+// INVALID_REQUEST on its field. Marks (RenderStateRequest.Mark.Style
+// numbers are render.MarkStyle's) are drawn by package render.
 func (s *Server) RenderState(_ context.Context, req *gamerulesv1.RenderStateRequest) (*httpbody.HttpBody, error) {
 	pos, err := s.decodeView(req.GetGame(), req.GetState())
 	if err != nil {
@@ -32,6 +33,9 @@ func (s *Server) RenderState(_ context.Context, req *gamerulesv1.RenderStateRequ
 		Side:            int(req.GetSide()),
 		From:            req.GetHighlightFrom(),
 		To:              req.GetHighlightTo(),
+	}
+	for _, m := range req.GetMarks() {
+		opts.Marks = append(opts.Marks, render.Mark{At: m.GetAt(), Style: render.MarkStyle(m.GetStyle())})
 	}
 	r, ok := pos.(renderer)
 	if !ok {

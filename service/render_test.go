@@ -42,6 +42,13 @@ func TestRenderState(t *testing.T) {
 			[]string{`id="station-21"`, `data-ship="red"`}},
 		{"gravity trap custom board", &gamerulesv1.RenderStateRequest{Game: "gravity_trap", State: mustNewGT(t, srv)},
 			[]string{`id="station-5"`}},
+		{"abalone marks", &gamerulesv1.RenderStateRequest{Game: "abalone", State: mustNew(t, srv, "abalone"), Marks: []*gamerulesv1.RenderStateRequest_Mark{
+			{At: "C3", Style: gamerulesv1.RenderStateRequest_Mark_STYLE_SELECTED},
+			{At: "d4", Style: gamerulesv1.RenderStateRequest_Mark_STYLE_DESTINATION},
+			{At: "h5", Style: gamerulesv1.RenderStateRequest_Mark_STYLE_LAST_FROM},
+			{At: "g5", Style: gamerulesv1.RenderStateRequest_Mark_STYLE_LAST_TO},
+		}}, []string{`<g id="marks" pointer-events="none">`, `id="mark-selected-c3" class="mark mark-selected" data-mark="c3" data-mark-style="selected"`,
+			`id="mark-destination-d4"`, `id="mark-last-from-h5"`, `id="mark-last-to-g5"`}},
 	}
 	for _, c := range cases {
 		body, err := srv.RenderState(ctx, c.req)
@@ -98,6 +105,9 @@ func TestRenderStateErrors(t *testing.T) {
 		{"side", &gamerulesv1.RenderStateRequest{Game: "backgammon", Side: side(2), State: mustNew(t, srv, "backgammon")}, ReasonInvalidRequest, "side"},
 		{"highlight from", &gamerulesv1.RenderStateRequest{Game: "abalone", HighlightFrom: "z9", State: mustNew(t, srv, "abalone")}, ReasonInvalidRequest, "highlight_from"},
 		{"highlight to", &gamerulesv1.RenderStateRequest{Game: "gravity_trap", HighlightTo: "-1", State: mustNew(t, srv, "gravity_trap")}, ReasonInvalidRequest, "highlight_to"},
+		{"mark off the board", &gamerulesv1.RenderStateRequest{Game: "backgammon", State: mustNew(t, srv, "backgammon"), Marks: []*gamerulesv1.RenderStateRequest_Mark{{At: "25", Style: gamerulesv1.RenderStateRequest_Mark_STYLE_DESTINATION}}}, ReasonInvalidRequest, "marks"},
+		{"mark without a style", &gamerulesv1.RenderStateRequest{Game: "labyrinth", State: textState(renderLabyrinth), Marks: []*gamerulesv1.RenderStateRequest_Mark{{At: "N2"}}}, ReasonInvalidRequest, "marks"},
+		{"mark style out of range", &gamerulesv1.RenderStateRequest{Game: "gravity_trap", State: mustNew(t, srv, "gravity_trap"), Marks: []*gamerulesv1.RenderStateRequest_Mark{{At: "2", Style: 9}}}, ReasonInvalidRequest, "marks"},
 	}
 	for _, c := range cases {
 		_, err := srv.RenderState(context.Background(), c.req)

@@ -117,7 +117,7 @@ func TestReplayAbaloneOracleGames(t *testing.T) {
 		}
 		typed := resp.GetState().GetAbalone()
 		if abBoardOf(typed.GetBlack(), typed.GetWhite()) != abBoardOf(g.Final.Black, g.Final.White) ||
-			strings.ToLower(typed.GetToMove().String()) != "abalone_player_"+g.Final.ToMove ||
+			strings.ToLower(typed.GetTurn().String()) != "abalone_player_"+g.Final.ToMove ||
 			!slices.Equal(resp.GetPoints(), []int32{g.Lost.White, g.Lost.Black}) {
 			t.Errorf("%s: final %v, points %v; want %v, %v", g.Event, typed, resp.GetPoints(), g.Final, g.Lost)
 		}

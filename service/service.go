@@ -155,7 +155,7 @@ func (s *Server) ApplyMove(_ context.Context, req *gamerulesv1.ApplyMoveRequest)
 		if err != nil {
 			return nil, toStatus("state", err)
 		}
-		resp.LegalMoves, resp.Chance = moves, chance
+		resp.Next = &gamerulesv1.NextMoves{Moves: moves, Chance: chance}
 	}
 	return resp, nil
 }

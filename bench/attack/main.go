@@ -5,12 +5,15 @@
 // connection, reopened: polite success ≥ 90%), rapid reset (2 connections
 // of HEADERS + RST_STREAM at full speed: polite success ≥ 90%, the
 // attacking connections closed), and a load tool's 16 streams on one
-// connection (all served). Each attack runs against a fresh server with
-// its default flags (plus -flags), for -duration.
+// connection (all served); and "all" (not in the default list): every one of
+// them at once with both ports full of idle connections and 16 loops of
+// maximum-size REST and gRPC bodies, for the peak RSS the default settings
+// allow (the README's container limit). Each attack runs against a fresh
+// server with its default flags (plus -flags), for -duration.
 //
 // Usage (from the repository root; needs only Go):
 //
-//	go run ./bench/attack [-duration 10s] [-only unread,churn,reset,load] [-flags "--grpc-unread-timeout 3s"]
+//	go run ./bench/attack [-duration 10s] [-only unread,churn,reset,load,all] [-flags "--grpc-unread-timeout 3s"]
 //
 // It exits 1 when a figure misses its target. Every loop is bounded by time;
 // only 127.0.0.1 is contacted.
@@ -30,10 +33,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
@@ -58,11 +63,11 @@ func main() {
 		fail(fmt.Errorf("go build: %v\n%s", err, out))
 	}
 	ok := true
-	attacks := map[string]func(*server, time.Duration) bool{"unread": unread, "churn": churn, "reset": rapidReset, "load": loadTool}
+	attacks := map[string]func(*server, time.Duration) bool{"unread": unread, "churn": churn, "reset": rapidReset, "load": loadTool, "all": all}
 	for _, name := range strings.Split(*only, ",") {
 		a, found := attacks[name]
 		if !found {
-			fail(fmt.Errorf("-only: no attack %q (unread, churn, reset, load)", name))
+			fail(fmt.Errorf("-only: no attack %q (unread, churn, reset, load, all)", name))
 		}
 		s, err := start(bin, strings.Fields(*extra)...)
 		if err != nil {
@@ -213,7 +218,7 @@ func churn(s *server, d time.Duration) bool {
 	time.Sleep(200 * time.Millisecond)
 	var polite h2attack.Polite
 	_ = h2attack.RunPolite(ctx, s.grpc, 4, 10*time.Millisecond, &polite)
-	return report("header-only churn: polite success", fmt.Sprintf("%.1f%% (%d ok, %d failed; %d streams, %d conns closed)", 100*polite.Rate(), polite.OK.Load(), polite.Failed.Load(), st.Streams.Load(), st.Closed.Load()), "≥ 90%", polite.Rate() >= 0.9)
+	return report("header-only churn: polite success", fmt.Sprintf("%.1f%% (%d ok, %d failed; %d streams, %d conns closed, %d with GOAWAY)", 100*polite.Rate(), polite.OK.Load(), polite.Failed.Load(), st.Streams.Load(), st.Closed.Load(), st.GoAways.Load()), "≥ 90%", polite.Rate() >= 0.9)
 }
 
 func rapidReset(s *server, d time.Duration) bool {
@@ -228,7 +233,8 @@ func rapidReset(s *server, d time.Duration) bool {
 	_ = h2attack.RunPolite(ctx, s.grpc, 4, 10*time.Millisecond, &polite)
 	closedMetric := s.metric(`gamerules_grpc_connections_closed_total{reason="resets"}`)
 	ok := report("rapid reset: polite success", fmt.Sprintf("%.1f%% (%d ok, %v failed; %.0f pairs/s)", 100*polite.Rate(), polite.OK.Load(), polite.Codes(), float64(st.Streams.Load())/d.Seconds()), "≥ 90%", polite.Rate() >= 0.9)
-	return report("rapid reset: attackers closed", fmt.Sprintf("%d of %d connections (metric %v)", st.Closed.Load(), st.Conns.Load(), closedMetric), "each connection", st.Closed.Load() >= st.Conns.Load()-2 && closedMetric >= 2) && ok
+	ok = report("rapid reset: attackers closed", fmt.Sprintf("%d of %d connections (metric %v)", st.Closed.Load(), st.Conns.Load(), closedMetric), "each connection", st.Closed.Load() >= st.Conns.Load()-2 && closedMetric >= 2) && ok
+	return report("rapid reset: closed with GOAWAY", fmt.Sprintf("%d of %d closed connections", st.GoAways.Load(), st.Closed.Load()), "each closed connection", st.GoAways.Load() >= st.Closed.Load()-2) && ok
 }
 
 func loadTool(s *server, d time.Duration) bool {
@@ -241,3 +247,124 @@ func loadTool(s *server, d time.Duration) bool {
 	<-done
 	return report("load tool, 16 streams: success", fmt.Sprintf("%.2f%% (%d ok, %v failed; polite %.1f%%)", 100*tool.Rate(), tool.OK.Load(), tool.Codes(), 100*polite.Rate()), "all served", tool.Rate() >= 0.99)
 }
+
+// all runs every attack at once, with both ports held full of idle
+// connections and 16 loops of maximum-size bodies (8 REST, 8 gRPC: the
+// largest answer requested and, on REST, read slowly), and reports the
+// peak RSS against what the README promises for the default settings.
+func all(s *server, d time.Duration) bool {
+	msg := largestAnswerRequest(s.grpc)
+	body, err := restBody(msg)
+	if err != nil {
+		fail(err)
+	}
+	idle := s.kb("VmRSS")
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	var wg sync.WaitGroup
+	run := func(f func()) { wg.Add(1); go func() { defer wg.Done(); f() }() }
+	var st h2attack.Stats
+	run(func() { h2attack.Churn(ctx, s.grpc, 80, &st) })
+	for i := 0; i < 2; i++ {
+		run(func() { h2attack.RapidReset(ctx, s.grpc, nil, &st) })
+	}
+	conns, err := h2attack.Unread(s.grpc, 5, 100, "/gamerules.v1.GameRules/LegalMoves", msg)
+	if err != nil {
+		fail(err)
+	}
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	// The largest answer over REST, read slowly (the slow readers' budget),
+	// and over gRPC on connections of their own.
+	var answered, refused atomicCount
+	for i := 0; i < 8; i++ {
+		run(func() {
+			for ctx.Err() == nil {
+				resp, err := http.Post("http://"+s.http+"/v1/games/gravity_trap:legalMoves", "application/json", strings.NewReader(body))
+				if err != nil {
+					refused.add()
+					time.Sleep(10 * time.Millisecond)
+					continue
+				}
+				buf := make([]byte, 4096)
+				for {
+					if _, err := resp.Body.Read(buf); err != nil {
+						break
+					}
+					time.Sleep(time.Millisecond)
+				}
+				resp.Body.Close()
+				answered.add()
+			}
+		})
+		run(func() {
+			conn, err := grpc.NewClient(s.grpc, grpc.WithTransportCredentials(insecure.NewCredentials()))
+			if err != nil {
+				return
+			}
+			defer conn.Close()
+			for ctx.Err() == nil {
+				var out []byte
+				if err := conn.Invoke(ctx, "/gamerules.v1.GameRules/LegalMoves", msg, &out, grpc.ForceCodec(rawCodec{})); err != nil {
+					refused.add()
+					time.Sleep(10 * time.Millisecond)
+					continue
+				}
+				answered.add()
+			}
+		})
+	}
+	var polite h2attack.Polite
+	run(func() { _ = h2attack.RunPolite(ctx, s.grpc, 4, 10*time.Millisecond, &polite) })
+	// The callers' connections are made; the flood takes what is left.
+	time.Sleep(300 * time.Millisecond)
+	var idleConns []net.Conn
+	defer func() {
+		for _, c := range idleConns {
+			c.Close()
+		}
+	}()
+	for _, addr := range []string{s.grpc, s.http} {
+		for i := 0; i < 1100; i++ {
+			c, err := net.DialTimeout("tcp", addr, time.Second)
+			if err != nil {
+				break
+			}
+			if addr == s.grpc {
+				_, _ = c.Write([]byte("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00"))
+			}
+			idleConns = append(idleConns, c)
+		}
+	}
+	wg.Wait()
+	peak := s.kb("VmHWM")
+	ok := report("all at once: peak RSS", fmt.Sprintf("%d MB (idle %d; %d idle connections made, %d big answers, %d refused)", peak/1024, idle/1024, len(idleConns), answered.n.Load(), refused.n.Load()), "≤ 256 MiB (README)", peak <= 256*1024)
+	return report("all at once: polite success", fmt.Sprintf("%.1f%% (%d ok, %v failed)", 100*polite.Rate(), polite.OK.Load(), polite.Codes()), "≥ 90%", polite.Rate() >= 0.9) && ok
+}
+
+// restBody is the JSON of the LegalMoves request msg.
+func restBody(msg []byte) (string, error) {
+	var req gamerulesv1.LegalMovesRequest
+	if err := proto.Unmarshal(msg, &req); err != nil {
+		return "", err
+	}
+	out, err := protojson.Marshal(&req)
+	return string(out), err
+}
+
+type atomicCount struct{ n atomic.Int64 }
+
+func (c *atomicCount) add() { c.n.Add(1) }
+
+// rawCodec sends and receives messages already marshalled.
+type rawCodec struct{}
+
+func (rawCodec) Marshal(v any) ([]byte, error) { return v.([]byte), nil }
+func (rawCodec) Unmarshal(b []byte, v any) error {
+	*(v.(*[]byte)) = append([]byte(nil), b...)
+	return nil
+}
+func (rawCodec) Name() string { return "proto" }

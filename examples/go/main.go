@@ -98,7 +98,7 @@ func play(ctx context.Context, c gamerulesv1grpc.GameRulesClient, id string, see
 		res.plies++
 		res.last = resp
 		fmt.Fprintf(log, "%d. %s\n", res.plies, resp.GetMove().GetNotation())
-		state, moves = resp.GetState(), resp.GetLegalMoves()
+		state, moves = resp.GetState(), resp.GetNext().GetMoves()
 		if resp.GetFinished() != (len(moves) == 0) {
 			return res, fmt.Errorf("ply %d: finished=%v with %d legal moves", res.plies, resp.GetFinished(), len(moves))
 		}

@@ -124,7 +124,7 @@ async function play(client, game, seed, maxPlies) {
     calls++;
     plies++;
     state = last.state;
-    moves = last.legal_moves;
+    moves = last.next.moves;
     if (last.finished !== (moves.length === 0)) throw new Error(`ply ${plies}: finished=${last.finished} with ${moves.length} moves`);
   }
   return { plies, calls, last };
@@ -152,7 +152,7 @@ async function main() {
       }
     }
     // A misspelled field or enum is refused here, before it is silently dropped.
-    for (const bad of [{ game: 'abalone', abalone: { layout: 'custom', to_move: 'WHITE' } }, { game: 'abalone', includeLegalMoves: true }]) {
+    for (const bad of [{ game: 'abalone', abalone: { layout: 'custom', turn: 'WHITE' } }, { game: 'abalone', includeLegalMoves: true }]) {
       try {
         checked('NewGameRequest', bad);
         throw new Error(`checked accepted ${JSON.stringify(bad)}`);

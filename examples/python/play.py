@@ -62,7 +62,7 @@ def play(stub, game, seed, max_plies):
                                 seed=rnd.getrandbits(64), include_legal_moves=True),
             timeout=30)
         plies, calls = plies + 1, calls + 1
-        state, moves = last.state, list(last.legal_moves)
+        state, moves = last.state, list(last.next.moves)
         if last.finished != (not moves):
             raise RuntimeError(f"ply {plies}: finished={last.finished} with {len(moves)} moves")
     return plies, calls, last
@@ -92,7 +92,7 @@ def main():
                 if "reason GAME_OVER" not in d or "field move.notation" not in d:
                     raise RuntimeError("unexpected error details: " + d)
     # Misspellings fail where the message is built.
-    for bad in ({"to_move": "WHITE"}, {"toMove": 1}):
+    for bad in ({"turn": "WHITE"}, {"toMove": 1}):
         try:
             abalone_pb2.AbaloneOptions(layout="custom", **bad)
             raise RuntimeError(f"accepted {bad}")

@@ -35,7 +35,20 @@ type Conn struct {
 	hbuf bytes.Buffer
 	enc  *hpack.Encoder
 	next uint32
+
+	goAway atomic.Pointer[GoAway] // the server's GOAWAY, once read
 }
+
+// GoAway is what a GOAWAY frame from the server said.
+type GoAway struct {
+	LastStreamID uint32
+	Code         http2.ErrCode
+	Debug        string
+}
+
+// GoAway returns the GOAWAY the server sent, or nil if ReadLoop has read
+// none.
+func (h *Conn) GoAway() *GoAway { return h.goAway.Load() }
 
 // Dial opens a connection and sends the preface and SETTINGS announcing
 // window as the initial stream window (0: the client reads nothing).
@@ -132,6 +145,8 @@ func (h *Conn) ReadLoop(ended func(id uint32)) error {
 			if ended != nil {
 				ended(f.StreamID)
 			}
+		case *http2.GoAwayFrame:
+			h.goAway.Store(&GoAway{LastStreamID: f.LastStreamID, Code: f.ErrCode, Debug: string(f.DebugData())})
 		}
 	}
 }
@@ -150,6 +165,7 @@ type Stats struct {
 	Streams atomic.Int64 // streams opened
 	Conns   atomic.Int64 // connections opened
 	Closed  atomic.Int64 // connections the server closed
+	GoAways atomic.Int64 // of those, closed with a GOAWAY frame first
 }
 
 // Churn keeps n header-only streams open on one connection until ctx is
@@ -197,6 +213,9 @@ func Churn(ctx context.Context, addr string, n int, st *Stats) {
 		<-done
 		if ctx.Err() == nil {
 			st.Closed.Add(1)
+			if h.GoAway() != nil {
+				st.GoAways.Add(1)
+			}
 		}
 	}
 }
@@ -235,6 +254,9 @@ func RapidReset(ctx context.Context, addr string, msg []byte, st *Stats) {
 		<-done
 		if ctx.Err() == nil {
 			st.Closed.Add(1)
+			if h.GoAway() != nil {
+				st.GoAways.Add(1)
+			}
 		}
 	}
 }

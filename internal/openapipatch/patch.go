@@ -93,7 +93,7 @@ var responseMessages = []proto.Message{
 	&gamerulesv1.ListGamesResponse{}, &gamerulesv1.GameInfo{}, &gamerulesv1.NewGameResponse{},
 	&gamerulesv1.LegalMovesResponse{}, &gamerulesv1.ApplyMoveResponse{}, &gamerulesv1.ScoreResponse{},
 	&gamerulesv1.ObserveStateResponse{}, &gamerulesv1.GetBoardResponse{}, &gamerulesv1.ReplayGameResponse{},
-	&gamerulesv1.ImportRecordResponse{}, &gamerulesv1.ExportRecordResponse{},
+	&gamerulesv1.ImportRecordResponse{}, &gamerulesv1.ExportRecordResponse{}, &gamerulesv1.NextMoves{},
 }
 
 // alwaysSetMessages are the message fields of responses the service always

@@ -67,9 +67,10 @@ func TestCommittedDocument(t *testing.T) {
 		t.Errorf("%d routes; want at least 9", routes)
 	}
 	for name, want := range map[string][]string{
-		"v1ApplyMoveResponse": {"state", "move", "finished", "points", "detail", "legalMoves", "chance"},
+		"v1ApplyMoveResponse": {"state", "move", "finished", "points", "detail"},
+		"v1NextMoves":         {"moves", "chance"},
 		"v1ScoreResponse":     {"finished", "points", "detail"},
-		"v1GameInfo":          {"id", "displayName", "minPlayers", "maxPlayers", "hasChance", "hasHiddenInformation", "variants", "moveNotation", "stateNotation"},
+		"v1GameInfo":          {"id", "displayName", "minPlayers", "maxPlayers", "hasChance", "hasHiddenInformation", "variants", "moveNotation", "stateNotation", "rulesVersion"},
 		"gamerulesError":      {"code", "message", "details"},
 	} {
 		for _, f := range want {
@@ -78,7 +79,7 @@ func TestCommittedDocument(t *testing.T) {
 			}
 		}
 	}
-	for _, f := range []string{"winner", "backgammon"} {
+	for _, f := range []string{"winner", "backgammon", "next"} {
 		if slices.Contains(d.Definitions["v1ScoreResponse"].Required, f) || slices.Contains(d.Definitions["v1ApplyMoveResponse"].Required, f) {
 			t.Errorf("%s (not always present) is required", f)
 		}

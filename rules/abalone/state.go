@@ -35,11 +35,12 @@ var playerNames = [2]string{"black", "white"}
 // Info returns the description of Abalone (black and white, no chance).
 func Info() game.Info {
 	return game.Info{
-		ID:         "abalone",
-		Name:       "Abalone",
-		Players:    append([]string(nil), playerNames[:]...),
-		MinPlayers: 2,
-		MaxPlayers: 2,
+		ID:           "abalone",
+		Name:         "Abalone",
+		Players:      append([]string(nil), playerNames[:]...),
+		MinPlayers:   2,
+		MaxPlayers:   2,
+		RulesVersion: "1.0.0",
 	}
 }
 

@@ -78,7 +78,24 @@ func (s State) PostCrawford() bool {
 
 // Jacoby reports whether the Jacoby rule is in force: a money game with
 // the cube and the rule on (Match ID bit 66 clear).
-func (s State) Jacoby() bool { return s.jacoby }
+func (s State) Jacoby() bool { return s.jacoby && s.cubeUse && s.matchLen == 0 }
+
+// JacobyBit reports the Match ID's Jacoby flag: true when bit 66 is clear.
+// It is kept as it was read (or set by New: on in a money game with the
+// cube unless Options.NoJacoby, off elsewhere) through every move of a
+// game, as gnubg 1.07 keeps it; a match's next game has it off, as gnubg
+// writes every game of a match. It is the Jacoby rule (Jacoby) only in a
+// money game with the cube: in a match gammons always count, and the
+// leaflet's game has no Jacoby rule (spec "Doubling cube, match play,
+// resignation", Jacoby and bit 66).
+func (s State) JacobyBit() bool { return s.jacoby }
+
+// BeaverCount returns how many beavers in a row the doubling now offered
+// has had: 0 after the double itself, 1 after a beaver, 2 after a raccoon,
+// at most MaxBeavers; 0 when no double is offered. It is the memory gnubg
+// keeps beside the Match ID to refuse a fourth beaver (spec "Doubling
+// cube, match play, resignation", Beavers).
+func (s State) BeaverCount() int { return int(s.beavered) }
 
 // WithoutJacoby returns s as it stands when the same moves are played
 // without the Jacoby rule: the same position with the rule off, and in a
@@ -93,7 +110,7 @@ func (s State) Jacoby() bool { return s.jacoby }
 // play, resignation", Money play options (the Jacoby rule) and Match-ID
 // bit 66.
 func (s State) WithoutJacoby() State {
-	if !s.jacoby {
+	if !s.Jacoby() {
 		return s
 	}
 	next := s
@@ -189,8 +206,35 @@ func (s State) canBeaver() string {
 		return "beavers are not allowed (NewGame option beavers)"
 	case s.cubeLog+2 > 12:
 		return fmt.Sprintf("the cube would pass %d, gnubg's limit", MaxCube)
+	case s.beavered >= MaxBeavers:
+		return fmt.Sprintf("%d beavers in a row is gnubg's limit (a beaver, a raccoon and one more); take, drop or resign", MaxBeavers)
 	}
 	return ""
+}
+
+// impliedBeavers is the count of beavers in a row that the Match ID and
+// the beavers setting show by themselves (spec "Text form with the cube"):
+// none without a double offered, beavers allowed and the cube on the
+// taker's side (a double is offered only with the cube in the middle or the
+// doubler's, so only a beaver puts it there); then the parity, from the
+// player to act (the doubler answers after an odd count, the taker after an
+// even one; a resignation offered meanwhile swaps them): 1 (or 3, which the
+// ID cannot tell from 1) or 2.
+func (s State) impliedBeavers() uint8 {
+	if !s.doubled || !s.beavers || s.owner != 1-s.turn {
+		return 0
+	}
+	if (s.actor == s.turn) != (s.resign != 0) {
+		return 1
+	}
+	return 2
+}
+
+// beaverShown says what impliedBeavers found, for errors.
+var beaverShown = [...]string{
+	0: "no beaver (no double offered, no beavers allowed, or the cube not on the taker's side)",
+	1: "an odd number of beavers (1, or 3 with beaver_count=3)",
+	2: "a raccoon (2 beavers)",
 }
 
 // decisionMoves appends the decisions legal in s (after the chance
@@ -242,7 +286,7 @@ func (s State) applyDecision(m Move) (State, error) {
 		if ph != PhaseDouble {
 			return refuse("no double awaits an answer (phase %s)", ph)
 		}
-		next.doubled = false
+		next.doubled, next.beavered = false, 0
 		if m.kind == KindDrop {
 			next.phase = PhaseOver
 			next.end = endDropped
@@ -262,6 +306,7 @@ func (s State) applyDecision(m Move) (State, error) {
 		next.cubeLog++
 		next.owner = 1 - s.turn
 		next.actor = 1 - s.actor
+		next.beavered++
 	case KindResign:
 		if !s.cubeUse {
 			return refuse("resignations are offered only where the cube is in use (NewGame option cube, or a match)")
@@ -296,11 +341,12 @@ func (s State) applyDecision(m Move) (State, error) {
 			return State{}, fmt.Errorf("backgammon: %w: the match is over (%d-%d in a match to %d)", game.ErrGameOver, s.score[0], s.score[1], s.matchLen)
 		}
 		// A match's next game: the score and the settings carry on; the
-		// cube is back at 1 in the middle.
+		// cube is back at 1 in the middle. The Jacoby flag is off (Match ID
+		// bit 66 set), as gnubg writes every new game of a match, whatever
+		// the game before had read.
 		next = State{
 			board: [2][25]uint8{startRow, startRow}, phase: PhaseOpening, score: s.score,
 			owner: ownerCentre, crawford: s.crawford, matchLen: s.matchLen, cubeUse: true,
-			jacoby: s.jacoby, beavers: s.beavers,
 		}
 	default:
 		return refuse("not a decision")
@@ -350,7 +396,7 @@ func (s State) points() int {
 		return c
 	}
 	_, stake, _ := s.result()
-	if s.jacoby && s.owner == ownerCentre {
+	if s.Jacoby() && s.owner == ownerCentre {
 		stake = 1
 	}
 	return stake * c
@@ -381,12 +427,20 @@ func (s State) validateCube() error {
 			return bad("Crawford flag set but no player is at match length - 1 (score %d-%d, match to %d)", s.score[0], s.score[1], s.matchLen)
 		}
 	}
-	if !s.cubeUse && (s.cubeLog != 0 || s.owner != ownerCentre || s.doubled || s.resign != 0 || s.matchLen != 0 || s.beavers || s.jacoby || s.crawford) {
+	// The Jacoby flag (bit 66) may be anything: outside a money game with
+	// the cube it is kept as read and changes nothing.
+	if !s.cubeUse && (s.cubeLog != 0 || s.owner != ownerCentre || s.doubled || s.resign != 0 || s.matchLen != 0 || s.beavers || s.crawford) {
 		return bad("cube, match or resignation fields set in a game without the cube")
 	}
+	if n := s.impliedBeavers(); s.beavered != n && (s.beavered != MaxBeavers || n != 1) {
+		if s.beavered > MaxBeavers {
+			return bad("%d beavers in a row; gnubg allows %d", s.beavered, MaxBeavers)
+		}
+		return bad("%d beavers in a row do not fit the Match ID, which shows %s", s.beavered, beaverShown[n])
+	}
 	if s.matchLen > 0 {
-		if s.beavers || s.jacoby {
-			return bad("beavers and the Jacoby rule belong to money play, not a match")
+		if s.beavers {
+			return bad("beavers belong to money play, not a match")
 		}
 		if s.phase != PhaseOver && (s.score[0] >= s.matchLen || s.score[1] >= s.matchLen) {
 			return bad("score %d-%d in a match to %d: the match is over, so no game is played", s.score[0], s.score[1], s.matchLen)
@@ -466,8 +520,17 @@ type Position struct {
 	MatchLength int
 	// Crawford: the Match ID's Crawford flag.
 	Crawford bool
-	// Jacoby, Beavers: the money-play settings (cube in use only).
-	Jacoby, Beavers bool
+	// Jacoby is the Match ID's Jacoby flag (bit 66 clear; State.JacobyBit):
+	// the Jacoby rule in a money game with the cube, kept as read and
+	// without effect elsewhere.
+	Jacoby bool
+	// Beavers: beavers are allowed (money game with the cube only).
+	Beavers bool
+	// BeaverCount: beavers in a row in the doubling now offered
+	// (State.BeaverCount), 0..MaxBeavers. 0 on input means what the Match
+	// ID shows by itself (1 while a beaver awaits an answer, 2 after a
+	// raccoon), so only a third beaver needs to be given.
+	BeaverCount int
 	// End: in PhaseOver, the Match ID game state: 2 borne off, 3 resigned,
 	// 4 dropped (0 reads as 2).
 	End int
@@ -481,7 +544,7 @@ func (s State) Position() Position {
 		Dice: [2]int{int(s.dice[0]), int(s.dice[1])}, Score: [2]int{int(s.score[0]), int(s.score[1])},
 		Cube: s.cubeUse, CubeValue: 1 << s.cubeLog, CubeOwner: s.CubeOwner(), DoubleOffered: s.doubled,
 		Resignation: int(s.resign), MatchLength: int(s.matchLen), Crawford: s.crawford,
-		Jacoby: s.jacoby, Beavers: s.beavers,
+		Jacoby: s.jacoby, Beavers: s.beavers, BeaverCount: int(s.beavered),
 	}
 	if s.phase == PhaseOver {
 		f.End = int(s.end)
@@ -550,6 +613,9 @@ func FromPosition(f Position) (State, error) {
 	s.doubled, s.resign, s.matchLen, s.crawford = f.DoubleOffered, uint8(f.Resignation), uint16(f.MatchLength), f.Crawford
 	s.cubeUse = f.Cube || s.matchLen > 0
 	s.jacoby, s.beavers = f.Jacoby, f.Beavers
+	if f.BeaverCount < 0 || f.BeaverCount > MaxBeavers {
+		return bad("beaver count %d: 0..%d beavers in a row", f.BeaverCount, MaxBeavers)
+	}
 	switch f.Phase {
 	case PhaseOpening, PhaseRoll, PhaseMove:
 		s.phase = f.Phase
@@ -580,6 +646,10 @@ func FromPosition(f Position) (State, error) {
 		}
 	default:
 		return bad("unknown phase %d", f.Phase)
+	}
+	s.beavered = uint8(f.BeaverCount)
+	if s.beavered == 0 {
+		s.beavered = s.impliedBeavers()
 	}
 	if err := s.Validate(); err != nil {
 		return State{}, err

@@ -31,25 +31,35 @@ type cubeRow struct {
 		Score    []int `json:"score"`
 	} `json:"end"`
 	MatchOver bool `json:"match_over"`
+	// BeaversBefore, BeaversAfter: gnubg's count of beavers in a row in the
+	// doubling offered (its ms.cBeavers) before and after the step.
+	BeaversBefore int `json:"beavers_before"`
+	BeaversAfter  int `json:"beavers_after"`
 }
 
-// text is a gnubg ID with the settings words the row's settings call for
-// (spec "Text form with the cube").
-func (r *cubeRow) text(id string) string {
+// text is a gnubg ID with the settings words the row's settings call for,
+// and the count of beavers in a row where the ID cannot show it (a third
+// beaver: the ID shows 1 and 3 alike); spec "Text form with the cube".
+func (r *cubeRow) text(id string, beavers int) string {
 	if r.Settings.Match == 0 && r.Settings.Cube {
 		id += " cube"
 	}
 	if r.Settings.Beavers && r.Settings.Match == 0 {
 		id += " beavers"
 	}
+	if beavers == MaxBeavers {
+		id += " beaver_count=3"
+	}
 	return id
 }
 
 // TestCubeOracle replays gnubg's cube, match and resignation corpus: every
-// state round-trips through ParseState and String, every move gnubg made
-// gives gnubg's IDs (and is listed by LegalMoves), every move gnubg refused
-// is refused (and not listed), and every game end gives gnubg's points,
-// winner, score and match end.
+// state round-trips through ParseState and String (Match ID bit 66
+// included, as read) and has gnubg's count of beavers in a row, every move
+// gnubg made gives gnubg's IDs and count (and is listed by LegalMoves),
+// every move gnubg refused is refused (and not listed; a fourth beaver in a
+// row among them), and every game end gives gnubg's points, winner, score
+// and match end.
 func TestCubeOracle(t *testing.T) {
 	rows := oracle.JSONL[cubeRow](t, "backgammon/cube/gnubg-cube.jsonl.gz")
 	if len(rows) < 1000 {
@@ -62,15 +72,21 @@ func TestCubeOracle(t *testing.T) {
 		if r.Move == "decline" && r.After != nil {
 			declined = *r.After
 		}
-		s, err := ParseState(r.text(r.Before))
+		s, err := ParseState(r.text(r.Before, r.BeaversBefore))
 		if err != nil {
-			t.Fatalf("row %d: ParseState(%s) = %v", i, r.text(r.Before), err)
+			t.Fatalf("row %d: ParseState(%s) = %v", i, r.text(r.Before, r.BeaversBefore), err)
 		}
 		if got := s.PositionID() + ":" + s.MatchID(); got != r.Before {
 			t.Fatalf("row %d: %s reads back as %s", i, r.Before, got)
 		}
-		if got := s.String(); got != r.text(r.Before) {
-			t.Fatalf("row %d: String() = %q; want %q", i, got, r.text(r.Before))
+		if got := s.String(); got != r.text(r.Before, r.BeaversBefore) {
+			t.Fatalf("row %d: String() = %q; want %q", i, got, r.text(r.Before, r.BeaversBefore))
+		}
+		if s.BeaverCount() != r.BeaversBefore {
+			t.Fatalf("row %d: %s: %d beavers in a row; gnubg counts %d", i, s, s.BeaverCount(), r.BeaversBefore)
+		}
+		if r.BeaversBefore > 0 {
+			counts["beaver count given"]++
 		}
 		word := r.Move
 		if f := strings.Fields(r.Gnubg); len(f) > 0 && (f[0] == "pass" || f[0] == "reject" || f[0] == "drop") {
@@ -80,13 +96,6 @@ func TestCubeOracle(t *testing.T) {
 		kind := r.Move
 		if f := strings.Fields(kind); len(f) > 0 {
 			kind = f[0]
-		}
-		if r.After == nil && kind == "beaver" && err == nil && s.Turn() == s.OnRoll() {
-			// gnubg counts beavers in a row (3 allowed) outside the Match
-			// ID: a stateless State cannot tell the first from the third
-			// (spec: that memory is not in the Match ID).
-			counts["beaver count (not in the ID)"]++
-			continue
 		}
 		if r.After == nil && kind == "resign" && err == nil && r.Before == declined {
 			// gnubg refuses a repeat of a declined offer until the next
@@ -137,8 +146,11 @@ func TestCubeOracle(t *testing.T) {
 		if got := next.PositionID() + ":" + next.MatchID(); got != *r.After {
 			t.Fatalf("row %d: %s after %s = %s; gnubg %s", i, r.Before, r.Move, got, *r.After)
 		}
-		if got, want := next.String(), r.text(*r.After); got != want {
+		if got, want := next.String(), r.text(*r.After, r.BeaversAfter); got != want {
 			t.Fatalf("row %d: String() = %q; want %q", i, got, want)
+		}
+		if next.BeaverCount() != r.BeaversAfter {
+			t.Fatalf("row %d: %s after %s: %d beavers in a row; gnubg counts %d", i, s, r.Move, next.BeaverCount(), r.BeaversAfter)
 		}
 		out := next.Outcome()
 		if r.End == nil {

@@ -41,14 +41,16 @@
 // the match is over when a player reaches its length (MatchOver,
 // MatchWinner). The Match ID carries all of it (cube, owner, Crawford flag,
 // double offered, resignation, game state 2/3/4 at the end, score, length,
-// bit 66 = no Jacoby), read and written exactly as gnubg writes it; the text
-// form adds " cube" and " beavers" where the Match ID cannot say them.
+// bit 66 = no Jacoby, kept as read: State.JacobyBit), read and written
+// exactly as gnubg writes it; the text form adds " cube" and " beavers"
+// where the Match ID cannot say them, and " beaver_count=3" for a third
+// beaver in a row (MaxBeavers, State.BeaverCount), the one count of gnubg's
+// beaver memory that the Match ID cannot show.
 //
 // # Not supported
 //
-//   - gnubg's memories outside the Match ID: how many beavers were made in a
-//     row (gnubg allows 3; here any number up to the cube limit), and a
-//     resignation declined earlier in the same turn (gnubg refuses a repeat).
+//   - gnubg's memory of a resignation declined earlier in the same turn
+//     (gnubg refuses a repeat); it is not in the Match ID.
 //
 // # Session score
 //

@@ -21,6 +21,9 @@ func FuzzParseState(f *testing.F) {
 	f.Add("4HPwATDgc/ABMA:")
 	f.Add(":MIEFAAAAAAAE")
 	f.Add("////////////8A:MIEFAAAAAAAE")
+	f.Add("sGfwATDgc/ABMA:ExEAAAAAAAAA cube beavers beaver_count=3") // a third beaver
+	f.Add("sGfwATDgc/ABMA:EjEAAAAAAAAA cube beavers beaver_count=2")
+	f.Add("4HPwATDgc/ABMA:cAmqAAAAAAAA") // a match, bit 66 clear
 	f.Fuzz(func(t *testing.T, text string) {
 		s, err := ParseState(text)
 		if err != nil {
@@ -47,6 +50,8 @@ func FuzzParseMove(f *testing.F) {
 	f.Add(white31, "bar/22*/16(2) 13/7*")
 	f.Add(white31, "24/23*/22*/21*/20*(4)")
 	f.Add(openingID, "roll 3-1")
+	f.Add("sGfwATDgc/ABMA:ExEAAAAAAAAA cube beavers beaver_count=3", "take")
+	f.Add("sGfwATDgc/ABMA:EhkAAAAAAAAA cube beavers", "beaver")
 	f.Fuzz(func(t *testing.T, state, text string) {
 		s, err := ParseState(state)
 		if err != nil {

@@ -154,7 +154,7 @@ const (
 	midMatchLen  = 21 // 15
 	midScore0    = 36 // 15
 	midScore1    = 51 // 15
-	midNoJacoby  = 66 // 1: gnubg 1.07 sets it when the Jacoby rule is off
+	midNoJacoby  = 66 // 1: gnubg 1.07's Jacoby flag, set when the rule is off; kept as read
 )
 
 type matchKey [9]byte
@@ -185,8 +185,10 @@ func (k *matchKey) get(off, width int) uint32 {
 // PhaseOpening, 1 while playing, 2/3/4 at the end: borne off, resigned,
 // dropped), the double offered, the resignation level, the dice, the match
 // length, the score (Score: after the end it includes the points won), and
-// bit 66 set unless the Jacoby rule is on. A game without the cube is a
-// money game with the cube at 1 and centred, bit 66 set.
+// bit 66, the Jacoby flag (JacobyBit), clear only when it is on: as read,
+// or as New set it (clear in a money game with the cube and the rule, set
+// in a match and in the leaflet's game). A game without the cube is a money
+// game with the cube at 1 and centred.
 func (s State) MatchID() string {
 	k := s.matchKey()
 	return encode64(k[:])
@@ -227,17 +229,19 @@ func (s State) matchKey() (k matchKey) {
 // String returns the canonical text form of s, gnubg's ID
 // "<PositionID>:<MatchID>" (spec "How the API represents a turn"), e.g.
 // "4HPwATDgc/ABMA:MIEFAAAAAAAE" for the start position with white to play
-// 3-1; in a money game with the cube in use followed by " cube", and by
-// " beavers" when beavers are allowed (spec "Text form with the cube").
-// ParseState(s.String()) == s for every valid s. One allocation (the
-// string); AppendText writes the same bytes into a caller's buffer.
+// 3-1; in a money game with the cube in use followed by " cube", by
+// " beavers" when beavers are allowed, and by " beaver_count=3" while a
+// third beaver in a row awaits an answer (the one count of beavers the
+// Match ID cannot tell: it shows 1 or 3 alike; spec "Text form with the
+// cube"). ParseState(s.String()) == s for every valid s. One allocation
+// (the string); AppendText writes the same bytes into a caller's buffer.
 func (s State) String() string {
-	var buf [48]byte
+	var buf [64]byte
 	b, _ := s.AppendText(buf[:0])
 	return string(b)
 }
 
-// AppendText appends s's text (exactly the bytes of s.String(), at most 40)
+// AppendText appends s's text (exactly the bytes of s.String(), at most 55)
 // to b and returns the extended buffer; it does not allocate when b has
 // room, and the error is always nil (State implements encoding.TextAppender).
 func (s State) AppendText(b []byte) ([]byte, error) {
@@ -251,13 +255,20 @@ func (s State) AppendText(b []byte) ([]byte, error) {
 	if s.beavers {
 		b = append(b, " beavers"...)
 	}
+	if s.beavered != s.impliedBeavers() {
+		b = append(b, " beaver_count="...)
+		b = append(b, '0'+s.beavered)
+	}
 	return b, nil
 }
 
 // ParseState reads a state from gnubg's ID "<PositionID>:<MatchID>" (as
 // gnubg's "set gnubgid" takes it; surrounding spaces are ignored),
-// optionally followed by the settings words " cube" and " beavers" (spec
-// "Text form with the cube"). The Match ID gives the dice owner, the player
+// optionally followed by the settings words " cube" and " beavers" and the
+// count " beaver_count=N" (N = 0..3, beavers in a row in the doubling now
+// offered; without it, what the Match ID shows: 1 while a beaver awaits an
+// answer, 2 after a raccoon, else 0), in that order (spec "Text form with
+// the cube"). The Match ID gives the dice owner, the player
 // on turn, the game state, the dice, the cube, the match and the decisions:
 //
 //   - game state 0 without dice: PhaseOpening, which only the start position
@@ -273,9 +284,11 @@ func (s State) AppendText(b []byte) ([]byte, error) {
 //
 // The cube is in use when the word "cube" follows, or when the ID's cube is
 // turned, owned or offered, a resignation is offered or accepted, or the
-// game belongs to a match; otherwise it is the leaflet's game (bit 66,
-// Jacoby, is then irrelevant, and written set). In a money game with the
-// cube, bit 66 clear means the Jacoby rule is on. A malformed ID, an
+// game belongs to a match; otherwise it is the leaflet's game. Bit 66 (the
+// Jacoby flag) is kept as read in every state and written back unchanged,
+// as gnubg keeps it; only in a money game with the cube does bit 66 clear
+// mean the Jacoby rule is on (in a match gammons always count; the
+// leaflet's game has no Jacoby rule). A malformed ID, an
 // unknown word, or a state Validate rejects is an error wrapping
 // game.ErrInvalidState (a *game.ParseError for syntax).
 //
@@ -285,20 +298,28 @@ func ParseState(text string) (State, error) {
 	text = strings.TrimSpace(text)
 	id, words, _ := strings.Cut(text, " ")
 	var cubeWord, beaverWord bool
+	beaverCount := -1 // no beaver_count word
 	for i, w := range strings.Fields(words) {
 		switch {
 		case w == "cube" && i == 0:
 			cubeWord = true
-		case w == "beavers" && !beaverWord:
+		case w == "beavers" && !beaverWord && beaverCount < 0:
 			beaverWord = true
+		case strings.HasPrefix(w, "beaver_count=") && beaverCount < 0:
+			n := w[len("beaver_count="):]
+			if len(n) != 1 || n[0] < '0' || n[0] > '0'+MaxBeavers {
+				return State{}, &game.ParseError{Game: "backgammon", What: "state", Input: text, Offset: -1,
+					Reason: fmt.Sprintf("%s: the count of beavers in a row is 0..%d", game.Quote(w), MaxBeavers), Kind: game.ErrInvalidState}
+			}
+			beaverCount = int(n[0] - '0')
 		default:
 			return State{}, &game.ParseError{Game: "backgammon", What: "state", Input: text, Offset: -1,
-				Reason: fmt.Sprintf("unknown setting %s after the gnubg ID; the settings are \"cube\" then \"beavers\"", game.Quote(w)), Kind: game.ErrInvalidState}
+				Reason: fmt.Sprintf("unknown setting %s after the gnubg ID; the settings are \"cube\", \"beavers\" and \"beaver_count=N\", in that order", game.Quote(w)), Kind: game.ErrInvalidState}
 		}
 	}
 	pid, mid, hasMid := strings.Cut(id, ":")
 	if !hasMid {
-		if cubeWord || beaverWord {
+		if cubeWord || beaverWord || beaverCount >= 0 {
 			return State{}, fmt.Errorf("backgammon: %w: the settings words need a Match ID (\"<PositionID>:<MatchID> cube\")", game.ErrInvalidState)
 		}
 		s, err := FromPositionID(pid, White, PhaseRoll, 0, 0)
@@ -373,9 +394,7 @@ func ParseState(text string) (State, error) {
 		s.end = uint8(gs)
 	}
 	s.cubeUse = cubeWord || s.cubeLog != 0 || s.owner != ownerCentre || s.doubled || s.resign != 0 || s.matchLen != 0 || gs >= 3
-	if s.cubeUse && s.matchLen == 0 {
-		s.jacoby = k.get(midNoJacoby, 1) == 0
-	}
+	s.jacoby = k.get(midNoJacoby, 1) == 0
 	if cubeWord && s.matchLen != 0 {
 		return unsupported("the word \"cube\" is for a money game; a match (length %d) always has the cube", s.matchLen)
 	}
@@ -384,6 +403,9 @@ func ParseState(text string) (State, error) {
 			return unsupported("\"beavers\" needs a money game with the cube in use")
 		}
 		s.beavers = true
+	}
+	if beaverCount >= 0 && !beaverWord {
+		return unsupported("\"beaver_count\" needs beavers allowed (the word \"beavers\" before it)")
 	}
 	rows, pe := decodePositionID(pid)
 	if pe != nil {
@@ -398,6 +420,10 @@ func ParseState(text string) (State, error) {
 		d1, d2 = d2, d1 // higher first, as gnubg's "set gnubgid" keeps them
 	}
 	s.dice = [2]uint8{uint8(d1), uint8(d2)}
+	s.beavered = s.impliedBeavers()
+	if beaverCount >= 0 {
+		s.beavered = uint8(beaverCount)
+	}
 	if err := s.Validate(); err != nil {
 		return State{}, err
 	}

@@ -71,8 +71,9 @@ type Options struct {
 	// is on by default there, as in gnubg). Ignored without the cube and
 	// in a match, where gammons always count.
 	NoJacoby bool
-	// Beavers allows beavers in a money game with the cube (gnubg: up to 3
-	// in a row). An error in a match or without the cube.
+	// Beavers allows beavers in a money game with the cube, up to
+	// MaxBeavers in a row (gnubg's default). An error in a match or without
+	// the cube.
 	Beavers bool
 	// MatchLength is the match's length in points, 1..MaxMatchLength; 0 is
 	// a money game.
@@ -88,6 +89,12 @@ type Options struct {
 
 // MaxMatchLength is the longest match: the Match ID's 15-bit field.
 const MaxMatchLength = 1<<15 - 1
+
+// MaxBeavers is how many beavers in a row one doubling allows (a beaver, a
+// raccoon and one more): gnubg 1.07's default, "set beavers 3". A fourth
+// is refused; the count starts again at the next double (spec "Doubling
+// cube, match play, resignation", Beavers).
+const MaxBeavers = 3
 
 // MaxCube is the highest cube value, gnubg 1.07's limit: no double is
 // offered at it.
@@ -123,8 +130,9 @@ type State struct {
 	crawford bool   // Match ID bit 7
 	matchLen uint16 // 0 money game
 	cubeUse  bool   // the cube is in use (always in a match)
-	jacoby   bool   // Jacoby rule (money game with the cube only)
+	jacoby   bool   // Match ID bit 66 clear, kept as read; the Jacoby rule only in a money game with the cube (Jacoby)
 	beavers  bool   // beavers allowed (money game with the cube only)
+	beavered uint8  // beavers in a row in the doubling now offered, 0..MaxBeavers (0 without a double offered)
 }
 
 const ownerCentre = 3
@@ -480,11 +488,12 @@ func (s State) result() (winner, stake int, detail string) {
 // chance moves).
 func Info() game.Info {
 	return game.Info{
-		ID:         "backgammon",
-		Name:       "Backgammon",
-		Players:    []string{"white", "black"},
-		MinPlayers: 2,
-		MaxPlayers: 2,
-		HasChance:  true,
+		ID:           "backgammon",
+		Name:         "Backgammon",
+		Players:      []string{"white", "black"},
+		MinPlayers:   2,
+		MaxPlayers:   2,
+		HasChance:    true,
+		RulesVersion: "1.0.0",
 	}
 }

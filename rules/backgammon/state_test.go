@@ -50,7 +50,9 @@ func TestNew(t *testing.T) {
 }
 
 func TestParseStateExample(t *testing.T) {
-	for _, text := range []string{white31, "4HPwATDgc/ABMA:MIEFAAAAAAAA", " " + white31 + "\n"} { // bit 66 either way
+	// Bit 66 either way: kept as read (gnubg keeps it), no effect in the
+	// leaflet's game.
+	for _, text := range []string{white31, "4HPwATDgc/ABMA:MIEFAAAAAAAA", " " + white31 + "\n"} {
 		s, err := ParseState(text)
 		if err != nil {
 			t.Fatalf("ParseState(%q) = %v", text, err)
@@ -59,8 +61,11 @@ func TestParseStateExample(t *testing.T) {
 		if s.Phase() != PhaseMove || s.Turn() != White || d1 != 3 || d2 != 1 || s.PositionID() != startID {
 			t.Errorf("ParseState(%q) = phase %s turn %d dice %d-%d id %s; want move, white, 3-1, %s", text, s.Phase(), s.Turn(), d1, d2, s.PositionID(), startID)
 		}
-		if got := s.String(); got != white31 {
-			t.Errorf("ParseState(%q).String() = %q; want %q", text, got, white31)
+		if got := s.String(); got != strings.TrimSpace(text) {
+			t.Errorf("ParseState(%q).String() = %q; want %q", text, got, strings.TrimSpace(text))
+		}
+		if s.JacobyBit() != strings.HasSuffix(text, "A") || s.Jacoby() || s.CubeInUse() {
+			t.Errorf("ParseState(%q): Jacoby flag %v, rule %v, cube %v; want the flag as read, no rule, no cube", text, s.JacobyBit(), s.Jacoby(), s.CubeInUse())
 		}
 	}
 }

@@ -129,4 +129,10 @@ type Info struct {
 	// HasHiddenInformation is true when a player's view of a state hides
 	// part of it (Labyrinth's cards).
 	HasHiddenInformation bool
+	// RulesVersion is the version of the game's rules specification
+	// (docs/rules/) this package plays, "<major>.<minor>.<patch>": the minor
+	// part grows when a variant or option is added, the patch part when a
+	// wrong answer is fixed; a rule that changes the answers to existing
+	// requests is a new variant, not a new major version.
+	RulesVersion string
 }

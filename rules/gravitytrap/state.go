@@ -22,11 +22,12 @@ var playerNames = [2]string{"red", "blue"}
 // Info returns the description of Gravity Trap (red and blue, no chance).
 func Info() game.Info {
 	return game.Info{
-		ID:         "gravity_trap",
-		Name:       "Gravity Trap",
-		Players:    append([]string(nil), playerNames[:]...),
-		MinPlayers: 2,
-		MaxPlayers: 2,
+		ID:           "gravity_trap",
+		Name:         "Gravity Trap",
+		Players:      append([]string(nil), playerNames[:]...),
+		MinPlayers:   2,
+		MaxPlayers:   2,
+		RulesVersion: "1.0.0",
 	}
 }
 

@@ -26,6 +26,7 @@ func Info() game.Info {
 		MinPlayers:           MinPlayers,
 		MaxPlayers:           MaxPlayers,
 		HasHiddenInformation: true,
+		RulesVersion:         "1.0.0",
 	}
 }
 

@@ -132,6 +132,16 @@ type limitedConn struct {
 	once  sync.Once
 }
 
+// CloseWrite shuts down the writing side of the connection when the inner
+// one can (a TCP connection), so that a GOAWAY reaches the client before
+// the close (trackedConn.closeGoAway).
+func (c *limitedConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
+
 func (c *limitedConn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(func() {

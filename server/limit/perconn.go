@@ -39,16 +39,10 @@ func (l trackingListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &trackedConn{Conn: c, remote: &connAddr{Addr: c.RemoteAddr(), conn: c}}, nil
+	tc := &trackedConn{Conn: c}
+	tc.remote = &connAddr{Addr: c.RemoteAddr(), conn: tc}
+	return tc, nil
 }
-
-// trackedConn is an accepted connection whose RemoteAddr is a *connAddr.
-type trackedConn struct {
-	net.Conn
-	remote *connAddr
-}
-
-func (c *trackedConn) RemoteAddr() net.Addr { return c.remote }
 
 // connAddr is a remote address that also holds its connection.
 type connAddr struct {
@@ -189,7 +183,11 @@ func (a *Admission) closeConn(cs *connState, reason string, fields ...zap.Field)
 	if a.Logger != nil {
 		a.Logger.Warn("closing a gRPC connection past its limit", append([]zap.Field{zap.String("reason", reason), zap.String("peer.address", cs.conn.RemoteAddr().String())}, fields...)...)
 	}
-	_ = cs.conn.Close()
+	if tc, ok := cs.conn.(*trackedConn); ok {
+		tc.closeGoAway("gamerules: " + reason)
+	} else {
+		_ = cs.conn.Close()
+	}
 }
 
 // checkUnread closes every connection whose answers have stayed unwritten

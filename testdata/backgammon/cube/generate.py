@@ -8,7 +8,10 @@
 #    "beavers": bool}, "before": "<pid>:<mid>", "move": "<our notation>",
 #    "gnubg": "<gnubg command>", "after": "<pid>:<mid>" or null when gnubg
 #    refused the move, "end": {"winner": 0|1, "points": n, "resigned": bool}
-#    when the step ended the game, "match_over": bool}
+#    when the step ended the game, "match_over": bool, "beavers_before" and
+#    "beavers_after": gnubg's count of beavers in a row in the doubling
+#    then offered (gnubg.cubeinfo()['beavers'], i.e. its ms.cBeavers),
+#    written only when not 0}
 # Settings are gnubg's (set cube use, set jacoby, set beavers, new match N);
 # states are gnubg's own IDs (gnubg.positionid(), gnubg.matchid()).
 # Checker plays are gnubg's 0-ply choices with noise, dice from a seeded
@@ -20,6 +23,22 @@ OUT = 'gnubg-cube.jsonl.gz'  # in the current directory: run from testdata/backg
 
 def ids():
     return gnubg.positionid() + ":" + gnubg.matchid()
+
+BEFORE_CB = 0  # gnubg's beaver count when the last "before" was taken
+
+def beavers_in_row():
+    """gnubg's count of beavers in a row (ms.cBeavers, through cubeinfo;
+    cubeinfo fails after a match's end, where no double is offered)."""
+    try:
+        return gnubg.cubeinfo()['beavers']
+    except Exception:
+        return 0
+
+def snap():
+    """The IDs before a step, remembering gnubg's count of beavers in a row."""
+    global BEFORE_CB
+    BEFORE_CB = beavers_in_row()
+    return ids()
 
 def mfields():
     mid = gnubg.matchid()
@@ -57,6 +76,11 @@ def record(sc, settings, before, move, gcmd, after, end=None, extra=None):
          "after": after}
     if end is not None:
         r["end"] = end
+    if BEFORE_CB:
+        r["beavers_before"] = BEFORE_CB
+    cb = beavers_in_row()
+    if after is not None and cb:
+        r["beavers_after"] = cb
     if extra:
         r.update(extra)
     rows.append(r)
@@ -92,7 +116,7 @@ def play_scenario(sc, settings, rnd):
             f = mfields()
             if f['gs'] >= 2:
                 break
-            before = ids()
+            before = snap()
             if f['d1'] == 0 and f['double'] == 0 and f['resign'] == 0:
                 # roll phase: maybe double, maybe resign, else roll
                 x = rnd.random()
@@ -144,7 +168,7 @@ def play_scenario(sc, settings, rnd):
         games += 1
         if settings['match'] == 0 or match_over(settings):
             return
-        before = ids()
+        before = snap()
         cmd('new game')
         # gnubg rolled the opening at once: record "next game" with the rolled state
         f = mfields()
@@ -173,7 +197,7 @@ def answer_double(sc, settings, rnd):
         f = mfields()
         if f['gs'] >= 2:
             return
-        before = ids()
+        before = snap()
         x = rnd.random()
         beavered = f['turn'] == f['diceowner']
         if settings['beavers'] and rnd.random() < (0.3 if beavered else 0.5):
@@ -206,7 +230,7 @@ def answer_double(sc, settings, rnd):
             return
 
 def offer_resign(sc, settings, rnd):
-    before = ids()
+    before = snap()
     lvl = rnd.choice(['single', 'gammon', 'backgammon'])
     g = 'resign ' + ('normal' if lvl == 'single' else lvl)
     cmd(g)
@@ -217,7 +241,7 @@ def offer_resign(sc, settings, rnd):
     return True
 
 def answer_resign(sc, settings, rnd):
-    before = ids()
+    before = snap()
     if rnd.random() < 0.5:
         cmd('accept'); mv = 'accept'; g = 'accept'
     else:
@@ -238,7 +262,7 @@ for c in ['set player 0 human', 'set player 1 human', 'set automatic roll off', 
 def step(sc, settings, g):
     """One curated step: gnubg command g, recorded under our notation."""
     f = mfields()
-    before = ids()
+    before = snap()
     pending = f['double'] or f['resign']
     if (g.startswith('set dice') and (pending or f['d1'])) or (g == 'best' and (pending or not f['d1'])) or (f['gs'] >= 2) != (g == 'new game'):
         return  # a set-up command, not a move, or nothing to play: skip it
@@ -274,13 +298,19 @@ def step(sc, settings, g):
         extra["match_over"] = match_over(settings)
     record(sc, settings, before, ours, g, None if after == before else after, end, extra)
 
+def flip66(i):
+    """i with Match ID bit 66 inverted (the low 6 bits of the last character
+    are bits 66..71 less 64: bit 66 is the character's value 4)."""
+    b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    return i[:-1] + b64[b64.index(i[-1]) ^ 4]
+
 def curated(sc, settings, setup, steps):
     cmd('set cube use ' + ('on' if settings['cube'] else 'off'))
     cmd('set jacoby ' + ('on' if settings['jacoby'] else 'off'))
     cmd('set beavers ' + ('3' if settings['beavers'] else '0'))
     cmd('new match %d' % settings['match'] if settings['match'] else 'new session')
     for c in setup:
-        cmd(c)
+        cmd('set gnubgid ' + flip66(ids()) if c == 'flip bit 66' else c)
     for g in steps:
         step(sc, settings, g)
 
@@ -325,6 +355,19 @@ CURATED = [
     (M(3), ['set score 2 2'], ['double', 'set dice 4 3', 'best', 'resign gammon', 'reject', 'double', 'resign normal', 'accept']),
     (M(7), ['set score 5 5'], ['double', 'take', 'set dice 3 3', 'best', 'double', 'set dice 6 3', 'best', 'double', 'drop']),
     (M(7), ['set score 4 6'], ['double', 'drop', 'new game', 'double', 'take', 'set dice 6 2', 'best', 'double', 'resign normal', 'accept']),
+    # beavers in a row (gnubg's default "set beavers 3"): the 4th is refused,
+    # also after a resignation declined in between; the count starts again
+    # at the next double
+    (MONEY_BV, ['set dice 3 1', 'move 8/5 6/5'], ['double', 'beaver', 'beaver', 'resign normal', 'reject', 'beaver', 'beaver', 'drop']),
+    (MONEY_BV, ['set dice 3 1', 'move 8/5 6/5'], ['double', 'beaver', 'beaver', 'beaver', 'beaver', 'resign gammon', 'accept']),
+    (MONEY_BV, ['set dice 3 1', 'move 8/5 6/5'], ['double', 'beaver', 'beaver', 'beaver', 'take', 'set dice 6 5', 'best', 'double', 'beaver', 'beaver', 'beaver', 'beaver', 'take', 'set dice 4 2', 'best']),
+    # Match ID bit 66 clear where gnubg writes it set (a match; a money game
+    # without the cube): gnubg keeps the bit as read through the game, to its
+    # end; a match's next game is written with it set again
+    (M(5), ['set gnubgid 4HPwATDgc/ABMA:cAmqAAAAAAAE', 'flip bit 66'], ['best', 'double', 'take', 'set dice 6 5', 'best', 'double', 'drop', 'new game', 'double']),
+    (M(7), ['set turn 1', 'set board wP8fAAABAAAAAA', 'flip bit 66', 'set dice 1 1'], ['best', 'new game']),
+    ({"match": 0, "cube": False, "jacoby": False, "beavers": False}, ['set gnubgid 4HPwATDgc/ABMA:cAkAAAAAAAAE', 'flip bit 66'], ['set dice 3 1', 'best', 'set dice 6 5', 'best', 'set dice 2 2', 'best']),
+    ({"match": 0, "cube": False, "jacoby": True, "beavers": False}, [], ['best', 'set dice 6 5', 'best']),
 ]
 
 P_DOUBLE = 0.07

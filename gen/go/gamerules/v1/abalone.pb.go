@@ -95,13 +95,13 @@ type AbaloneState struct {
 	Black []string `protobuf:"bytes,1,rep,name=black,proto3" json:"black,omitempty"`
 	// The cells holding a white marble, ascending on output.
 	White []string `protobuf:"bytes,2,rep,name=white,proto3" json:"white,omitempty"`
-	// The side to move.
-	ToMove AbalonePlayer `protobuf:"varint,3,opt,name=to_move,json=toMove,proto3,enum=gamerules.v1.AbalonePlayer" json:"to_move,omitempty"`
-	// The plies played. Counted only when max_plies is set; must be 0 without
-	// a limit.
+	// The side to move (named `to_move` before v1).
+	Turn AbalonePlayer `protobuf:"varint,3,opt,name=turn,proto3,enum=gamerules.v1.AbalonePlayer" json:"turn,omitempty"`
+	// The plies played. Counted only when max_plies is set; 0 without a
+	// limit.
 	Plies uint32 `protobuf:"varint,4,opt,name=plies,proto3" json:"plies,omitempty"`
-	// The ply limit (the option of the same name); 0 means none.
-	MaxPlies uint32 `protobuf:"varint,5,opt,name=max_plies,json=maxPlies,proto3" json:"max_plies,omitempty"`
+	// The ply limit (the option of the same name); absent when there is none.
+	MaxPlies *uint32 `protobuf:"varint,5,opt,name=max_plies,json=maxPlies,proto3,oneof" json:"max_plies,omitempty"`
 	// Marbles black has lost (pushed off by white): 14 minus the black
 	// marbles on the board. Ignored on input.
 	BlackLost uint32 `protobuf:"varint,6,opt,name=black_lost,json=blackLost,proto3" json:"black_lost,omitempty"`
@@ -155,9 +155,9 @@ func (x *AbaloneState) GetWhite() []string {
 	return nil
 }
 
-func (x *AbaloneState) GetToMove() AbalonePlayer {
+func (x *AbaloneState) GetTurn() AbalonePlayer {
 	if x != nil {
-		return x.ToMove
+		return x.Turn
 	}
 	return AbalonePlayer_ABALONE_PLAYER_UNSPECIFIED
 }
@@ -170,8 +170,8 @@ func (x *AbaloneState) GetPlies() uint32 {
 }
 
 func (x *AbaloneState) GetMaxPlies() uint32 {
-	if x != nil {
-		return x.MaxPlies
+	if x != nil && x.MaxPlies != nil {
+		return *x.MaxPlies
 	}
 	return 0
 }
@@ -271,9 +271,10 @@ type AbaloneOptions struct {
 	Black []string `protobuf:"bytes,2,rep,name=black,proto3" json:"black,omitempty"`
 	// Custom layout only: the cells of the white marbles (8..14).
 	White []string `protobuf:"bytes,3,rep,name=white,proto3" json:"white,omitempty"`
-	// Custom layout only, and required there: the side to move. The standard
-	// layouts leave it unspecified (black moves first).
-	ToMove AbalonePlayer `protobuf:"varint,4,opt,name=to_move,json=toMove,proto3,enum=gamerules.v1.AbalonePlayer" json:"to_move,omitempty"`
+	// Custom layout only, and required there: the side to move (named
+	// `to_move` before v1). The standard layouts leave it absent (black moves
+	// first); UNSPECIFIED is refused.
+	Turn *AbalonePlayer `protobuf:"varint,4,opt,name=turn,proto3,enum=gamerules.v1.AbalonePlayer,oneof" json:"turn,omitempty"`
 	// When above 0, the game ends after this many plies (at most 1000000):
 	// the side that pushed off more marbles wins, equal counts draw. Not an
 	// official rule; some online arenas use it. 0 (the default) means no limit.
@@ -333,9 +334,9 @@ func (x *AbaloneOptions) GetWhite() []string {
 	return nil
 }
 
-func (x *AbaloneOptions) GetToMove() AbalonePlayer {
-	if x != nil {
-		return x.ToMove
+func (x *AbaloneOptions) GetTurn() AbalonePlayer {
+	if x != nil && x.Turn != nil {
+		return *x.Turn
 	}
 	return AbalonePlayer_ABALONE_PLAYER_UNSPECIFIED
 }
@@ -351,27 +352,30 @@ var File_gamerules_v1_abalone_proto protoreflect.FileDescriptor
 
 const file_gamerules_v1_abalone_proto_rawDesc = "" +
 	"\n" +
-	"\x1agamerules/v1/abalone.proto\x12\fgamerules.v1\x1a\x1fgoogle/api/field_behavior.proto\"\xeb\x01\n" +
-	"\fAbaloneState\x12\x14\n" +
-	"\x05black\x18\x01 \x03(\tR\x05black\x12\x14\n" +
-	"\x05white\x18\x02 \x03(\tR\x05white\x124\n" +
-	"\ato_move\x18\x03 \x01(\x0e2\x1b.gamerules.v1.AbalonePlayerR\x06toMove\x12\x14\n" +
-	"\x05plies\x18\x04 \x01(\rR\x05plies\x12\x1b\n" +
-	"\tmax_plies\x18\x05 \x01(\rR\bmaxPlies\x12\"\n" +
+	"\x1agamerules/v1/abalone.proto\x12\fgamerules.v1\x1a\x1fgoogle/api/field_behavior.proto\"\x92\x02\n" +
+	"\fAbaloneState\x12\x19\n" +
+	"\x05black\x18\x01 \x03(\tB\x03\xe0A\x01R\x05black\x12\x19\n" +
+	"\x05white\x18\x02 \x03(\tB\x03\xe0A\x01R\x05white\x124\n" +
+	"\x04turn\x18\x03 \x01(\x0e2\x1b.gamerules.v1.AbalonePlayerB\x03\xe0A\x02R\x04turn\x12\x19\n" +
+	"\x05plies\x18\x04 \x01(\rB\x03\xe0A\x01R\x05plies\x12%\n" +
+	"\tmax_plies\x18\x05 \x01(\rB\x03\xe0A\x01H\x00R\bmaxPlies\x88\x01\x01\x12\"\n" +
 	"\n" +
 	"black_lost\x18\x06 \x01(\rB\x03\xe0A\x03R\tblackLost\x12\"\n" +
 	"\n" +
-	"white_lost\x18\a \x01(\rB\x03\xe0A\x03R\twhiteLost\"C\n" +
-	"\vAbaloneMove\x12\x12\n" +
-	"\x04from\x18\x01 \x01(\tR\x04from\x12\x0e\n" +
-	"\x02to\x18\x02 \x01(\tR\x02to\x12\x10\n" +
-	"\x03end\x18\x03 \x01(\tR\x03end\"\xa7\x01\n" +
-	"\x0eAbaloneOptions\x12\x16\n" +
-	"\x06layout\x18\x01 \x01(\tR\x06layout\x12\x14\n" +
-	"\x05black\x18\x02 \x03(\tR\x05black\x12\x14\n" +
-	"\x05white\x18\x03 \x03(\tR\x05white\x124\n" +
-	"\ato_move\x18\x04 \x01(\x0e2\x1b.gamerules.v1.AbalonePlayerR\x06toMove\x12\x1b\n" +
-	"\tmax_plies\x18\x05 \x01(\rR\bmaxPlies*c\n" +
+	"white_lost\x18\a \x01(\rB\x03\xe0A\x03R\twhiteLostB\f\n" +
+	"\n" +
+	"_max_plies\"R\n" +
+	"\vAbaloneMove\x12\x17\n" +
+	"\x04from\x18\x01 \x01(\tB\x03\xe0A\x01R\x04from\x12\x13\n" +
+	"\x02to\x18\x02 \x01(\tB\x03\xe0A\x01R\x02to\x12\x15\n" +
+	"\x03end\x18\x03 \x01(\tB\x03\xe0A\x01R\x03end\"\xc9\x01\n" +
+	"\x0eAbaloneOptions\x12\x1b\n" +
+	"\x06layout\x18\x01 \x01(\tB\x03\xe0A\x01R\x06layout\x12\x19\n" +
+	"\x05black\x18\x02 \x03(\tB\x03\xe0A\x01R\x05black\x12\x19\n" +
+	"\x05white\x18\x03 \x03(\tB\x03\xe0A\x01R\x05white\x129\n" +
+	"\x04turn\x18\x04 \x01(\x0e2\x1b.gamerules.v1.AbalonePlayerB\x03\xe0A\x01H\x00R\x04turn\x88\x01\x01\x12 \n" +
+	"\tmax_plies\x18\x05 \x01(\rB\x03\xe0A\x01R\bmaxPliesB\a\n" +
+	"\x05_turn*c\n" +
 	"\rAbalonePlayer\x12\x1e\n" +
 	"\x1aABALONE_PLAYER_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14ABALONE_PLAYER_BLACK\x10\x01\x12\x18\n" +
@@ -398,8 +402,8 @@ var file_gamerules_v1_abalone_proto_goTypes = []any{
 	(*AbaloneOptions)(nil), // 3: gamerules.v1.AbaloneOptions
 }
 var file_gamerules_v1_abalone_proto_depIdxs = []int32{
-	0, // 0: gamerules.v1.AbaloneState.to_move:type_name -> gamerules.v1.AbalonePlayer
-	0, // 1: gamerules.v1.AbaloneOptions.to_move:type_name -> gamerules.v1.AbalonePlayer
+	0, // 0: gamerules.v1.AbaloneState.turn:type_name -> gamerules.v1.AbalonePlayer
+	0, // 1: gamerules.v1.AbaloneOptions.turn:type_name -> gamerules.v1.AbalonePlayer
 	2, // [2:2] is the sub-list for method output_type
 	2, // [2:2] is the sub-list for method input_type
 	2, // [2:2] is the sub-list for extension type_name
@@ -412,6 +416,8 @@ func file_gamerules_v1_abalone_proto_init() {
 	if File_gamerules_v1_abalone_proto != nil {
 		return
 	}
+	file_gamerules_v1_abalone_proto_msgTypes[0].OneofWrappers = []any{}
+	file_gamerules_v1_abalone_proto_msgTypes[2].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

@@ -58,8 +58,8 @@ func (m *AbaloneState) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i--
 		dAtA[i] = 0x30
 	}
-	if m.MaxPlies != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.MaxPlies))
+	if m.MaxPlies != nil {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(*m.MaxPlies))
 		i--
 		dAtA[i] = 0x28
 	}
@@ -68,8 +68,8 @@ func (m *AbaloneState) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i--
 		dAtA[i] = 0x20
 	}
-	if m.ToMove != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.ToMove))
+	if m.Turn != 0 {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.Turn))
 		i--
 		dAtA[i] = 0x18
 	}
@@ -183,8 +183,8 @@ func (m *AbaloneOptions) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i--
 		dAtA[i] = 0x28
 	}
-	if m.ToMove != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.ToMove))
+	if m.Turn != nil {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(*m.Turn))
 		i--
 		dAtA[i] = 0x20
 	}
@@ -234,14 +234,14 @@ func (m *AbaloneState) SizeVT() (n int) {
 			n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
 		}
 	}
-	if m.ToMove != 0 {
-		n += 1 + protohelpers.SizeOfVarint(uint64(m.ToMove))
+	if m.Turn != 0 {
+		n += 1 + protohelpers.SizeOfVarint(uint64(m.Turn))
 	}
 	if m.Plies != 0 {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.Plies))
 	}
-	if m.MaxPlies != 0 {
-		n += 1 + protohelpers.SizeOfVarint(uint64(m.MaxPlies))
+	if m.MaxPlies != nil {
+		n += 1 + protohelpers.SizeOfVarint(uint64(*m.MaxPlies))
 	}
 	if m.BlackLost != 0 {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.BlackLost))
@@ -297,8 +297,8 @@ func (m *AbaloneOptions) SizeVT() (n int) {
 			n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
 		}
 	}
-	if m.ToMove != 0 {
-		n += 1 + protohelpers.SizeOfVarint(uint64(m.ToMove))
+	if m.Turn != nil {
+		n += 1 + protohelpers.SizeOfVarint(uint64(*m.Turn))
 	}
 	if m.MaxPlies != 0 {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.MaxPlies))
@@ -402,9 +402,9 @@ func (m *AbaloneState) UnmarshalVT(dAtA []byte) error {
 			iNdEx = postIndex
 		case 3:
 			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field ToMove", wireType)
+				return fmt.Errorf("proto: wrong wireType = %d for field Turn", wireType)
 			}
-			m.ToMove = 0
+			m.Turn = 0
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -414,7 +414,7 @@ func (m *AbaloneState) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.ToMove |= AbalonePlayer(b&0x7F) << shift
+				m.Turn |= AbalonePlayer(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
@@ -442,7 +442,7 @@ func (m *AbaloneState) UnmarshalVT(dAtA []byte) error {
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field MaxPlies", wireType)
 			}
-			m.MaxPlies = 0
+			var v uint32
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -452,11 +452,12 @@ func (m *AbaloneState) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.MaxPlies |= uint32(b&0x7F) << shift
+				v |= uint32(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
 			}
+			m.MaxPlies = &v
 		case 6:
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field BlackLost", wireType)
@@ -791,9 +792,9 @@ func (m *AbaloneOptions) UnmarshalVT(dAtA []byte) error {
 			iNdEx = postIndex
 		case 4:
 			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field ToMove", wireType)
+				return fmt.Errorf("proto: wrong wireType = %d for field Turn", wireType)
 			}
-			m.ToMove = 0
+			var v AbalonePlayer
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -803,11 +804,12 @@ func (m *AbaloneOptions) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.ToMove |= AbalonePlayer(b&0x7F) << shift
+				v |= AbalonePlayer(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
 			}
+			m.Turn = &v
 		case 5:
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field MaxPlies", wireType)

@@ -26,8 +26,8 @@ const (
 type BackgammonPlayer int32
 
 const (
-	// Not given: refused as `turn` (INVALID_STATE), as is a number not listed
-	// here anywhere; as `cube_owner` the centred cube, as `on_roll` see there.
+	// Not given: refused (INVALID_STATE as `turn` or `on_roll`), as is a
+	// number not listed here; never written.
 	BackgammonPlayer_BACKGAMMON_PLAYER_UNSPECIFIED BackgammonPlayer = 0
 	// White, player index 0.
 	BackgammonPlayer_BACKGAMMON_PLAYER_WHITE BackgammonPlayer = 1
@@ -156,7 +156,8 @@ func (BackgammonPhase) EnumDescriptor() ([]byte, []int) {
 type BackgammonResignation int32
 
 const (
-	// None offered.
+	// Not given: refused (INVALID_STATE in a state, ILLEGAL_MOVE in a move);
+	// never written (a field with no resignation is absent).
 	BackgammonResignation_BACKGAMMON_RESIGNATION_UNSPECIFIED BackgammonResignation = 0
 	// A single game: 1 × the cube.
 	BackgammonResignation_BACKGAMMON_RESIGNATION_SINGLE BackgammonResignation = 1
@@ -213,8 +214,8 @@ func (BackgammonResignation) EnumDescriptor() ([]byte, []int) {
 type BackgammonEnd int32
 
 const (
-	// Not finished (on input: borne off when the board is finished, else
-	// taken from the other fields: resigned with a resignation, else dropped).
+	// Not given: refused (INVALID_STATE); never written (an unfinished
+	// game's `end` is absent).
 	BackgammonEnd_BACKGAMMON_END_UNSPECIFIED BackgammonEnd = 0
 	// A player bore off his last checker (game state 2).
 	BackgammonEnd_BACKGAMMON_END_BORNE_OFF BackgammonEnd = 1
@@ -265,6 +266,63 @@ func (x BackgammonEnd) Number() protoreflect.EnumNumber {
 // Deprecated: Use BackgammonEnd.Descriptor instead.
 func (BackgammonEnd) EnumDescriptor() ([]byte, []int) {
 	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{3}
+}
+
+// BackgammonCubeOwner says who holds the doubling cube.
+type BackgammonCubeOwner int32
+
+const (
+	// Not given: refused (INVALID_STATE), as is a number not listed here.
+	BackgammonCubeOwner_BACKGAMMON_CUBE_OWNER_UNSPECIFIED BackgammonCubeOwner = 0
+	// In the middle: either player may double (the start of every game).
+	BackgammonCubeOwner_BACKGAMMON_CUBE_OWNER_CENTERED BackgammonCubeOwner = 1
+	// White owns it: only white may double.
+	BackgammonCubeOwner_BACKGAMMON_CUBE_OWNER_WHITE BackgammonCubeOwner = 2
+	// Black owns it: only black may double.
+	BackgammonCubeOwner_BACKGAMMON_CUBE_OWNER_BLACK BackgammonCubeOwner = 3
+)
+
+// Enum value maps for BackgammonCubeOwner.
+var (
+	BackgammonCubeOwner_name = map[int32]string{
+		0: "BACKGAMMON_CUBE_OWNER_UNSPECIFIED",
+		1: "BACKGAMMON_CUBE_OWNER_CENTERED",
+		2: "BACKGAMMON_CUBE_OWNER_WHITE",
+		3: "BACKGAMMON_CUBE_OWNER_BLACK",
+	}
+	BackgammonCubeOwner_value = map[string]int32{
+		"BACKGAMMON_CUBE_OWNER_UNSPECIFIED": 0,
+		"BACKGAMMON_CUBE_OWNER_CENTERED":    1,
+		"BACKGAMMON_CUBE_OWNER_WHITE":       2,
+		"BACKGAMMON_CUBE_OWNER_BLACK":       3,
+	}
+)
+
+func (x BackgammonCubeOwner) Enum() *BackgammonCubeOwner {
+	p := new(BackgammonCubeOwner)
+	*p = x
+	return p
+}
+
+func (x BackgammonCubeOwner) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (BackgammonCubeOwner) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamerules_v1_backgammon_proto_enumTypes[4].Descriptor()
+}
+
+func (BackgammonCubeOwner) Type() protoreflect.EnumType {
+	return &file_gamerules_v1_backgammon_proto_enumTypes[4]
+}
+
+func (x BackgammonCubeOwner) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use BackgammonCubeOwner.Descriptor instead.
+func (BackgammonCubeOwner) EnumDescriptor() ([]byte, []int) {
+	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{4}
 }
 
 // BackgammonMoveKind says what a backgammon move is.
@@ -342,11 +400,11 @@ func (x BackgammonMoveKind) String() string {
 }
 
 func (BackgammonMoveKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_gamerules_v1_backgammon_proto_enumTypes[4].Descriptor()
+	return file_gamerules_v1_backgammon_proto_enumTypes[5].Descriptor()
 }
 
 func (BackgammonMoveKind) Type() protoreflect.EnumType {
-	return &file_gamerules_v1_backgammon_proto_enumTypes[4]
+	return &file_gamerules_v1_backgammon_proto_enumTypes[5]
 }
 
 func (x BackgammonMoveKind) Number() protoreflect.EnumNumber {
@@ -355,13 +413,13 @@ func (x BackgammonMoveKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use BackgammonMoveKind.Descriptor instead.
 func (BackgammonMoveKind) EnumDescriptor() ([]byte, []int) {
-	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{4}
+	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{5}
 }
 
 // BackgammonState is the typed form of a backgammon state: the board, the
 // dice, and with the cube the cube, the match and the decision offered (spec
-// "Doubling cube, match play, resignation"; all zero in the default game, a
-// money game without the cube). Points are numbered from each player's own side: he moves
+// "Doubling cube, match play, resignation"; `cube`, `match` and
+// `resignation` absent in the default game, a money game without the cube). Points are numbered from each player's own side: he moves
 // from his 24-point to his 1-point and bears off; opponent's point p is
 // one's own point 25 - p.
 //
@@ -411,38 +469,27 @@ type BackgammonState struct {
 	// Black's money-session score carried in the Match ID, the same way.
 	// In a match both scores are the match score.
 	BlackScore uint32 `protobuf:"varint,13,opt,name=black_score,json=blackScore,proto3" json:"black_score,omitempty"`
-	// The doubling cube is in use (always true in a match). False with every
-	// field below zero is the default game, the leaflet's: then the fields
-	// below are not written on output.
-	Cube bool `protobuf:"varint,14,opt,name=cube,proto3" json:"cube,omitempty"`
-	// The cube's value: 1, 2, 4 … 4096 (0 on input means 1). While a double
-	// is offered, still the value before it, as the Match ID has it.
-	CubeValue uint32 `protobuf:"varint,15,opt,name=cube_value,json=cubeValue,proto3" json:"cube_value,omitempty"`
-	// The cube's owner; unspecified when it is in the middle.
-	CubeOwner BackgammonPlayer `protobuf:"varint,16,opt,name=cube_owner,json=cubeOwner,proto3,enum=gamerules.v1.BackgammonPlayer" json:"cube_owner,omitempty"`
-	// A double (or beaver) is offered (Match ID bit 12).
-	DoubleOffered bool `protobuf:"varint,17,opt,name=double_offered,json=doubleOffered,proto3" json:"double_offered,omitempty"`
-	// The resignation offered (phase resign) or accepted (end resigned).
-	Resignation BackgammonResignation `protobuf:"varint,18,opt,name=resignation,proto3,enum=gamerules.v1.BackgammonResignation" json:"resignation,omitempty"`
-	// The match's length in points; 0 for a money game.
-	MatchLength uint32 `protobuf:"varint,19,opt,name=match_length,json=matchLength,proto3" json:"match_length,omitempty"`
-	// The Match ID's Crawford flag: set in the Crawford game (no doubles) and
-	// in the finished game in which a player first reached length - 1.
-	Crawford bool `protobuf:"varint,20,opt,name=crawford,proto3" json:"crawford,omitempty"`
-	// The Jacoby rule is on (money game with the cube; Match ID bit 66 clear).
-	Jacoby bool `protobuf:"varint,21,opt,name=jacoby,proto3" json:"jacoby,omitempty"`
-	// Beavers are allowed (money game with the cube).
-	Beavers bool `protobuf:"varint,22,opt,name=beavers,proto3" json:"beavers,omitempty"`
+	// The doubling cube: present exactly when it is in use (a money game
+	// with the cube, and every match); absent in the default game, the
+	// leaflet's money game without the cube. On input a state with `match`
+	// and no `cube` has the cube in use, at 1 and centred.
+	Cube *BackgammonCube `protobuf:"bytes,26,opt,name=cube,proto3" json:"cube,omitempty"`
+	// The match: present exactly in match play; absent in a money game.
+	Match *BackgammonMatch `protobuf:"bytes,27,opt,name=match,proto3" json:"match,omitempty"`
+	// The resignation offered (phase resign) or accepted (end resigned);
+	// absent otherwise. UNSPECIFIED is refused on input.
+	Resignation *BackgammonResignation `protobuf:"varint,18,opt,name=resignation,proto3,enum=gamerules.v1.BackgammonResignation,oneof" json:"resignation,omitempty"`
 	// The dice owner, from whose side position_id is written: `turn` except
-	// while a double or resignation awaits an answer. On input, unspecified
-	// means: `turn`, or while a double is offered the other player, and while
-	// a resignation is offered the player who offered it.
-	OnRoll BackgammonPlayer `protobuf:"varint,23,opt,name=on_roll,json=onRoll,proto3,enum=gamerules.v1.BackgammonPlayer" json:"on_roll,omitempty"`
-	// How a finished game ended.
-	End BackgammonEnd `protobuf:"varint,24,opt,name=end,proto3,enum=gamerules.v1.BackgammonEnd" json:"end,omitempty"`
-	// A game after the Crawford game: a player at match length - 1 and the
-	// Crawford flag clear.
-	PostCrawford  bool `protobuf:"varint,25,opt,name=post_crawford,json=postCrawford,proto3" json:"post_crawford,omitempty"`
+	// while a double or resignation awaits an answer. Always written on
+	// output. On input, absent means: `turn`, or while a double is offered
+	// the other player, and while a resignation is offered the player who
+	// offered it; UNSPECIFIED is refused.
+	OnRoll *BackgammonPlayer `protobuf:"varint,23,opt,name=on_roll,json=onRoll,proto3,enum=gamerules.v1.BackgammonPlayer,oneof" json:"on_roll,omitempty"`
+	// How a finished game ended: present exactly in phase over. On input,
+	// absent means: borne off when the board is finished, else taken from
+	// the other fields (resigned with a resignation, else dropped);
+	// UNSPECIFIED is refused.
+	End           *BackgammonEnd `protobuf:"varint,24,opt,name=end,proto3,enum=gamerules.v1.BackgammonEnd,oneof" json:"end,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -568,88 +615,224 @@ func (x *BackgammonState) GetBlackScore() uint32 {
 	return 0
 }
 
-func (x *BackgammonState) GetCube() bool {
+func (x *BackgammonState) GetCube() *BackgammonCube {
 	if x != nil {
 		return x.Cube
 	}
-	return false
+	return nil
 }
 
-func (x *BackgammonState) GetCubeValue() uint32 {
+func (x *BackgammonState) GetMatch() *BackgammonMatch {
 	if x != nil {
-		return x.CubeValue
+		return x.Match
 	}
-	return 0
+	return nil
 }
 
-func (x *BackgammonState) GetCubeOwner() BackgammonPlayer {
-	if x != nil {
-		return x.CubeOwner
+func (x *BackgammonState) GetResignation() BackgammonResignation {
+	if x != nil && x.Resignation != nil {
+		return *x.Resignation
+	}
+	return BackgammonResignation_BACKGAMMON_RESIGNATION_UNSPECIFIED
+}
+
+func (x *BackgammonState) GetOnRoll() BackgammonPlayer {
+	if x != nil && x.OnRoll != nil {
+		return *x.OnRoll
 	}
 	return BackgammonPlayer_BACKGAMMON_PLAYER_UNSPECIFIED
 }
 
-func (x *BackgammonState) GetDoubleOffered() bool {
+func (x *BackgammonState) GetEnd() BackgammonEnd {
+	if x != nil && x.End != nil {
+		return *x.End
+	}
+	return BackgammonEnd_BACKGAMMON_END_UNSPECIFIED
+}
+
+// BackgammonCube is the doubling cube of a game that uses it (spec
+// "Doubling cube, match play, resignation").
+type BackgammonCube struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The cube's value: 1, 2, 4 … 4096 (0 on input means 1). While a double
+	// is offered, still the value before it, as the Match ID has it.
+	Value uint32 `protobuf:"varint,1,opt,name=value,proto3" json:"value,omitempty"`
+	// Who holds the cube.
+	Owner BackgammonCubeOwner `protobuf:"varint,2,opt,name=owner,proto3,enum=gamerules.v1.BackgammonCubeOwner" json:"owner,omitempty"`
+	// A double (or beaver) is offered (Match ID bit 12).
+	DoubleOffered bool `protobuf:"varint,3,opt,name=double_offered,json=doubleOffered,proto3" json:"double_offered,omitempty"`
+	// Match ID bit 66 clear: gnubg's Jacoby flag, kept as read. In a money
+	// game the Jacoby rule is in force; in a match it has no effect.
+	Jacoby bool `protobuf:"varint,4,opt,name=jacoby,proto3" json:"jacoby,omitempty"`
+	// Beavers are allowed (money game only).
+	Beavers bool `protobuf:"varint,5,opt,name=beavers,proto3" json:"beavers,omitempty"`
+	// The beavers in a row in the doubling now offered, 0..3 (0 when none was
+	// beavered; gnubg refuses a 4th). The Match ID shows it except a 3rd
+	// beaver (it reads as a 1st): the text form then adds " beaver_count=3"
+	// after the settings words. Absent (0) in a request that also gives the
+	// text: what the text says.
+	BeaverCount   uint32 `protobuf:"varint,6,opt,name=beaver_count,json=beaverCount,proto3" json:"beaver_count,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BackgammonCube) Reset() {
+	*x = BackgammonCube{}
+	mi := &file_gamerules_v1_backgammon_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BackgammonCube) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BackgammonCube) ProtoMessage() {}
+
+func (x *BackgammonCube) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_backgammon_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BackgammonCube.ProtoReflect.Descriptor instead.
+func (*BackgammonCube) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *BackgammonCube) GetValue() uint32 {
+	if x != nil {
+		return x.Value
+	}
+	return 0
+}
+
+func (x *BackgammonCube) GetOwner() BackgammonCubeOwner {
+	if x != nil {
+		return x.Owner
+	}
+	return BackgammonCubeOwner_BACKGAMMON_CUBE_OWNER_UNSPECIFIED
+}
+
+func (x *BackgammonCube) GetDoubleOffered() bool {
 	if x != nil {
 		return x.DoubleOffered
 	}
 	return false
 }
 
-func (x *BackgammonState) GetResignation() BackgammonResignation {
-	if x != nil {
-		return x.Resignation
-	}
-	return BackgammonResignation_BACKGAMMON_RESIGNATION_UNSPECIFIED
-}
-
-func (x *BackgammonState) GetMatchLength() uint32 {
-	if x != nil {
-		return x.MatchLength
-	}
-	return 0
-}
-
-func (x *BackgammonState) GetCrawford() bool {
-	if x != nil {
-		return x.Crawford
-	}
-	return false
-}
-
-func (x *BackgammonState) GetJacoby() bool {
+func (x *BackgammonCube) GetJacoby() bool {
 	if x != nil {
 		return x.Jacoby
 	}
 	return false
 }
 
-func (x *BackgammonState) GetBeavers() bool {
+func (x *BackgammonCube) GetBeavers() bool {
 	if x != nil {
 		return x.Beavers
 	}
 	return false
 }
 
-func (x *BackgammonState) GetOnRoll() BackgammonPlayer {
+func (x *BackgammonCube) GetBeaverCount() uint32 {
 	if x != nil {
-		return x.OnRoll
+		return x.BeaverCount
 	}
-	return BackgammonPlayer_BACKGAMMON_PLAYER_UNSPECIFIED
+	return 0
 }
 
-func (x *BackgammonState) GetEnd() BackgammonEnd {
-	if x != nil {
-		return x.End
-	}
-	return BackgammonEnd_BACKGAMMON_END_UNSPECIFIED
+// BackgammonMatch is the match of a game in match play (spec "Doubling
+// cube, match play, resignation"). The match score is the state's
+// white_score and black_score.
+type BackgammonMatch struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The match's length in points, 1..32767.
+	Length uint32 `protobuf:"varint,1,opt,name=length,proto3" json:"length,omitempty"`
+	// The Match ID's Crawford flag: set in the Crawford game (no doubles) and
+	// in the finished game in which a player first reached length - 1.
+	Crawford bool `protobuf:"varint,2,opt,name=crawford,proto3" json:"crawford,omitempty"`
+	// A game after the Crawford game: a player at length - 1 and the
+	// Crawford flag clear. Ignored on input.
+	PostCrawford bool `protobuf:"varint,3,opt,name=post_crawford,json=postCrawford,proto3" json:"post_crawford,omitempty"`
+	// The match is over: a player has reached `length`. Ignored on input.
+	Over bool `protobuf:"varint,4,opt,name=over,proto3" json:"over,omitempty"`
+	// The match's winner (0 white, 1 black): present exactly when `over`.
+	// Ignored on input.
+	Winner        *int32 `protobuf:"varint,5,opt,name=winner,proto3,oneof" json:"winner,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
-func (x *BackgammonState) GetPostCrawford() bool {
+func (x *BackgammonMatch) Reset() {
+	*x = BackgammonMatch{}
+	mi := &file_gamerules_v1_backgammon_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BackgammonMatch) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BackgammonMatch) ProtoMessage() {}
+
+func (x *BackgammonMatch) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_backgammon_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BackgammonMatch.ProtoReflect.Descriptor instead.
+func (*BackgammonMatch) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *BackgammonMatch) GetLength() uint32 {
+	if x != nil {
+		return x.Length
+	}
+	return 0
+}
+
+func (x *BackgammonMatch) GetCrawford() bool {
+	if x != nil {
+		return x.Crawford
+	}
+	return false
+}
+
+func (x *BackgammonMatch) GetPostCrawford() bool {
 	if x != nil {
 		return x.PostCrawford
 	}
 	return false
+}
+
+func (x *BackgammonMatch) GetOver() bool {
+	if x != nil {
+		return x.Over
+	}
+	return false
+}
+
+func (x *BackgammonMatch) GetWinner() int32 {
+	if x != nil && x.Winner != nil {
+		return *x.Winner
+	}
+	return 0
 }
 
 // BackgammonStep is one checker moved by one die, in the mover's numbering.
@@ -667,7 +850,7 @@ type BackgammonStep struct {
 
 func (x *BackgammonStep) Reset() {
 	*x = BackgammonStep{}
-	mi := &file_gamerules_v1_backgammon_proto_msgTypes[1]
+	mi := &file_gamerules_v1_backgammon_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -679,7 +862,7 @@ func (x *BackgammonStep) String() string {
 func (*BackgammonStep) ProtoMessage() {}
 
 func (x *BackgammonStep) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_backgammon_proto_msgTypes[1]
+	mi := &file_gamerules_v1_backgammon_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -692,7 +875,7 @@ func (x *BackgammonStep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackgammonStep.ProtoReflect.Descriptor instead.
 func (*BackgammonStep) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{1}
+	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *BackgammonStep) GetFrom() uint32 {
@@ -736,15 +919,16 @@ type BackgammonMove struct {
 	// A roll's two dice (1..6): high first in the roll phase; white's then
 	// black's in the opening (they differ). Empty to have the server draw.
 	Dice []uint32 `protobuf:"varint,3,rep,packed,name=dice,proto3" json:"dice,omitempty"`
-	// The level of a resignation (kind resign).
-	Resignation   BackgammonResignation `protobuf:"varint,4,opt,name=resignation,proto3,enum=gamerules.v1.BackgammonResignation" json:"resignation,omitempty"`
+	// The level of a resignation: present exactly on kind resign (required
+	// there, refused on another kind).
+	Resignation   *BackgammonResignation `protobuf:"varint,4,opt,name=resignation,proto3,enum=gamerules.v1.BackgammonResignation,oneof" json:"resignation,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *BackgammonMove) Reset() {
 	*x = BackgammonMove{}
-	mi := &file_gamerules_v1_backgammon_proto_msgTypes[2]
+	mi := &file_gamerules_v1_backgammon_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -756,7 +940,7 @@ func (x *BackgammonMove) String() string {
 func (*BackgammonMove) ProtoMessage() {}
 
 func (x *BackgammonMove) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_backgammon_proto_msgTypes[2]
+	mi := &file_gamerules_v1_backgammon_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -769,7 +953,7 @@ func (x *BackgammonMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackgammonMove.ProtoReflect.Descriptor instead.
 func (*BackgammonMove) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{2}
+	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *BackgammonMove) GetKind() BackgammonMoveKind {
@@ -794,8 +978,8 @@ func (x *BackgammonMove) GetDice() []uint32 {
 }
 
 func (x *BackgammonMove) GetResignation() BackgammonResignation {
-	if x != nil {
-		return x.Resignation
+	if x != nil && x.Resignation != nil {
+		return *x.Resignation
 	}
 	return BackgammonResignation_BACKGAMMON_RESIGNATION_UNSPECIFIED
 }
@@ -830,7 +1014,7 @@ type BackgammonOptions struct {
 
 func (x *BackgammonOptions) Reset() {
 	*x = BackgammonOptions{}
-	mi := &file_gamerules_v1_backgammon_proto_msgTypes[3]
+	mi := &file_gamerules_v1_backgammon_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -842,7 +1026,7 @@ func (x *BackgammonOptions) String() string {
 func (*BackgammonOptions) ProtoMessage() {}
 
 func (x *BackgammonOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_backgammon_proto_msgTypes[3]
+	mi := &file_gamerules_v1_backgammon_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -855,7 +1039,7 @@ func (x *BackgammonOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackgammonOptions.ProtoReflect.Descriptor instead.
 func (*BackgammonOptions) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{3}
+	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *BackgammonOptions) GetCube() bool {
@@ -909,37 +1093,30 @@ func (x *BackgammonOptions) GetCrawford() bool {
 
 // BackgammonScore is the backgammon part of Score: the game's cube and how
 // it ended, and the match. Set only where the cube is in use (the default
-// game's Score is unchanged).
+// game's Score has none).
 type BackgammonScore struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The cube's value; points = the stake × this (see ScoreResponse.points).
 	CubeValue uint32 `protobuf:"varint,1,opt,name=cube_value,json=cubeValue,proto3" json:"cube_value,omitempty"`
-	// How the game ended; unspecified while it goes on.
-	End BackgammonEnd `protobuf:"varint,2,opt,name=end,proto3,enum=gamerules.v1.BackgammonEnd" json:"end,omitempty"`
-	// The match's length; 0 for a money game.
-	MatchLength uint32 `protobuf:"varint,3,opt,name=match_length,json=matchLength,proto3" json:"match_length,omitempty"`
+	// How the game ended; absent while it goes on.
+	End *BackgammonEnd `protobuf:"varint,2,opt,name=end,proto3,enum=gamerules.v1.BackgammonEnd,oneof" json:"end,omitempty"`
 	// White's score after this game (the match score in a match, the session
 	// score in a money game).
 	WhiteScore uint32 `protobuf:"varint,4,opt,name=white_score,json=whiteScore,proto3" json:"white_score,omitempty"`
 	// Black's score, the same way.
 	BlackScore uint32 `protobuf:"varint,5,opt,name=black_score,json=blackScore,proto3" json:"black_score,omitempty"`
-	// True when the match is over: a player has reached match_length.
-	MatchOver bool `protobuf:"varint,6,opt,name=match_over,json=matchOver,proto3" json:"match_over,omitempty"`
-	// The match's winner (0 white, 1 black) when the match is over.
-	MatchWinner *int32 `protobuf:"varint,7,opt,name=match_winner,json=matchWinner,proto3,oneof" json:"match_winner,omitempty"`
-	// The Crawford flag (the Crawford game, or the game that leads to it).
-	Crawford bool `protobuf:"varint,8,opt,name=crawford,proto3" json:"crawford,omitempty"`
-	// A game after the Crawford game.
-	PostCrawford bool `protobuf:"varint,9,opt,name=post_crawford,json=postCrawford,proto3" json:"post_crawford,omitempty"`
 	// The Jacoby rule is in force (money game with the cube).
-	Jacoby        bool `protobuf:"varint,10,opt,name=jacoby,proto3" json:"jacoby,omitempty"`
+	Jacoby bool `protobuf:"varint,10,opt,name=jacoby,proto3" json:"jacoby,omitempty"`
+	// The match after this game (length, Crawford, over, winner): present
+	// exactly in match play.
+	Match         *BackgammonMatch `protobuf:"bytes,11,opt,name=match,proto3" json:"match,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *BackgammonScore) Reset() {
 	*x = BackgammonScore{}
-	mi := &file_gamerules_v1_backgammon_proto_msgTypes[4]
+	mi := &file_gamerules_v1_backgammon_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -951,7 +1128,7 @@ func (x *BackgammonScore) String() string {
 func (*BackgammonScore) ProtoMessage() {}
 
 func (x *BackgammonScore) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_backgammon_proto_msgTypes[4]
+	mi := &file_gamerules_v1_backgammon_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -964,7 +1141,7 @@ func (x *BackgammonScore) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackgammonScore.ProtoReflect.Descriptor instead.
 func (*BackgammonScore) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{4}
+	return file_gamerules_v1_backgammon_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *BackgammonScore) GetCubeValue() uint32 {
@@ -975,17 +1152,10 @@ func (x *BackgammonScore) GetCubeValue() uint32 {
 }
 
 func (x *BackgammonScore) GetEnd() BackgammonEnd {
-	if x != nil {
-		return x.End
+	if x != nil && x.End != nil {
+		return *x.End
 	}
 	return BackgammonEnd_BACKGAMMON_END_UNSPECIFIED
-}
-
-func (x *BackgammonScore) GetMatchLength() uint32 {
-	if x != nil {
-		return x.MatchLength
-	}
-	return 0
 }
 
 func (x *BackgammonScore) GetWhiteScore() uint32 {
@@ -1002,34 +1172,6 @@ func (x *BackgammonScore) GetBlackScore() uint32 {
 	return 0
 }
 
-func (x *BackgammonScore) GetMatchOver() bool {
-	if x != nil {
-		return x.MatchOver
-	}
-	return false
-}
-
-func (x *BackgammonScore) GetMatchWinner() int32 {
-	if x != nil && x.MatchWinner != nil {
-		return *x.MatchWinner
-	}
-	return 0
-}
-
-func (x *BackgammonScore) GetCrawford() bool {
-	if x != nil {
-		return x.Crawford
-	}
-	return false
-}
-
-func (x *BackgammonScore) GetPostCrawford() bool {
-	if x != nil {
-		return x.PostCrawford
-	}
-	return false
-}
-
 func (x *BackgammonScore) GetJacoby() bool {
 	if x != nil {
 		return x.Jacoby
@@ -1037,18 +1179,25 @@ func (x *BackgammonScore) GetJacoby() bool {
 	return false
 }
 
+func (x *BackgammonScore) GetMatch() *BackgammonMatch {
+	if x != nil {
+		return x.Match
+	}
+	return nil
+}
+
 var File_gamerules_v1_backgammon_proto protoreflect.FileDescriptor
 
 const file_gamerules_v1_backgammon_proto_rawDesc = "" +
 	"\n" +
-	"\x1dgamerules/v1/backgammon.proto\x12\fgamerules.v1\x1a\x1fgoogle/api/field_behavior.proto\"\xac\a\n" +
-	"\x0fBackgammonState\x12\x14\n" +
-	"\x05white\x18\x01 \x03(\rR\x05white\x12\x14\n" +
-	"\x05black\x18\x02 \x03(\rR\x05black\x122\n" +
-	"\x04turn\x18\x03 \x01(\x0e2\x1e.gamerules.v1.BackgammonPlayerR\x04turn\x123\n" +
-	"\x05phase\x18\x04 \x01(\x0e2\x1d.gamerules.v1.BackgammonPhaseR\x05phase\x12\x12\n" +
-	"\x04dice\x18\x05 \x03(\rR\x04dice\x12\x1f\n" +
-	"\vposition_id\x18\x06 \x01(\tR\n" +
+	"\x1dgamerules/v1/backgammon.proto\x12\fgamerules.v1\x1a\x1fgoogle/api/field_behavior.proto\"\xe9\a\n" +
+	"\x0fBackgammonState\x12\x19\n" +
+	"\x05white\x18\x01 \x03(\rB\x03\xe0A\x01R\x05white\x12\x19\n" +
+	"\x05black\x18\x02 \x03(\rB\x03\xe0A\x01R\x05black\x127\n" +
+	"\x04turn\x18\x03 \x01(\x0e2\x1e.gamerules.v1.BackgammonPlayerB\x03\xe0A\x02R\x04turn\x128\n" +
+	"\x05phase\x18\x04 \x01(\x0e2\x1d.gamerules.v1.BackgammonPhaseB\x03\xe0A\x02R\x05phase\x12\x17\n" +
+	"\x04dice\x18\x05 \x03(\rB\x03\xe0A\x01R\x04dice\x12$\n" +
+	"\vposition_id\x18\x06 \x01(\tB\x03\xe0A\x01R\n" +
 	"positionId\x12\x1e\n" +
 	"\bmatch_id\x18\a \x01(\tB\x03\xe0A\x03R\amatchId\x12\"\n" +
 	"\n" +
@@ -1057,62 +1206,71 @@ const file_gamerules_v1_backgammon_proto_rawDesc = "" +
 	"black_pips\x18\t \x01(\rB\x03\xe0A\x03R\tblackPips\x12 \n" +
 	"\twhite_off\x18\n" +
 	" \x01(\rB\x03\xe0A\x03R\bwhiteOff\x12 \n" +
-	"\tblack_off\x18\v \x01(\rB\x03\xe0A\x03R\bblackOff\x12\x1f\n" +
-	"\vwhite_score\x18\f \x01(\rR\n" +
-	"whiteScore\x12\x1f\n" +
-	"\vblack_score\x18\r \x01(\rR\n" +
-	"blackScore\x12\x12\n" +
-	"\x04cube\x18\x0e \x01(\bR\x04cube\x12\x1d\n" +
+	"\tblack_off\x18\v \x01(\rB\x03\xe0A\x03R\bblackOff\x12$\n" +
+	"\vwhite_score\x18\f \x01(\rB\x03\xe0A\x01R\n" +
+	"whiteScore\x12$\n" +
+	"\vblack_score\x18\r \x01(\rB\x03\xe0A\x01R\n" +
+	"blackScore\x125\n" +
+	"\x04cube\x18\x1a \x01(\v2\x1c.gamerules.v1.BackgammonCubeB\x03\xe0A\x01R\x04cube\x128\n" +
+	"\x05match\x18\x1b \x01(\v2\x1d.gamerules.v1.BackgammonMatchB\x03\xe0A\x01R\x05match\x12O\n" +
+	"\vresignation\x18\x12 \x01(\x0e2#.gamerules.v1.BackgammonResignationB\x03\xe0A\x01H\x00R\vresignation\x88\x01\x01\x12A\n" +
+	"\aon_roll\x18\x17 \x01(\x0e2\x1e.gamerules.v1.BackgammonPlayerB\x03\xe0A\x01H\x01R\x06onRoll\x88\x01\x01\x127\n" +
+	"\x03end\x18\x18 \x01(\x0e2\x1b.gamerules.v1.BackgammonEndB\x03\xe0A\x01H\x02R\x03end\x88\x01\x01B\x0e\n" +
+	"\f_resignationB\n" +
 	"\n" +
-	"cube_value\x18\x0f \x01(\rR\tcubeValue\x12=\n" +
+	"\b_on_rollB\x06\n" +
+	"\x04_endJ\x04\b\x0e\x10\x0fJ\x04\b\x0f\x10\x10J\x04\b\x10\x10\x11J\x04\b\x11\x10\x12J\x04\b\x13\x10\x14J\x04\b\x14\x10\x15J\x04\b\x15\x10\x16J\x04\b\x16\x10\x17J\x04\b\x19\x10\x1aR\n" +
+	"cube_valueR\n" +
+	"cube_ownerR\x0edouble_offeredR\fmatch_lengthR\bcrawfordR\x06jacobyR\abeaversR\rpost_crawford\"\xf9\x01\n" +
+	"\x0eBackgammonCube\x12\x19\n" +
+	"\x05value\x18\x01 \x01(\rB\x03\xe0A\x01R\x05value\x12<\n" +
+	"\x05owner\x18\x02 \x01(\x0e2!.gamerules.v1.BackgammonCubeOwnerB\x03\xe0A\x02R\x05owner\x12*\n" +
+	"\x0edouble_offered\x18\x03 \x01(\bB\x03\xe0A\x01R\rdoubleOffered\x12\x1b\n" +
+	"\x06jacoby\x18\x04 \x01(\bB\x03\xe0A\x01R\x06jacoby\x12\x1d\n" +
+	"\abeavers\x18\x05 \x01(\bB\x03\xe0A\x01R\abeavers\x12&\n" +
+	"\fbeaver_count\x18\x06 \x01(\rB\x03\xe0A\x01R\vbeaverCount\"\xbf\x01\n" +
+	"\x0fBackgammonMatch\x12\x1b\n" +
+	"\x06length\x18\x01 \x01(\rB\x03\xe0A\x02R\x06length\x12\x1f\n" +
+	"\bcrawford\x18\x02 \x01(\bB\x03\xe0A\x01R\bcrawford\x12(\n" +
+	"\rpost_crawford\x18\x03 \x01(\bB\x03\xe0A\x03R\fpostCrawford\x12\x17\n" +
+	"\x04over\x18\x04 \x01(\bB\x03\xe0A\x03R\x04over\x12 \n" +
+	"\x06winner\x18\x05 \x01(\x05B\x03\xe0A\x03H\x00R\x06winner\x88\x01\x01B\t\n" +
+	"\a_winner\"U\n" +
+	"\x0eBackgammonStep\x12\x17\n" +
+	"\x04from\x18\x01 \x01(\rB\x03\xe0A\x02R\x04from\x12\x13\n" +
+	"\x02to\x18\x02 \x01(\rB\x03\xe0A\x02R\x02to\x12\x15\n" +
+	"\x03hit\x18\x03 \x01(\bB\x03\xe0A\x03R\x03hit\"\xfe\x01\n" +
+	"\x0eBackgammonMove\x129\n" +
+	"\x04kind\x18\x01 \x01(\x0e2 .gamerules.v1.BackgammonMoveKindB\x03\xe0A\x02R\x04kind\x127\n" +
+	"\x05steps\x18\x02 \x03(\v2\x1c.gamerules.v1.BackgammonStepB\x03\xe0A\x01R\x05steps\x12\x17\n" +
+	"\x04dice\x18\x03 \x03(\rB\x03\xe0A\x01R\x04dice\x12O\n" +
+	"\vresignation\x18\x04 \x01(\x0e2#.gamerules.v1.BackgammonResignationB\x03\xe0A\x01H\x00R\vresignation\x88\x01\x01B\x0e\n" +
+	"\f_resignation\"\x8d\x02\n" +
+	"\x11BackgammonOptions\x12\x17\n" +
+	"\x04cube\x18\x01 \x01(\bB\x03\xe0A\x01R\x04cube\x12 \n" +
+	"\x06jacoby\x18\x02 \x01(\bB\x03\xe0A\x01H\x00R\x06jacoby\x88\x01\x01\x12\x1d\n" +
+	"\abeavers\x18\x03 \x01(\bB\x03\xe0A\x01R\abeavers\x12&\n" +
+	"\fmatch_length\x18\x04 \x01(\rB\x03\xe0A\x01R\vmatchLength\x12$\n" +
+	"\vwhite_score\x18\x05 \x01(\rB\x03\xe0A\x01R\n" +
+	"whiteScore\x12$\n" +
+	"\vblack_score\x18\x06 \x01(\rB\x03\xe0A\x01R\n" +
+	"blackScore\x12\x1f\n" +
+	"\bcrawford\x18\a \x01(\bB\x03\xe0A\x01R\bcrawfordB\t\n" +
+	"\a_jacoby\"\xf8\x02\n" +
+	"\x0fBackgammonScore\x12\"\n" +
 	"\n" +
-	"cube_owner\x18\x10 \x01(\x0e2\x1e.gamerules.v1.BackgammonPlayerR\tcubeOwner\x12%\n" +
-	"\x0edouble_offered\x18\x11 \x01(\bR\rdoubleOffered\x12E\n" +
-	"\vresignation\x18\x12 \x01(\x0e2#.gamerules.v1.BackgammonResignationR\vresignation\x12!\n" +
-	"\fmatch_length\x18\x13 \x01(\rR\vmatchLength\x12\x1a\n" +
-	"\bcrawford\x18\x14 \x01(\bR\bcrawford\x12\x16\n" +
-	"\x06jacoby\x18\x15 \x01(\bR\x06jacoby\x12\x18\n" +
-	"\abeavers\x18\x16 \x01(\bR\abeavers\x127\n" +
-	"\aon_roll\x18\x17 \x01(\x0e2\x1e.gamerules.v1.BackgammonPlayerR\x06onRoll\x12-\n" +
-	"\x03end\x18\x18 \x01(\x0e2\x1b.gamerules.v1.BackgammonEndR\x03end\x12(\n" +
-	"\rpost_crawford\x18\x19 \x01(\bB\x03\xe0A\x03R\fpostCrawford\"K\n" +
-	"\x0eBackgammonStep\x12\x12\n" +
-	"\x04from\x18\x01 \x01(\rR\x04from\x12\x0e\n" +
-	"\x02to\x18\x02 \x01(\rR\x02to\x12\x15\n" +
-	"\x03hit\x18\x03 \x01(\bB\x03\xe0A\x03R\x03hit\"\xd5\x01\n" +
-	"\x0eBackgammonMove\x124\n" +
-	"\x04kind\x18\x01 \x01(\x0e2 .gamerules.v1.BackgammonMoveKindR\x04kind\x122\n" +
-	"\x05steps\x18\x02 \x03(\v2\x1c.gamerules.v1.BackgammonStepR\x05steps\x12\x12\n" +
-	"\x04dice\x18\x03 \x03(\rR\x04dice\x12E\n" +
-	"\vresignation\x18\x04 \x01(\x0e2#.gamerules.v1.BackgammonResignationR\vresignation\"\xea\x01\n" +
-	"\x11BackgammonOptions\x12\x12\n" +
-	"\x04cube\x18\x01 \x01(\bR\x04cube\x12\x1b\n" +
-	"\x06jacoby\x18\x02 \x01(\bH\x00R\x06jacoby\x88\x01\x01\x12\x18\n" +
-	"\abeavers\x18\x03 \x01(\bR\abeavers\x12!\n" +
-	"\fmatch_length\x18\x04 \x01(\rR\vmatchLength\x12\x1f\n" +
-	"\vwhite_score\x18\x05 \x01(\rR\n" +
-	"whiteScore\x12\x1f\n" +
-	"\vblack_score\x18\x06 \x01(\rR\n" +
-	"blackScore\x12\x1a\n" +
-	"\bcrawford\x18\a \x01(\bR\bcrawfordB\t\n" +
-	"\a_jacoby\"\xf5\x02\n" +
-	"\x0fBackgammonScore\x12\x1d\n" +
-	"\n" +
-	"cube_value\x18\x01 \x01(\rR\tcubeValue\x12-\n" +
-	"\x03end\x18\x02 \x01(\x0e2\x1b.gamerules.v1.BackgammonEndR\x03end\x12!\n" +
-	"\fmatch_length\x18\x03 \x01(\rR\vmatchLength\x12\x1f\n" +
-	"\vwhite_score\x18\x04 \x01(\rR\n" +
-	"whiteScore\x12\x1f\n" +
-	"\vblack_score\x18\x05 \x01(\rR\n" +
-	"blackScore\x12\x1d\n" +
-	"\n" +
-	"match_over\x18\x06 \x01(\bR\tmatchOver\x12&\n" +
-	"\fmatch_winner\x18\a \x01(\x05H\x00R\vmatchWinner\x88\x01\x01\x12\x1a\n" +
-	"\bcrawford\x18\b \x01(\bR\bcrawford\x12#\n" +
-	"\rpost_crawford\x18\t \x01(\bR\fpostCrawford\x12\x16\n" +
+	"cube_value\x18\x01 \x01(\rB\x03\xe0A\x03R\tcubeValue\x127\n" +
+	"\x03end\x18\x02 \x01(\x0e2\x1b.gamerules.v1.BackgammonEndB\x03\xe0A\x03H\x00R\x03end\x88\x01\x01\x12$\n" +
+	"\vwhite_score\x18\x04 \x01(\rB\x03\xe0A\x03R\n" +
+	"whiteScore\x12$\n" +
+	"\vblack_score\x18\x05 \x01(\rB\x03\xe0A\x03R\n" +
+	"blackScore\x12\x1b\n" +
 	"\x06jacoby\x18\n" +
-	" \x01(\bR\x06jacobyB\x0f\n" +
-	"\r_match_winner*o\n" +
+	" \x01(\bB\x03\xe0A\x03R\x06jacoby\x128\n" +
+	"\x05match\x18\v \x01(\v2\x1d.gamerules.v1.BackgammonMatchB\x03\xe0A\x03R\x05matchB\x06\n" +
+	"\x04_endJ\x04\b\x03\x10\x04J\x04\b\x06\x10\aJ\x04\b\a\x10\bJ\x04\b\b\x10\tJ\x04\b\t\x10\n" +
+	"R\fmatch_lengthR\n" +
+	"match_overR\fmatch_winnerR\bcrawfordR\rpost_crawford*o\n" +
 	"\x10BackgammonPlayer\x12!\n" +
 	"\x1dBACKGAMMON_PLAYER_UNSPECIFIED\x10\x00\x12\x1b\n" +
 	"\x17BACKGAMMON_PLAYER_WHITE\x10\x01\x12\x1b\n" +
@@ -1134,7 +1292,12 @@ const file_gamerules_v1_backgammon_proto_rawDesc = "" +
 	"\x1aBACKGAMMON_END_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18BACKGAMMON_END_BORNE_OFF\x10\x01\x12\x1b\n" +
 	"\x17BACKGAMMON_END_RESIGNED\x10\x02\x12\x1a\n" +
-	"\x16BACKGAMMON_END_DROPPED\x10\x03*\x9f\x03\n" +
+	"\x16BACKGAMMON_END_DROPPED\x10\x03*\xa2\x01\n" +
+	"\x13BackgammonCubeOwner\x12%\n" +
+	"!BACKGAMMON_CUBE_OWNER_UNSPECIFIED\x10\x00\x12\"\n" +
+	"\x1eBACKGAMMON_CUBE_OWNER_CENTERED\x10\x01\x12\x1f\n" +
+	"\x1bBACKGAMMON_CUBE_OWNER_WHITE\x10\x02\x12\x1f\n" +
+	"\x1bBACKGAMMON_CUBE_OWNER_BLACK\x10\x03*\x9f\x03\n" +
 	"\x12BackgammonMoveKind\x12$\n" +
 	" BACKGAMMON_MOVE_KIND_UNSPECIFIED\x10\x00\x12\x1d\n" +
 	"\x19BACKGAMMON_MOVE_KIND_PLAY\x10\x01\x12\x1d\n" +
@@ -1161,36 +1324,42 @@ func file_gamerules_v1_backgammon_proto_rawDescGZIP() []byte {
 	return file_gamerules_v1_backgammon_proto_rawDescData
 }
 
-var file_gamerules_v1_backgammon_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_gamerules_v1_backgammon_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
+var file_gamerules_v1_backgammon_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
+var file_gamerules_v1_backgammon_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
 var file_gamerules_v1_backgammon_proto_goTypes = []any{
 	(BackgammonPlayer)(0),      // 0: gamerules.v1.BackgammonPlayer
 	(BackgammonPhase)(0),       // 1: gamerules.v1.BackgammonPhase
 	(BackgammonResignation)(0), // 2: gamerules.v1.BackgammonResignation
 	(BackgammonEnd)(0),         // 3: gamerules.v1.BackgammonEnd
-	(BackgammonMoveKind)(0),    // 4: gamerules.v1.BackgammonMoveKind
-	(*BackgammonState)(nil),    // 5: gamerules.v1.BackgammonState
-	(*BackgammonStep)(nil),     // 6: gamerules.v1.BackgammonStep
-	(*BackgammonMove)(nil),     // 7: gamerules.v1.BackgammonMove
-	(*BackgammonOptions)(nil),  // 8: gamerules.v1.BackgammonOptions
-	(*BackgammonScore)(nil),    // 9: gamerules.v1.BackgammonScore
+	(BackgammonCubeOwner)(0),   // 4: gamerules.v1.BackgammonCubeOwner
+	(BackgammonMoveKind)(0),    // 5: gamerules.v1.BackgammonMoveKind
+	(*BackgammonState)(nil),    // 6: gamerules.v1.BackgammonState
+	(*BackgammonCube)(nil),     // 7: gamerules.v1.BackgammonCube
+	(*BackgammonMatch)(nil),    // 8: gamerules.v1.BackgammonMatch
+	(*BackgammonStep)(nil),     // 9: gamerules.v1.BackgammonStep
+	(*BackgammonMove)(nil),     // 10: gamerules.v1.BackgammonMove
+	(*BackgammonOptions)(nil),  // 11: gamerules.v1.BackgammonOptions
+	(*BackgammonScore)(nil),    // 12: gamerules.v1.BackgammonScore
 }
 var file_gamerules_v1_backgammon_proto_depIdxs = []int32{
 	0,  // 0: gamerules.v1.BackgammonState.turn:type_name -> gamerules.v1.BackgammonPlayer
 	1,  // 1: gamerules.v1.BackgammonState.phase:type_name -> gamerules.v1.BackgammonPhase
-	0,  // 2: gamerules.v1.BackgammonState.cube_owner:type_name -> gamerules.v1.BackgammonPlayer
-	2,  // 3: gamerules.v1.BackgammonState.resignation:type_name -> gamerules.v1.BackgammonResignation
-	0,  // 4: gamerules.v1.BackgammonState.on_roll:type_name -> gamerules.v1.BackgammonPlayer
-	3,  // 5: gamerules.v1.BackgammonState.end:type_name -> gamerules.v1.BackgammonEnd
-	4,  // 6: gamerules.v1.BackgammonMove.kind:type_name -> gamerules.v1.BackgammonMoveKind
-	6,  // 7: gamerules.v1.BackgammonMove.steps:type_name -> gamerules.v1.BackgammonStep
-	2,  // 8: gamerules.v1.BackgammonMove.resignation:type_name -> gamerules.v1.BackgammonResignation
-	3,  // 9: gamerules.v1.BackgammonScore.end:type_name -> gamerules.v1.BackgammonEnd
-	10, // [10:10] is the sub-list for method output_type
-	10, // [10:10] is the sub-list for method input_type
-	10, // [10:10] is the sub-list for extension type_name
-	10, // [10:10] is the sub-list for extension extendee
-	0,  // [0:10] is the sub-list for field type_name
+	7,  // 2: gamerules.v1.BackgammonState.cube:type_name -> gamerules.v1.BackgammonCube
+	8,  // 3: gamerules.v1.BackgammonState.match:type_name -> gamerules.v1.BackgammonMatch
+	2,  // 4: gamerules.v1.BackgammonState.resignation:type_name -> gamerules.v1.BackgammonResignation
+	0,  // 5: gamerules.v1.BackgammonState.on_roll:type_name -> gamerules.v1.BackgammonPlayer
+	3,  // 6: gamerules.v1.BackgammonState.end:type_name -> gamerules.v1.BackgammonEnd
+	4,  // 7: gamerules.v1.BackgammonCube.owner:type_name -> gamerules.v1.BackgammonCubeOwner
+	5,  // 8: gamerules.v1.BackgammonMove.kind:type_name -> gamerules.v1.BackgammonMoveKind
+	9,  // 9: gamerules.v1.BackgammonMove.steps:type_name -> gamerules.v1.BackgammonStep
+	2,  // 10: gamerules.v1.BackgammonMove.resignation:type_name -> gamerules.v1.BackgammonResignation
+	3,  // 11: gamerules.v1.BackgammonScore.end:type_name -> gamerules.v1.BackgammonEnd
+	8,  // 12: gamerules.v1.BackgammonScore.match:type_name -> gamerules.v1.BackgammonMatch
+	13, // [13:13] is the sub-list for method output_type
+	13, // [13:13] is the sub-list for method input_type
+	13, // [13:13] is the sub-list for extension type_name
+	13, // [13:13] is the sub-list for extension extendee
+	0,  // [0:13] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_backgammon_proto_init() }
@@ -1198,15 +1367,18 @@ func file_gamerules_v1_backgammon_proto_init() {
 	if File_gamerules_v1_backgammon_proto != nil {
 		return
 	}
-	file_gamerules_v1_backgammon_proto_msgTypes[3].OneofWrappers = []any{}
+	file_gamerules_v1_backgammon_proto_msgTypes[0].OneofWrappers = []any{}
+	file_gamerules_v1_backgammon_proto_msgTypes[2].OneofWrappers = []any{}
 	file_gamerules_v1_backgammon_proto_msgTypes[4].OneofWrappers = []any{}
+	file_gamerules_v1_backgammon_proto_msgTypes[5].OneofWrappers = []any{}
+	file_gamerules_v1_backgammon_proto_msgTypes[6].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamerules_v1_backgammon_proto_rawDesc), len(file_gamerules_v1_backgammon_proto_rawDesc)),
-			NumEnums:      5,
-			NumMessages:   5,
+			NumEnums:      6,
+			NumMessages:   7,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -48,115 +48,50 @@ func (m *BackgammonState) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
-	if m.PostCrawford {
-		i--
-		if m.PostCrawford {
-			dAtA[i] = 1
-		} else {
-			dAtA[i] = 0
+	if m.Match != nil {
+		size, err := m.Match.MarshalToSizedBufferVT(dAtA[:i])
+		if err != nil {
+			return 0, err
 		}
+		i -= size
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(size))
 		i--
 		dAtA[i] = 0x1
 		i--
-		dAtA[i] = 0xc8
+		dAtA[i] = 0xda
 	}
-	if m.End != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.End))
+	if m.Cube != nil {
+		size, err := m.Cube.MarshalToSizedBufferVT(dAtA[:i])
+		if err != nil {
+			return 0, err
+		}
+		i -= size
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(size))
+		i--
+		dAtA[i] = 0x1
+		i--
+		dAtA[i] = 0xd2
+	}
+	if m.End != nil {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(*m.End))
 		i--
 		dAtA[i] = 0x1
 		i--
 		dAtA[i] = 0xc0
 	}
-	if m.OnRoll != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.OnRoll))
+	if m.OnRoll != nil {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(*m.OnRoll))
 		i--
 		dAtA[i] = 0x1
 		i--
 		dAtA[i] = 0xb8
 	}
-	if m.Beavers {
-		i--
-		if m.Beavers {
-			dAtA[i] = 1
-		} else {
-			dAtA[i] = 0
-		}
-		i--
-		dAtA[i] = 0x1
-		i--
-		dAtA[i] = 0xb0
-	}
-	if m.Jacoby {
-		i--
-		if m.Jacoby {
-			dAtA[i] = 1
-		} else {
-			dAtA[i] = 0
-		}
-		i--
-		dAtA[i] = 0x1
-		i--
-		dAtA[i] = 0xa8
-	}
-	if m.Crawford {
-		i--
-		if m.Crawford {
-			dAtA[i] = 1
-		} else {
-			dAtA[i] = 0
-		}
-		i--
-		dAtA[i] = 0x1
-		i--
-		dAtA[i] = 0xa0
-	}
-	if m.MatchLength != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.MatchLength))
-		i--
-		dAtA[i] = 0x1
-		i--
-		dAtA[i] = 0x98
-	}
-	if m.Resignation != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.Resignation))
+	if m.Resignation != nil {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(*m.Resignation))
 		i--
 		dAtA[i] = 0x1
 		i--
 		dAtA[i] = 0x90
-	}
-	if m.DoubleOffered {
-		i--
-		if m.DoubleOffered {
-			dAtA[i] = 1
-		} else {
-			dAtA[i] = 0
-		}
-		i--
-		dAtA[i] = 0x1
-		i--
-		dAtA[i] = 0x88
-	}
-	if m.CubeOwner != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.CubeOwner))
-		i--
-		dAtA[i] = 0x1
-		i--
-		dAtA[i] = 0x80
-	}
-	if m.CubeValue != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.CubeValue))
-		i--
-		dAtA[i] = 0x78
-	}
-	if m.Cube {
-		i--
-		if m.Cube {
-			dAtA[i] = 1
-		} else {
-			dAtA[i] = 0
-		}
-		i--
-		dAtA[i] = 0x70
 	}
 	if m.BlackScore != 0 {
 		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.BlackScore))
@@ -275,6 +210,157 @@ func (m *BackgammonState) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 	return len(dAtA) - i, nil
 }
 
+func (m *BackgammonCube) MarshalVT() (dAtA []byte, err error) {
+	if m == nil {
+		return nil, nil
+	}
+	size := m.SizeVT()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBufferVT(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *BackgammonCube) MarshalToVT(dAtA []byte) (int, error) {
+	size := m.SizeVT()
+	return m.MarshalToSizedBufferVT(dAtA[:size])
+}
+
+func (m *BackgammonCube) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
+	if m == nil {
+		return 0, nil
+	}
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if m.unknownFields != nil {
+		i -= len(m.unknownFields)
+		copy(dAtA[i:], m.unknownFields)
+	}
+	if m.BeaverCount != 0 {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.BeaverCount))
+		i--
+		dAtA[i] = 0x30
+	}
+	if m.Beavers {
+		i--
+		if m.Beavers {
+			dAtA[i] = 1
+		} else {
+			dAtA[i] = 0
+		}
+		i--
+		dAtA[i] = 0x28
+	}
+	if m.Jacoby {
+		i--
+		if m.Jacoby {
+			dAtA[i] = 1
+		} else {
+			dAtA[i] = 0
+		}
+		i--
+		dAtA[i] = 0x20
+	}
+	if m.DoubleOffered {
+		i--
+		if m.DoubleOffered {
+			dAtA[i] = 1
+		} else {
+			dAtA[i] = 0
+		}
+		i--
+		dAtA[i] = 0x18
+	}
+	if m.Owner != 0 {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.Owner))
+		i--
+		dAtA[i] = 0x10
+	}
+	if m.Value != 0 {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.Value))
+		i--
+		dAtA[i] = 0x8
+	}
+	return len(dAtA) - i, nil
+}
+
+func (m *BackgammonMatch) MarshalVT() (dAtA []byte, err error) {
+	if m == nil {
+		return nil, nil
+	}
+	size := m.SizeVT()
+	dAtA = make([]byte, size)
+	n, err := m.MarshalToSizedBufferVT(dAtA[:size])
+	if err != nil {
+		return nil, err
+	}
+	return dAtA[:n], nil
+}
+
+func (m *BackgammonMatch) MarshalToVT(dAtA []byte) (int, error) {
+	size := m.SizeVT()
+	return m.MarshalToSizedBufferVT(dAtA[:size])
+}
+
+func (m *BackgammonMatch) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
+	if m == nil {
+		return 0, nil
+	}
+	i := len(dAtA)
+	_ = i
+	var l int
+	_ = l
+	if m.unknownFields != nil {
+		i -= len(m.unknownFields)
+		copy(dAtA[i:], m.unknownFields)
+	}
+	if m.Winner != nil {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(*m.Winner))
+		i--
+		dAtA[i] = 0x28
+	}
+	if m.Over {
+		i--
+		if m.Over {
+			dAtA[i] = 1
+		} else {
+			dAtA[i] = 0
+		}
+		i--
+		dAtA[i] = 0x20
+	}
+	if m.PostCrawford {
+		i--
+		if m.PostCrawford {
+			dAtA[i] = 1
+		} else {
+			dAtA[i] = 0
+		}
+		i--
+		dAtA[i] = 0x18
+	}
+	if m.Crawford {
+		i--
+		if m.Crawford {
+			dAtA[i] = 1
+		} else {
+			dAtA[i] = 0
+		}
+		i--
+		dAtA[i] = 0x10
+	}
+	if m.Length != 0 {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.Length))
+		i--
+		dAtA[i] = 0x8
+	}
+	return len(dAtA) - i, nil
+}
+
 func (m *BackgammonStep) MarshalVT() (dAtA []byte, err error) {
 	if m == nil {
 		return nil, nil
@@ -358,8 +444,8 @@ func (m *BackgammonMove) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
-	if m.Resignation != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.Resignation))
+	if m.Resignation != nil {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(*m.Resignation))
 		i--
 		dAtA[i] = 0x20
 	}
@@ -521,6 +607,16 @@ func (m *BackgammonScore) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if m.Match != nil {
+		size, err := m.Match.MarshalToSizedBufferVT(dAtA[:i])
+		if err != nil {
+			return 0, err
+		}
+		i -= size
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(size))
+		i--
+		dAtA[i] = 0x5a
+	}
 	if m.Jacoby {
 		i--
 		if m.Jacoby {
@@ -530,41 +626,6 @@ func (m *BackgammonScore) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		}
 		i--
 		dAtA[i] = 0x50
-	}
-	if m.PostCrawford {
-		i--
-		if m.PostCrawford {
-			dAtA[i] = 1
-		} else {
-			dAtA[i] = 0
-		}
-		i--
-		dAtA[i] = 0x48
-	}
-	if m.Crawford {
-		i--
-		if m.Crawford {
-			dAtA[i] = 1
-		} else {
-			dAtA[i] = 0
-		}
-		i--
-		dAtA[i] = 0x40
-	}
-	if m.MatchWinner != nil {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(*m.MatchWinner))
-		i--
-		dAtA[i] = 0x38
-	}
-	if m.MatchOver {
-		i--
-		if m.MatchOver {
-			dAtA[i] = 1
-		} else {
-			dAtA[i] = 0
-		}
-		i--
-		dAtA[i] = 0x30
 	}
 	if m.BlackScore != 0 {
 		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.BlackScore))
@@ -576,13 +637,8 @@ func (m *BackgammonScore) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i--
 		dAtA[i] = 0x20
 	}
-	if m.MatchLength != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.MatchLength))
-		i--
-		dAtA[i] = 0x18
-	}
-	if m.End != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.End))
+	if m.End != nil {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(*m.End))
 		i--
 		dAtA[i] = 0x10
 	}
@@ -653,41 +709,75 @@ func (m *BackgammonState) SizeVT() (n int) {
 	if m.BlackScore != 0 {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.BlackScore))
 	}
-	if m.Cube {
-		n += 2
+	if m.Resignation != nil {
+		n += 2 + protohelpers.SizeOfVarint(uint64(*m.Resignation))
 	}
-	if m.CubeValue != 0 {
-		n += 1 + protohelpers.SizeOfVarint(uint64(m.CubeValue))
+	if m.OnRoll != nil {
+		n += 2 + protohelpers.SizeOfVarint(uint64(*m.OnRoll))
 	}
-	if m.CubeOwner != 0 {
-		n += 2 + protohelpers.SizeOfVarint(uint64(m.CubeOwner))
+	if m.End != nil {
+		n += 2 + protohelpers.SizeOfVarint(uint64(*m.End))
+	}
+	if m.Cube != nil {
+		l = m.Cube.SizeVT()
+		n += 2 + l + protohelpers.SizeOfVarint(uint64(l))
+	}
+	if m.Match != nil {
+		l = m.Match.SizeVT()
+		n += 2 + l + protohelpers.SizeOfVarint(uint64(l))
+	}
+	n += len(m.unknownFields)
+	return n
+}
+
+func (m *BackgammonCube) SizeVT() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if m.Value != 0 {
+		n += 1 + protohelpers.SizeOfVarint(uint64(m.Value))
+	}
+	if m.Owner != 0 {
+		n += 1 + protohelpers.SizeOfVarint(uint64(m.Owner))
 	}
 	if m.DoubleOffered {
-		n += 3
-	}
-	if m.Resignation != 0 {
-		n += 2 + protohelpers.SizeOfVarint(uint64(m.Resignation))
-	}
-	if m.MatchLength != 0 {
-		n += 2 + protohelpers.SizeOfVarint(uint64(m.MatchLength))
-	}
-	if m.Crawford {
-		n += 3
+		n += 2
 	}
 	if m.Jacoby {
-		n += 3
+		n += 2
 	}
 	if m.Beavers {
-		n += 3
+		n += 2
 	}
-	if m.OnRoll != 0 {
-		n += 2 + protohelpers.SizeOfVarint(uint64(m.OnRoll))
+	if m.BeaverCount != 0 {
+		n += 1 + protohelpers.SizeOfVarint(uint64(m.BeaverCount))
 	}
-	if m.End != 0 {
-		n += 2 + protohelpers.SizeOfVarint(uint64(m.End))
+	n += len(m.unknownFields)
+	return n
+}
+
+func (m *BackgammonMatch) SizeVT() (n int) {
+	if m == nil {
+		return 0
+	}
+	var l int
+	_ = l
+	if m.Length != 0 {
+		n += 1 + protohelpers.SizeOfVarint(uint64(m.Length))
+	}
+	if m.Crawford {
+		n += 2
 	}
 	if m.PostCrawford {
-		n += 3
+		n += 2
+	}
+	if m.Over {
+		n += 2
+	}
+	if m.Winner != nil {
+		n += 1 + protohelpers.SizeOfVarint(uint64(*m.Winner))
 	}
 	n += len(m.unknownFields)
 	return n
@@ -734,8 +824,8 @@ func (m *BackgammonMove) SizeVT() (n int) {
 		}
 		n += 1 + protohelpers.SizeOfVarint(uint64(l)) + l
 	}
-	if m.Resignation != 0 {
-		n += 1 + protohelpers.SizeOfVarint(uint64(m.Resignation))
+	if m.Resignation != nil {
+		n += 1 + protohelpers.SizeOfVarint(uint64(*m.Resignation))
 	}
 	n += len(m.unknownFields)
 	return n
@@ -781,11 +871,8 @@ func (m *BackgammonScore) SizeVT() (n int) {
 	if m.CubeValue != 0 {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.CubeValue))
 	}
-	if m.End != 0 {
-		n += 1 + protohelpers.SizeOfVarint(uint64(m.End))
-	}
-	if m.MatchLength != 0 {
-		n += 1 + protohelpers.SizeOfVarint(uint64(m.MatchLength))
+	if m.End != nil {
+		n += 1 + protohelpers.SizeOfVarint(uint64(*m.End))
 	}
 	if m.WhiteScore != 0 {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.WhiteScore))
@@ -793,20 +880,12 @@ func (m *BackgammonScore) SizeVT() (n int) {
 	if m.BlackScore != 0 {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.BlackScore))
 	}
-	if m.MatchOver {
-		n += 2
-	}
-	if m.MatchWinner != nil {
-		n += 1 + protohelpers.SizeOfVarint(uint64(*m.MatchWinner))
-	}
-	if m.Crawford {
-		n += 2
-	}
-	if m.PostCrawford {
-		n += 2
-	}
 	if m.Jacoby {
 		n += 2
+	}
+	if m.Match != nil {
+		l = m.Match.SizeVT()
+		n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
 	}
 	n += len(m.unknownFields)
 	return n
@@ -1285,11 +1364,71 @@ func (m *BackgammonState) UnmarshalVT(dAtA []byte) error {
 					break
 				}
 			}
-		case 14:
+		case 18:
 			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Resignation", wireType)
+			}
+			var v BackgammonResignation
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= BackgammonResignation(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.Resignation = &v
+		case 23:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field OnRoll", wireType)
+			}
+			var v BackgammonPlayer
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= BackgammonPlayer(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.OnRoll = &v
+		case 24:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field End", wireType)
+			}
+			var v BackgammonEnd
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= BackgammonEnd(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.End = &v
+		case 26:
+			if wireType != 2 {
 				return fmt.Errorf("proto: wrong wireType = %d for field Cube", wireType)
 			}
-			var v int
+			var msglen int
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -1299,17 +1438,120 @@ func (m *BackgammonState) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				v |= int(b&0x7F) << shift
+				msglen |= int(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
 			}
-			m.Cube = bool(v != 0)
-		case 15:
+			if msglen < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			if m.Cube == nil {
+				m.Cube = &BackgammonCube{}
+			}
+			if err := m.Cube.UnmarshalVT(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			iNdEx = postIndex
+		case 27:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Match", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			if m.Match == nil {
+				m.Match = &BackgammonMatch{}
+			}
+			if err := m.Match.UnmarshalVT(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			iNdEx = postIndex
+		default:
+			iNdEx = preIndex
+			skippy, err := protohelpers.Skip(dAtA[iNdEx:])
+			if err != nil {
+				return err
+			}
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.unknownFields = append(m.unknownFields, dAtA[iNdEx:iNdEx+skippy]...)
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *BackgammonCube) UnmarshalVT(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return protohelpers.ErrIntOverflow
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: BackgammonCube: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: BackgammonCube: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
 			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field CubeValue", wireType)
+				return fmt.Errorf("proto: wrong wireType = %d for field Value", wireType)
 			}
-			m.CubeValue = 0
+			m.Value = 0
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -1319,16 +1561,16 @@ func (m *BackgammonState) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.CubeValue |= uint32(b&0x7F) << shift
+				m.Value |= uint32(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
 			}
-		case 16:
+		case 2:
 			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field CubeOwner", wireType)
+				return fmt.Errorf("proto: wrong wireType = %d for field Owner", wireType)
 			}
-			m.CubeOwner = 0
+			m.Owner = 0
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -1338,12 +1580,12 @@ func (m *BackgammonState) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.CubeOwner |= BackgammonPlayer(b&0x7F) << shift
+				m.Owner |= BackgammonCubeOwner(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
 			}
-		case 17:
+		case 3:
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field DoubleOffered", wireType)
 			}
@@ -1363,65 +1605,7 @@ func (m *BackgammonState) UnmarshalVT(dAtA []byte) error {
 				}
 			}
 			m.DoubleOffered = bool(v != 0)
-		case 18:
-			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field Resignation", wireType)
-			}
-			m.Resignation = 0
-			for shift := uint(0); ; shift += 7 {
-				if shift >= 64 {
-					return protohelpers.ErrIntOverflow
-				}
-				if iNdEx >= l {
-					return io.ErrUnexpectedEOF
-				}
-				b := dAtA[iNdEx]
-				iNdEx++
-				m.Resignation |= BackgammonResignation(b&0x7F) << shift
-				if b < 0x80 {
-					break
-				}
-			}
-		case 19:
-			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field MatchLength", wireType)
-			}
-			m.MatchLength = 0
-			for shift := uint(0); ; shift += 7 {
-				if shift >= 64 {
-					return protohelpers.ErrIntOverflow
-				}
-				if iNdEx >= l {
-					return io.ErrUnexpectedEOF
-				}
-				b := dAtA[iNdEx]
-				iNdEx++
-				m.MatchLength |= uint32(b&0x7F) << shift
-				if b < 0x80 {
-					break
-				}
-			}
-		case 20:
-			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field Crawford", wireType)
-			}
-			var v int
-			for shift := uint(0); ; shift += 7 {
-				if shift >= 64 {
-					return protohelpers.ErrIntOverflow
-				}
-				if iNdEx >= l {
-					return io.ErrUnexpectedEOF
-				}
-				b := dAtA[iNdEx]
-				iNdEx++
-				v |= int(b&0x7F) << shift
-				if b < 0x80 {
-					break
-				}
-			}
-			m.Crawford = bool(v != 0)
-		case 21:
+		case 4:
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field Jacoby", wireType)
 			}
@@ -1441,7 +1625,7 @@ func (m *BackgammonState) UnmarshalVT(dAtA []byte) error {
 				}
 			}
 			m.Jacoby = bool(v != 0)
-		case 22:
+		case 5:
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field Beavers", wireType)
 			}
@@ -1461,11 +1645,11 @@ func (m *BackgammonState) UnmarshalVT(dAtA []byte) error {
 				}
 			}
 			m.Beavers = bool(v != 0)
-		case 23:
+		case 6:
 			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field OnRoll", wireType)
+				return fmt.Errorf("proto: wrong wireType = %d for field BeaverCount", wireType)
 			}
-			m.OnRoll = 0
+			m.BeaverCount = 0
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -1475,16 +1659,67 @@ func (m *BackgammonState) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.OnRoll |= BackgammonPlayer(b&0x7F) << shift
+				m.BeaverCount |= uint32(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
 			}
-		case 24:
-			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field End", wireType)
+		default:
+			iNdEx = preIndex
+			skippy, err := protohelpers.Skip(dAtA[iNdEx:])
+			if err != nil {
+				return err
 			}
-			m.End = 0
+			if (skippy < 0) || (iNdEx+skippy) < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			if (iNdEx + skippy) > l {
+				return io.ErrUnexpectedEOF
+			}
+			m.unknownFields = append(m.unknownFields, dAtA[iNdEx:iNdEx+skippy]...)
+			iNdEx += skippy
+		}
+	}
+
+	if iNdEx > l {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+func (m *BackgammonMatch) UnmarshalVT(dAtA []byte) error {
+	l := len(dAtA)
+	iNdEx := 0
+	for iNdEx < l {
+		preIndex := iNdEx
+		var wire uint64
+		for shift := uint(0); ; shift += 7 {
+			if shift >= 64 {
+				return protohelpers.ErrIntOverflow
+			}
+			if iNdEx >= l {
+				return io.ErrUnexpectedEOF
+			}
+			b := dAtA[iNdEx]
+			iNdEx++
+			wire |= uint64(b&0x7F) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		fieldNum := int32(wire >> 3)
+		wireType := int(wire & 0x7)
+		if wireType == 4 {
+			return fmt.Errorf("proto: BackgammonMatch: wiretype end group for non-group")
+		}
+		if fieldNum <= 0 {
+			return fmt.Errorf("proto: BackgammonMatch: illegal tag %d (wire type %d)", fieldNum, wire)
+		}
+		switch fieldNum {
+		case 1:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Length", wireType)
+			}
+			m.Length = 0
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -1494,12 +1729,32 @@ func (m *BackgammonState) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.End |= BackgammonEnd(b&0x7F) << shift
+				m.Length |= uint32(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
 			}
-		case 25:
+		case 2:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Crawford", wireType)
+			}
+			var v int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.Crawford = bool(v != 0)
+		case 3:
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field PostCrawford", wireType)
 			}
@@ -1519,6 +1774,46 @@ func (m *BackgammonState) UnmarshalVT(dAtA []byte) error {
 				}
 			}
 			m.PostCrawford = bool(v != 0)
+		case 4:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Over", wireType)
+			}
+			var v int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.Over = bool(v != 0)
+		case 5:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Winner", wireType)
+			}
+			var v int32
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= int32(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.Winner = &v
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])
@@ -1812,7 +2107,7 @@ func (m *BackgammonMove) UnmarshalVT(dAtA []byte) error {
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field Resignation", wireType)
 			}
-			m.Resignation = 0
+			var v BackgammonResignation
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -1822,11 +2117,12 @@ func (m *BackgammonMove) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.Resignation |= BackgammonResignation(b&0x7F) << shift
+				v |= BackgammonResignation(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
 			}
+			m.Resignation = &v
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])
@@ -2090,7 +2386,7 @@ func (m *BackgammonScore) UnmarshalVT(dAtA []byte) error {
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field End", wireType)
 			}
-			m.End = 0
+			var v BackgammonEnd
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -2100,30 +2396,12 @@ func (m *BackgammonScore) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.End |= BackgammonEnd(b&0x7F) << shift
+				v |= BackgammonEnd(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
 			}
-		case 3:
-			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field MatchLength", wireType)
-			}
-			m.MatchLength = 0
-			for shift := uint(0); ; shift += 7 {
-				if shift >= 64 {
-					return protohelpers.ErrIntOverflow
-				}
-				if iNdEx >= l {
-					return io.ErrUnexpectedEOF
-				}
-				b := dAtA[iNdEx]
-				iNdEx++
-				m.MatchLength |= uint32(b&0x7F) << shift
-				if b < 0x80 {
-					break
-				}
-			}
+			m.End = &v
 		case 4:
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field WhiteScore", wireType)
@@ -2162,86 +2440,6 @@ func (m *BackgammonScore) UnmarshalVT(dAtA []byte) error {
 					break
 				}
 			}
-		case 6:
-			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field MatchOver", wireType)
-			}
-			var v int
-			for shift := uint(0); ; shift += 7 {
-				if shift >= 64 {
-					return protohelpers.ErrIntOverflow
-				}
-				if iNdEx >= l {
-					return io.ErrUnexpectedEOF
-				}
-				b := dAtA[iNdEx]
-				iNdEx++
-				v |= int(b&0x7F) << shift
-				if b < 0x80 {
-					break
-				}
-			}
-			m.MatchOver = bool(v != 0)
-		case 7:
-			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field MatchWinner", wireType)
-			}
-			var v int32
-			for shift := uint(0); ; shift += 7 {
-				if shift >= 64 {
-					return protohelpers.ErrIntOverflow
-				}
-				if iNdEx >= l {
-					return io.ErrUnexpectedEOF
-				}
-				b := dAtA[iNdEx]
-				iNdEx++
-				v |= int32(b&0x7F) << shift
-				if b < 0x80 {
-					break
-				}
-			}
-			m.MatchWinner = &v
-		case 8:
-			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field Crawford", wireType)
-			}
-			var v int
-			for shift := uint(0); ; shift += 7 {
-				if shift >= 64 {
-					return protohelpers.ErrIntOverflow
-				}
-				if iNdEx >= l {
-					return io.ErrUnexpectedEOF
-				}
-				b := dAtA[iNdEx]
-				iNdEx++
-				v |= int(b&0x7F) << shift
-				if b < 0x80 {
-					break
-				}
-			}
-			m.Crawford = bool(v != 0)
-		case 9:
-			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field PostCrawford", wireType)
-			}
-			var v int
-			for shift := uint(0); ; shift += 7 {
-				if shift >= 64 {
-					return protohelpers.ErrIntOverflow
-				}
-				if iNdEx >= l {
-					return io.ErrUnexpectedEOF
-				}
-				b := dAtA[iNdEx]
-				iNdEx++
-				v |= int(b&0x7F) << shift
-				if b < 0x80 {
-					break
-				}
-			}
-			m.PostCrawford = bool(v != 0)
 		case 10:
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field Jacoby", wireType)
@@ -2262,6 +2460,42 @@ func (m *BackgammonScore) UnmarshalVT(dAtA []byte) error {
 				}
 			}
 			m.Jacoby = bool(v != 0)
+		case 11:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Match", wireType)
+			}
+			var msglen int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				msglen |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			if msglen < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			postIndex := iNdEx + msglen
+			if postIndex < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			if m.Match == nil {
+				m.Match = &BackgammonMatch{}
+			}
+			if err := m.Match.UnmarshalVT(dAtA[iNdEx:postIndex]); err != nil {
+				return err
+			}
+			iNdEx = postIndex
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])

@@ -27,6 +27,69 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// How a mark is drawn.
+type RenderStateRequest_Mark_Style int32
+
+const (
+	// Not a style: INVALID_REQUEST on `marks`.
+	RenderStateRequest_Mark_STYLE_UNSPECIFIED RenderStateRequest_Mark_Style = 0
+	// A legal destination of the current selection: a green dot, id
+	// "mark-destination-<at>".
+	RenderStateRequest_Mark_STYLE_DESTINATION RenderStateRequest_Mark_Style = 1
+	// The selection itself: an orange ring, id "mark-selected-<at>".
+	RenderStateRequest_Mark_STYLE_SELECTED RenderStateRequest_Mark_Style = 2
+	// Where the last move started: a dashed blue ring, id
+	// "mark-last-from-<at>".
+	RenderStateRequest_Mark_STYLE_LAST_FROM RenderStateRequest_Mark_Style = 3
+	// Where the last move ended: a solid blue ring, id "mark-last-to-<at>".
+	RenderStateRequest_Mark_STYLE_LAST_TO RenderStateRequest_Mark_Style = 4
+)
+
+// Enum value maps for RenderStateRequest_Mark_Style.
+var (
+	RenderStateRequest_Mark_Style_name = map[int32]string{
+		0: "STYLE_UNSPECIFIED",
+		1: "STYLE_DESTINATION",
+		2: "STYLE_SELECTED",
+		3: "STYLE_LAST_FROM",
+		4: "STYLE_LAST_TO",
+	}
+	RenderStateRequest_Mark_Style_value = map[string]int32{
+		"STYLE_UNSPECIFIED": 0,
+		"STYLE_DESTINATION": 1,
+		"STYLE_SELECTED":    2,
+		"STYLE_LAST_FROM":   3,
+		"STYLE_LAST_TO":     4,
+	}
+)
+
+func (x RenderStateRequest_Mark_Style) Enum() *RenderStateRequest_Mark_Style {
+	p := new(RenderStateRequest_Mark_Style)
+	*p = x
+	return p
+}
+
+func (x RenderStateRequest_Mark_Style) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (RenderStateRequest_Mark_Style) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamerules_v1_gamerules_proto_enumTypes[0].Descriptor()
+}
+
+func (RenderStateRequest_Mark_Style) Type() protoreflect.EnumType {
+	return &file_gamerules_v1_gamerules_proto_enumTypes[0]
+}
+
+func (x RenderStateRequest_Mark_Style) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use RenderStateRequest_Mark_Style.Descriptor instead.
+func (RenderStateRequest_Mark_Style) EnumDescriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{16, 0, 0}
+}
+
 // GameState is a whole game state. A request may give the canonical text
 // form, the typed state, or both (then they must describe the same state,
 // INVALID_STATE otherwise). Every state the server returns fills both.
@@ -352,6 +415,12 @@ type GameInfo struct {
 	MoveNotation string `protobuf:"bytes,8,opt,name=move_notation,json=moveNotation,proto3" json:"move_notation,omitempty"`
 	// How the state's text form is written, with an example.
 	StateNotation string `protobuf:"bytes,9,opt,name=state_notation,json=stateNotation,proto3" json:"state_notation,omitempty"`
+	// The version of the game's rules specification (docs/rules/<game>.md)
+	// this server plays, "<major>.<minor>.<patch>": "1.0.0" at API v1. The
+	// minor part grows when a variant or option is added (old requests are
+	// answered as before), the patch part when a wrong answer is fixed; the
+	// major part does not change within API v1.
+	RulesVersion string `protobuf:"bytes,10,opt,name=rules_version,json=rulesVersion,proto3" json:"rules_version,omitempty"`
 	// The size of the game's action space (Move.action is 0..size-1), the
 	// same for every variant and option of the game.
 	ActionSpaceSize int32 `protobuf:"varint,11,opt,name=action_space_size,json=actionSpaceSize,proto3" json:"action_space_size,omitempty"`
@@ -448,6 +517,13 @@ func (x *GameInfo) GetMoveNotation() string {
 func (x *GameInfo) GetStateNotation() string {
 	if x != nil {
 		return x.StateNotation
+	}
+	return ""
+}
+
+func (x *GameInfo) GetRulesVersion() string {
+	if x != nil {
+		return x.RulesVersion
 	}
 	return ""
 }
@@ -1012,11 +1088,9 @@ type ApplyMoveResponse struct {
 	Points []int32 `protobuf:"varint,6,rep,packed,name=points,proto3" json:"points,omitempty"`
 	// A short description of the result, as ScoreResponse.detail.
 	Detail string `protobuf:"bytes,7,opt,name=detail,proto3" json:"detail,omitempty"`
-	// With include_legal_moves: the legal moves of the returned state, in the
-	// game's documented order (empty when finished), as LegalMoves lists them.
-	LegalMoves []*Move `protobuf:"bytes,8,rep,name=legal_moves,json=legalMoves,proto3" json:"legal_moves,omitempty"`
-	// With include_legal_moves: true when legal_moves are chance outcomes.
-	Chance bool `protobuf:"varint,9,opt,name=chance,proto3" json:"chance,omitempty"`
+	// With include_legal_moves: the legal moves of the returned state, as
+	// LegalMoves lists them. Absent without include_legal_moves.
+	Next *NextMoves `protobuf:"bytes,11,opt,name=next,proto3" json:"next,omitempty"`
 	// Backgammon with the cube in use: the cube and the match, as
 	// ScoreResponse.backgammon.
 	Backgammon    *BackgammonScore `protobuf:"bytes,10,opt,name=backgammon,proto3" json:"backgammon,omitempty"`
@@ -1103,18 +1177,11 @@ func (x *ApplyMoveResponse) GetDetail() string {
 	return ""
 }
 
-func (x *ApplyMoveResponse) GetLegalMoves() []*Move {
+func (x *ApplyMoveResponse) GetNext() *NextMoves {
 	if x != nil {
-		return x.LegalMoves
+		return x.Next
 	}
 	return nil
-}
-
-func (x *ApplyMoveResponse) GetChance() bool {
-	if x != nil {
-		return x.Chance
-	}
-	return false
 }
 
 func (x *ApplyMoveResponse) GetBackgammon() *BackgammonScore {
@@ -1122,6 +1189,64 @@ func (x *ApplyMoveResponse) GetBackgammon() *BackgammonScore {
 		return x.Backgammon
 	}
 	return nil
+}
+
+// NextMoves are the legal moves of a state an answer returns (as
+// LegalMovesResponse has them), sent only when asked for.
+type NextMoves struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The legal moves in the game's documented order, each once; empty when
+	// the game is over. At a chance point: the chance outcomes, each with its
+	// probability.
+	Moves []*Move `protobuf:"bytes,1,rep,name=moves,proto3" json:"moves,omitempty"`
+	// True when the moves are chance outcomes.
+	Chance        bool `protobuf:"varint,2,opt,name=chance,proto3" json:"chance,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NextMoves) Reset() {
+	*x = NextMoves{}
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NextMoves) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NextMoves) ProtoMessage() {}
+
+func (x *NextMoves) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NextMoves.ProtoReflect.Descriptor instead.
+func (*NextMoves) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *NextMoves) GetMoves() []*Move {
+	if x != nil {
+		return x.Moves
+	}
+	return nil
+}
+
+func (x *NextMoves) GetChance() bool {
+	if x != nil {
+		return x.Chance
+	}
+	return false
 }
 
 // ScoreRequest asks for the outcome of a state.
@@ -1137,7 +1262,7 @@ type ScoreRequest struct {
 
 func (x *ScoreRequest) Reset() {
 	*x = ScoreRequest{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[11]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1149,7 +1274,7 @@ func (x *ScoreRequest) String() string {
 func (*ScoreRequest) ProtoMessage() {}
 
 func (x *ScoreRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[11]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1162,7 +1287,7 @@ func (x *ScoreRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScoreRequest.ProtoReflect.Descriptor instead.
 func (*ScoreRequest) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{11}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ScoreRequest) GetGame() string {
@@ -1207,7 +1332,7 @@ type ScoreResponse struct {
 
 func (x *ScoreResponse) Reset() {
 	*x = ScoreResponse{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[12]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1219,7 +1344,7 @@ func (x *ScoreResponse) String() string {
 func (*ScoreResponse) ProtoMessage() {}
 
 func (x *ScoreResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[12]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1232,7 +1357,7 @@ func (x *ScoreResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScoreResponse.ProtoReflect.Descriptor instead.
 func (*ScoreResponse) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{12}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ScoreResponse) GetFinished() bool {
@@ -1287,7 +1412,7 @@ type ObserveStateRequest struct {
 
 func (x *ObserveStateRequest) Reset() {
 	*x = ObserveStateRequest{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[13]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1299,7 +1424,7 @@ func (x *ObserveStateRequest) String() string {
 func (*ObserveStateRequest) ProtoMessage() {}
 
 func (x *ObserveStateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[13]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1312,7 +1437,7 @@ func (x *ObserveStateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ObserveStateRequest.ProtoReflect.Descriptor instead.
 func (*ObserveStateRequest) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{13}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ObserveStateRequest) GetGame() string {
@@ -1347,7 +1472,7 @@ type ObserveStateResponse struct {
 
 func (x *ObserveStateResponse) Reset() {
 	*x = ObserveStateResponse{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[14]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1359,7 +1484,7 @@ func (x *ObserveStateResponse) String() string {
 func (*ObserveStateResponse) ProtoMessage() {}
 
 func (x *ObserveStateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[14]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1372,7 +1497,7 @@ func (x *ObserveStateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ObserveStateResponse.ProtoReflect.Descriptor instead.
 func (*ObserveStateResponse) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{14}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ObserveStateResponse) GetState() *GameState {
@@ -1411,14 +1536,28 @@ type RenderStateRequest struct {
 	// is not on the board is INVALID_REQUEST.
 	HighlightFrom string `protobuf:"bytes,6,opt,name=highlight_from,json=highlightFrom,proto3" json:"highlight_from,omitempty"`
 	// Where the highlighted move ends, in the same coordinates.
-	HighlightTo   string `protobuf:"bytes,7,opt,name=highlight_to,json=highlightTo,proto3" json:"highlight_to,omitempty"`
+	HighlightTo string `protobuf:"bytes,7,opt,name=highlight_to,json=highlightTo,proto3" json:"highlight_to,omitempty"`
+	// Coordinates to mark (at most 512), drawn above the board in a group
+	// id="marks" that takes no clicks (pointer-events: none, so a click
+	// reaches the element under the mark). Each mark is an element
+	// id="mark-<style>-<at>" (style destination, selected, last-from or
+	// last-to; at in the game's canonical form, e.g. "mark-destination-e5",
+	// "mark-last-to-N2") with class "mark mark-<style>", data-mark="<at>" and
+	// data-mark-style="<style>"; a coordinate listed twice with one style is
+	// drawn once. A coordinate not on the board or an unspecified style is
+	// INVALID_REQUEST on `marks`. A client computes destinations from
+	// LegalMoves: e.g. for a selected backgammon point, every point a listed
+	// play's checker path reaches after it. GET cannot carry marks: POST the
+	// request as JSON, e.g. {"state": {...}, "marks": [{"at": "e5", "style":
+	// "STYLE_DESTINATION"}]}.
+	Marks         []*RenderStateRequest_Mark `protobuf:"bytes,8,rep,name=marks,proto3" json:"marks,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *RenderStateRequest) Reset() {
 	*x = RenderStateRequest{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[15]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1430,7 +1569,7 @@ func (x *RenderStateRequest) String() string {
 func (*RenderStateRequest) ProtoMessage() {}
 
 func (x *RenderStateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[15]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1443,7 +1582,7 @@ func (x *RenderStateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderStateRequest.ProtoReflect.Descriptor instead.
 func (*RenderStateRequest) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{15}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *RenderStateRequest) GetGame() string {
@@ -1495,6 +1634,13 @@ func (x *RenderStateRequest) GetHighlightTo() string {
 	return ""
 }
 
+func (x *RenderStateRequest) GetMarks() []*RenderStateRequest_Mark {
+	if x != nil {
+		return x.Marks
+	}
+	return nil
+}
+
 // GetBoardRequest names a built-in board.
 type GetBoardRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1509,7 +1655,7 @@ type GetBoardRequest struct {
 
 func (x *GetBoardRequest) Reset() {
 	*x = GetBoardRequest{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[16]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1521,7 +1667,7 @@ func (x *GetBoardRequest) String() string {
 func (*GetBoardRequest) ProtoMessage() {}
 
 func (x *GetBoardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[16]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1534,7 +1680,7 @@ func (x *GetBoardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetBoardRequest.ProtoReflect.Descriptor instead.
 func (*GetBoardRequest) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{16}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *GetBoardRequest) GetGame() string {
@@ -1569,7 +1715,7 @@ type GetBoardResponse struct {
 
 func (x *GetBoardResponse) Reset() {
 	*x = GetBoardResponse{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[17]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1581,7 +1727,7 @@ func (x *GetBoardResponse) String() string {
 func (*GetBoardResponse) ProtoMessage() {}
 
 func (x *GetBoardResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[17]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1594,7 +1740,7 @@ func (x *GetBoardResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetBoardResponse.ProtoReflect.Descriptor instead.
 func (*GetBoardResponse) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{17}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *GetBoardResponse) GetBoard() isGetBoardResponse_Board {
@@ -1670,7 +1816,7 @@ type ReplayGameRequest struct {
 
 func (x *ReplayGameRequest) Reset() {
 	*x = ReplayGameRequest{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[18]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1682,7 +1828,7 @@ func (x *ReplayGameRequest) String() string {
 func (*ReplayGameRequest) ProtoMessage() {}
 
 func (x *ReplayGameRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[18]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1695,7 +1841,7 @@ func (x *ReplayGameRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReplayGameRequest.ProtoReflect.Descriptor instead.
 func (*ReplayGameRequest) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{18}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ReplayGameRequest) GetGame() string {
@@ -1847,7 +1993,7 @@ type ReplayGameResponse struct {
 
 func (x *ReplayGameResponse) Reset() {
 	*x = ReplayGameResponse{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[19]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1859,7 +2005,7 @@ func (x *ReplayGameResponse) String() string {
 func (*ReplayGameResponse) ProtoMessage() {}
 
 func (x *ReplayGameResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[19]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1872,7 +2018,7 @@ func (x *ReplayGameResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReplayGameResponse.ProtoReflect.Descriptor instead.
 func (*ReplayGameResponse) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{19}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ReplayGameResponse) GetStart() *GameState {
@@ -1964,7 +2110,7 @@ type ImportRecordRequest struct {
 
 func (x *ImportRecordRequest) Reset() {
 	*x = ImportRecordRequest{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[20]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1976,7 +2122,7 @@ func (x *ImportRecordRequest) String() string {
 func (*ImportRecordRequest) ProtoMessage() {}
 
 func (x *ImportRecordRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[20]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1989,7 +2135,7 @@ func (x *ImportRecordRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRecordRequest.ProtoReflect.Descriptor instead.
 func (*ImportRecordRequest) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{20}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ImportRecordRequest) GetGame() string {
@@ -2035,7 +2181,7 @@ type ImportRecordResponse struct {
 
 func (x *ImportRecordResponse) Reset() {
 	*x = ImportRecordResponse{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[21]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2047,7 +2193,7 @@ func (x *ImportRecordResponse) String() string {
 func (*ImportRecordResponse) ProtoMessage() {}
 
 func (x *ImportRecordResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[21]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2060,7 +2206,7 @@ func (x *ImportRecordResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRecordResponse.ProtoReflect.Descriptor instead.
 func (*ImportRecordResponse) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{21}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ImportRecordResponse) GetReplay() *ReplayGameRequest {
@@ -2102,7 +2248,7 @@ type ExportRecordRequest struct {
 
 func (x *ExportRecordRequest) Reset() {
 	*x = ExportRecordRequest{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[22]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2114,7 +2260,7 @@ func (x *ExportRecordRequest) String() string {
 func (*ExportRecordRequest) ProtoMessage() {}
 
 func (x *ExportRecordRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[22]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2127,7 +2273,7 @@ func (x *ExportRecordRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRecordRequest.ProtoReflect.Descriptor instead.
 func (*ExportRecordRequest) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{22}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ExportRecordRequest) GetGame() string {
@@ -2171,7 +2317,7 @@ type ExportRecordResponse struct {
 
 func (x *ExportRecordResponse) Reset() {
 	*x = ExportRecordResponse{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[23]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2183,7 +2329,7 @@ func (x *ExportRecordResponse) String() string {
 func (*ExportRecordResponse) ProtoMessage() {}
 
 func (x *ExportRecordResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[23]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2196,7 +2342,7 @@ func (x *ExportRecordResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRecordResponse.ProtoReflect.Descriptor instead.
 func (*ExportRecordResponse) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{23}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ExportRecordResponse) GetText() string {
@@ -2213,188 +2359,258 @@ func (x *ExportRecordResponse) GetFormat() string {
 	return ""
 }
 
+// Mark is one coordinate to mark on the board, with a style.
+type RenderStateRequest_Mark struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The coordinate, as in highlight_from; backgammon also takes
+	// "bar-opponent" and "off-opponent" (the other side's bar and tray).
+	At string `protobuf:"bytes,1,opt,name=at,proto3" json:"at,omitempty"`
+	// How to draw it.
+	Style         RenderStateRequest_Mark_Style `protobuf:"varint,2,opt,name=style,proto3,enum=gamerules.v1.RenderStateRequest_Mark_Style" json:"style,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RenderStateRequest_Mark) Reset() {
+	*x = RenderStateRequest_Mark{}
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RenderStateRequest_Mark) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RenderStateRequest_Mark) ProtoMessage() {}
+
+func (x *RenderStateRequest_Mark) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RenderStateRequest_Mark.ProtoReflect.Descriptor instead.
+func (*RenderStateRequest_Mark) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{16, 0}
+}
+
+func (x *RenderStateRequest_Mark) GetAt() string {
+	if x != nil {
+		return x.At
+	}
+	return ""
+}
+
+func (x *RenderStateRequest_Mark) GetStyle() RenderStateRequest_Mark_Style {
+	if x != nil {
+		return x.Style
+	}
+	return RenderStateRequest_Mark_STYLE_UNSPECIFIED
+}
+
 var File_gamerules_v1_gamerules_proto protoreflect.FileDescriptor
 
 const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\n" +
-	"\x1cgamerules/v1/gamerules.proto\x12\fgamerules.v1\x1a\x1agamerules/v1/abalone.proto\x1a\x1dgamerules/v1/backgammon.proto\x1a\x1fgamerules/v1/gravity_trap.proto\x1a\x1cgamerules/v1/labyrinth.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a google/protobuf/field_mask.proto\"\xa4\x02\n" +
-	"\tGameState\x12\x12\n" +
-	"\x04text\x18\x01 \x01(\tR\x04text\x12?\n" +
+	"\x1cgamerules/v1/gamerules.proto\x12\fgamerules.v1\x1a\x1agamerules/v1/abalone.proto\x1a\x1dgamerules/v1/backgammon.proto\x1a\x1fgamerules/v1/gravity_trap.proto\x1a\x1cgamerules/v1/labyrinth.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a google/protobuf/field_mask.proto\"\xbd\x02\n" +
+	"\tGameState\x12\x17\n" +
+	"\x04text\x18\x01 \x01(\tB\x03\xe0A\x01R\x04text\x12D\n" +
 	"\n" +
-	"backgammon\x18\x02 \x01(\v2\x1d.gamerules.v1.BackgammonStateH\x00R\n" +
-	"backgammon\x126\n" +
-	"\aabalone\x18\x03 \x01(\v2\x1a.gamerules.v1.AbaloneStateH\x00R\aabalone\x12<\n" +
-	"\tlabyrinth\x18\x04 \x01(\v2\x1c.gamerules.v1.LabyrinthStateH\x00R\tlabyrinth\x12C\n" +
-	"\fgravity_trap\x18\x05 \x01(\v2\x1e.gamerules.v1.GravityTrapStateH\x00R\vgravityTrapB\a\n" +
-	"\x05state\"\xc1\x03\n" +
-	"\x04Move\x12\x1a\n" +
-	"\bnotation\x18\x01 \x01(\tR\bnotation\x12>\n" +
+	"backgammon\x18\x02 \x01(\v2\x1d.gamerules.v1.BackgammonStateB\x03\xe0A\x01H\x00R\n" +
+	"backgammon\x12;\n" +
+	"\aabalone\x18\x03 \x01(\v2\x1a.gamerules.v1.AbaloneStateB\x03\xe0A\x01H\x00R\aabalone\x12A\n" +
+	"\tlabyrinth\x18\x04 \x01(\v2\x1c.gamerules.v1.LabyrinthStateB\x03\xe0A\x01H\x00R\tlabyrinth\x12H\n" +
+	"\fgravity_trap\x18\x05 \x01(\v2\x1e.gamerules.v1.GravityTrapStateB\x03\xe0A\x01H\x00R\vgravityTrapB\a\n" +
+	"\x05state\"\xda\x03\n" +
+	"\x04Move\x12\x1f\n" +
+	"\bnotation\x18\x01 \x01(\tB\x03\xe0A\x01R\bnotation\x12C\n" +
 	"\n" +
-	"backgammon\x18\x02 \x01(\v2\x1c.gamerules.v1.BackgammonMoveH\x00R\n" +
-	"backgammon\x125\n" +
-	"\aabalone\x18\x03 \x01(\v2\x19.gamerules.v1.AbaloneMoveH\x00R\aabalone\x12;\n" +
-	"\tlabyrinth\x18\x04 \x01(\v2\x1b.gamerules.v1.LabyrinthMoveH\x00R\tlabyrinth\x12B\n" +
-	"\fgravity_trap\x18\x05 \x01(\v2\x1d.gamerules.v1.GravityTrapMoveH\x00R\vgravityTrap\x12*\n" +
+	"backgammon\x18\x02 \x01(\v2\x1c.gamerules.v1.BackgammonMoveB\x03\xe0A\x01H\x00R\n" +
+	"backgammon\x12:\n" +
+	"\aabalone\x18\x03 \x01(\v2\x19.gamerules.v1.AbaloneMoveB\x03\xe0A\x01H\x00R\aabalone\x12@\n" +
+	"\tlabyrinth\x18\x04 \x01(\v2\x1b.gamerules.v1.LabyrinthMoveB\x03\xe0A\x01H\x00R\tlabyrinth\x12G\n" +
+	"\fgravity_trap\x18\x05 \x01(\v2\x1d.gamerules.v1.GravityTrapMoveB\x03\xe0A\x01H\x00R\vgravityTrap\x12*\n" +
 	"\vprobability\x18\x06 \x01(\x01B\x03\xe0A\x03H\x01R\vprobability\x88\x01\x01\x124\n" +
 	"\x06result\x18\a \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x03R\x06result\x12 \n" +
 	"\x06action\x18\b \x01(\x05B\x03\xe0A\x01H\x02R\x06action\x88\x01\x01B\x06\n" +
 	"\x04moveB\x0e\n" +
 	"\f_probabilityB\t\n" +
-	"\a_action\"\xed\x02\n" +
-	"\bGameInfo\x12\x0e\n" +
-	"\x02id\x18\x01 \x01(\tR\x02id\x12!\n" +
-	"\fdisplay_name\x18\x02 \x01(\tR\vdisplayName\x12\x1f\n" +
-	"\vmin_players\x18\x03 \x01(\x05R\n" +
-	"minPlayers\x12\x1f\n" +
-	"\vmax_players\x18\x04 \x01(\x05R\n" +
-	"maxPlayers\x12\x1d\n" +
+	"\a_action\"\xc4\x03\n" +
+	"\bGameInfo\x12\x13\n" +
+	"\x02id\x18\x01 \x01(\tB\x03\xe0A\x03R\x02id\x12&\n" +
+	"\fdisplay_name\x18\x02 \x01(\tB\x03\xe0A\x03R\vdisplayName\x12$\n" +
+	"\vmin_players\x18\x03 \x01(\x05B\x03\xe0A\x03R\n" +
+	"minPlayers\x12$\n" +
+	"\vmax_players\x18\x04 \x01(\x05B\x03\xe0A\x03R\n" +
+	"maxPlayers\x12\"\n" +
 	"\n" +
-	"has_chance\x18\x05 \x01(\bR\thasChance\x124\n" +
-	"\x16has_hidden_information\x18\x06 \x01(\bR\x14hasHiddenInformation\x12\x1a\n" +
-	"\bvariants\x18\a \x03(\tR\bvariants\x12#\n" +
-	"\rmove_notation\x18\b \x01(\tR\fmoveNotation\x12%\n" +
-	"\x0estate_notation\x18\t \x01(\tR\rstateNotation\x12/\n" +
+	"has_chance\x18\x05 \x01(\bB\x03\xe0A\x03R\thasChance\x129\n" +
+	"\x16has_hidden_information\x18\x06 \x01(\bB\x03\xe0A\x03R\x14hasHiddenInformation\x12\x1f\n" +
+	"\bvariants\x18\a \x03(\tB\x03\xe0A\x03R\bvariants\x12(\n" +
+	"\rmove_notation\x18\b \x01(\tB\x03\xe0A\x03R\fmoveNotation\x12*\n" +
+	"\x0estate_notation\x18\t \x01(\tB\x03\xe0A\x03R\rstateNotation\x12(\n" +
+	"\rrules_version\x18\n" +
+	" \x01(\tB\x03\xe0A\x03R\frulesVersion\x12/\n" +
 	"\x11action_space_size\x18\v \x01(\x05B\x03\xe0A\x03R\x0factionSpaceSize\"\x12\n" +
-	"\x10ListGamesRequest\"A\n" +
-	"\x11ListGamesResponse\x12,\n" +
-	"\x05games\x18\x01 \x03(\v2\x16.gamerules.v1.GameInfoR\x05games\"\xda\x02\n" +
+	"\x10ListGamesRequest\"F\n" +
+	"\x11ListGamesResponse\x121\n" +
+	"\x05games\x18\x01 \x03(\v2\x16.gamerules.v1.GameInfoB\x03\xe0A\x03R\x05games\"\xf3\x02\n" +
 	"\x0eNewGameRequest\x12\x17\n" +
-	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x12\x17\n" +
-	"\x04seed\x18\x02 \x01(\x04H\x01R\x04seed\x88\x01\x01\x12A\n" +
+	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x12\x1c\n" +
+	"\x04seed\x18\x02 \x01(\x04B\x03\xe0A\x01H\x01R\x04seed\x88\x01\x01\x12F\n" +
 	"\n" +
-	"backgammon\x18\x03 \x01(\v2\x1f.gamerules.v1.BackgammonOptionsH\x00R\n" +
-	"backgammon\x128\n" +
-	"\aabalone\x18\x04 \x01(\v2\x1c.gamerules.v1.AbaloneOptionsH\x00R\aabalone\x12>\n" +
-	"\tlabyrinth\x18\x05 \x01(\v2\x1e.gamerules.v1.LabyrinthOptionsH\x00R\tlabyrinth\x12E\n" +
-	"\fgravity_trap\x18\x06 \x01(\v2 .gamerules.v1.GravityTrapOptionsH\x00R\vgravityTrapB\t\n" +
+	"backgammon\x18\x03 \x01(\v2\x1f.gamerules.v1.BackgammonOptionsB\x03\xe0A\x01H\x00R\n" +
+	"backgammon\x12=\n" +
+	"\aabalone\x18\x04 \x01(\v2\x1c.gamerules.v1.AbaloneOptionsB\x03\xe0A\x01H\x00R\aabalone\x12C\n" +
+	"\tlabyrinth\x18\x05 \x01(\v2\x1e.gamerules.v1.LabyrinthOptionsB\x03\xe0A\x01H\x00R\tlabyrinth\x12J\n" +
+	"\fgravity_trap\x18\x06 \x01(\v2 .gamerules.v1.GravityTrapOptionsB\x03\xe0A\x01H\x00R\vgravityTrapB\t\n" +
 	"\aoptionsB\a\n" +
-	"\x05_seed\"T\n" +
-	"\x0fNewGameResponse\x12-\n" +
-	"\x05state\x18\x01 \x01(\v2\x17.gamerules.v1.GameStateR\x05state\x12\x12\n" +
-	"\x04seed\x18\x02 \x01(\x04R\x04seed\"\xc2\x01\n" +
+	"\x05_seed\"^\n" +
+	"\x0fNewGameResponse\x122\n" +
+	"\x05state\x18\x01 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x03R\x05state\x12\x17\n" +
+	"\x04seed\x18\x02 \x01(\x04B\x03\xe0A\x03R\x04seed\"\xcc\x01\n" +
 	"\x11LegalMovesRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
-	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x12'\n" +
-	"\x0finclude_results\x18\x03 \x01(\bR\x0eincludeResults\x127\n" +
-	"\tread_mask\x18\x04 \x01(\v2\x1a.google.protobuf.FieldMaskR\breadMask\"V\n" +
-	"\x12LegalMovesResponse\x12(\n" +
-	"\x05moves\x18\x01 \x03(\v2\x12.gamerules.v1.MoveR\x05moves\x12\x16\n" +
-	"\x06chance\x18\x02 \x01(\bR\x06chance\"\x87\x02\n" +
+	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x12,\n" +
+	"\x0finclude_results\x18\x03 \x01(\bB\x03\xe0A\x01R\x0eincludeResults\x12<\n" +
+	"\tread_mask\x18\x04 \x01(\v2\x1a.google.protobuf.FieldMaskB\x03\xe0A\x01R\breadMask\"`\n" +
+	"\x12LegalMovesResponse\x12-\n" +
+	"\x05moves\x18\x01 \x03(\v2\x12.gamerules.v1.MoveB\x03\xe0A\x03R\x05moves\x12\x1b\n" +
+	"\x06chance\x18\x02 \x01(\bB\x03\xe0A\x03R\x06chance\"\x96\x02\n" +
 	"\x10ApplyMoveRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
 	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x12+\n" +
-	"\x04move\x18\x03 \x01(\v2\x12.gamerules.v1.MoveB\x03\xe0A\x02R\x04move\x12\x17\n" +
-	"\x04seed\x18\x04 \x01(\x04H\x00R\x04seed\x88\x01\x01\x12.\n" +
-	"\x13include_legal_moves\x18\x05 \x01(\bR\x11includeLegalMoves\x12'\n" +
-	"\x0finclude_results\x18\x06 \x01(\bR\x0eincludeResultsB\a\n" +
-	"\x05_seed\"\x8c\x03\n" +
-	"\x11ApplyMoveResponse\x12-\n" +
-	"\x05state\x18\x01 \x01(\v2\x17.gamerules.v1.GameStateR\x05state\x12&\n" +
-	"\x04move\x18\x02 \x01(\v2\x12.gamerules.v1.MoveR\x04move\x12\x17\n" +
-	"\x04seed\x18\x03 \x01(\x04H\x00R\x04seed\x88\x01\x01\x12\x1a\n" +
-	"\bfinished\x18\x04 \x01(\bR\bfinished\x12\x1b\n" +
-	"\x06winner\x18\x05 \x01(\x05H\x01R\x06winner\x88\x01\x01\x12\x16\n" +
-	"\x06points\x18\x06 \x03(\x05R\x06points\x12\x16\n" +
-	"\x06detail\x18\a \x01(\tR\x06detail\x123\n" +
-	"\vlegal_moves\x18\b \x03(\v2\x12.gamerules.v1.MoveR\n" +
-	"legalMoves\x12\x16\n" +
-	"\x06chance\x18\t \x01(\bR\x06chance\x12=\n" +
+	"\x04move\x18\x03 \x01(\v2\x12.gamerules.v1.MoveB\x03\xe0A\x02R\x04move\x12\x1c\n" +
+	"\x04seed\x18\x04 \x01(\x04B\x03\xe0A\x01H\x00R\x04seed\x88\x01\x01\x123\n" +
+	"\x13include_legal_moves\x18\x05 \x01(\bB\x03\xe0A\x01R\x11includeLegalMoves\x12,\n" +
+	"\x0finclude_results\x18\x06 \x01(\bB\x03\xe0A\x01R\x0eincludeResultsB\a\n" +
+	"\x05_seed\"\xba\x03\n" +
+	"\x11ApplyMoveResponse\x122\n" +
+	"\x05state\x18\x01 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x03R\x05state\x12+\n" +
+	"\x04move\x18\x02 \x01(\v2\x12.gamerules.v1.MoveB\x03\xe0A\x03R\x04move\x12\x1c\n" +
+	"\x04seed\x18\x03 \x01(\x04B\x03\xe0A\x03H\x00R\x04seed\x88\x01\x01\x12\x1f\n" +
+	"\bfinished\x18\x04 \x01(\bB\x03\xe0A\x03R\bfinished\x12 \n" +
+	"\x06winner\x18\x05 \x01(\x05B\x03\xe0A\x03H\x01R\x06winner\x88\x01\x01\x12\x1b\n" +
+	"\x06points\x18\x06 \x03(\x05B\x03\xe0A\x03R\x06points\x12\x1b\n" +
+	"\x06detail\x18\a \x01(\tB\x03\xe0A\x03R\x06detail\x120\n" +
+	"\x04next\x18\v \x01(\v2\x17.gamerules.v1.NextMovesB\x03\xe0A\x03R\x04next\x12B\n" +
 	"\n" +
 	"backgammon\x18\n" +
-	" \x01(\v2\x1d.gamerules.v1.BackgammonScoreR\n" +
+	" \x01(\v2\x1d.gamerules.v1.BackgammonScoreB\x03\xe0A\x03R\n" +
 	"backgammonB\a\n" +
 	"\x05_seedB\t\n" +
-	"\a_winner\"[\n" +
+	"\a_winnerJ\x04\b\b\x10\tJ\x04\b\t\x10\n" +
+	"R\vlegal_movesR\x06chance\"W\n" +
+	"\tNextMoves\x12-\n" +
+	"\x05moves\x18\x01 \x03(\v2\x12.gamerules.v1.MoveB\x03\xe0A\x03R\x05moves\x12\x1b\n" +
+	"\x06chance\x18\x02 \x01(\bB\x03\xe0A\x03R\x06chance\"[\n" +
 	"\fScoreRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
-	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\"\xc2\x01\n" +
-	"\rScoreResponse\x12\x1a\n" +
-	"\bfinished\x18\x01 \x01(\bR\bfinished\x12\x1b\n" +
-	"\x06winner\x18\x02 \x01(\x05H\x00R\x06winner\x88\x01\x01\x12\x16\n" +
-	"\x06points\x18\x03 \x03(\x05R\x06points\x12\x16\n" +
-	"\x06detail\x18\x04 \x01(\tR\x06detail\x12=\n" +
+	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\"\xdb\x01\n" +
+	"\rScoreResponse\x12\x1f\n" +
+	"\bfinished\x18\x01 \x01(\bB\x03\xe0A\x03R\bfinished\x12 \n" +
+	"\x06winner\x18\x02 \x01(\x05B\x03\xe0A\x03H\x00R\x06winner\x88\x01\x01\x12\x1b\n" +
+	"\x06points\x18\x03 \x03(\x05B\x03\xe0A\x03R\x06points\x12\x1b\n" +
+	"\x06detail\x18\x04 \x01(\tB\x03\xe0A\x03R\x06detail\x12B\n" +
 	"\n" +
-	"backgammon\x18\x10 \x01(\v2\x1d.gamerules.v1.BackgammonScoreR\n" +
+	"backgammon\x18\x10 \x01(\v2\x1d.gamerules.v1.BackgammonScoreB\x03\xe0A\x03R\n" +
 	"backgammonB\t\n" +
-	"\a_winner\"\x8a\x01\n" +
+	"\a_winner\"\x8f\x01\n" +
 	"\x13ObserveStateRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
-	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x12\x1b\n" +
-	"\x06player\x18\x03 \x01(\x05H\x00R\x06player\x88\x01\x01B\t\n" +
-	"\a_player\"E\n" +
-	"\x14ObserveStateResponse\x12-\n" +
-	"\x05state\x18\x01 \x01(\v2\x17.gamerules.v1.GameStateR\x05state\"\x8c\x02\n" +
+	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x12 \n" +
+	"\x06player\x18\x03 \x01(\x05B\x03\xe0A\x01H\x00R\x06player\x88\x01\x01B\t\n" +
+	"\a_player\"J\n" +
+	"\x14ObserveStateResponse\x122\n" +
+	"\x05state\x18\x01 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x03R\x05state\"\xc0\x04\n" +
 	"\x12RenderStateRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
-	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x12\x12\n" +
-	"\x04size\x18\x03 \x01(\x05R\x04size\x12)\n" +
-	"\x10hide_coordinates\x18\x04 \x01(\bR\x0fhideCoordinates\x12\x17\n" +
-	"\x04side\x18\x05 \x01(\x05H\x00R\x04side\x88\x01\x01\x12%\n" +
-	"\x0ehighlight_from\x18\x06 \x01(\tR\rhighlightFrom\x12!\n" +
-	"\fhighlight_to\x18\a \x01(\tR\vhighlightToB\a\n" +
+	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x12\x17\n" +
+	"\x04size\x18\x03 \x01(\x05B\x03\xe0A\x01R\x04size\x12.\n" +
+	"\x10hide_coordinates\x18\x04 \x01(\bB\x03\xe0A\x01R\x0fhideCoordinates\x12\x1c\n" +
+	"\x04side\x18\x05 \x01(\x05B\x03\xe0A\x01H\x00R\x04side\x88\x01\x01\x12*\n" +
+	"\x0ehighlight_from\x18\x06 \x01(\tB\x03\xe0A\x01R\rhighlightFrom\x12&\n" +
+	"\fhighlight_to\x18\a \x01(\tB\x03\xe0A\x01R\vhighlightTo\x12@\n" +
+	"\x05marks\x18\b \x03(\v2%.gamerules.v1.RenderStateRequest.MarkB\x03\xe0A\x01R\x05marks\x1a\xd6\x01\n" +
+	"\x04Mark\x12\x13\n" +
+	"\x02at\x18\x01 \x01(\tB\x03\xe0A\x02R\x02at\x12F\n" +
+	"\x05style\x18\x02 \x01(\x0e2+.gamerules.v1.RenderStateRequest.Mark.StyleB\x03\xe0A\x02R\x05style\"q\n" +
+	"\x05Style\x12\x15\n" +
+	"\x11STYLE_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11STYLE_DESTINATION\x10\x01\x12\x12\n" +
+	"\x0eSTYLE_SELECTED\x10\x02\x12\x13\n" +
+	"\x0fSTYLE_LAST_FROM\x10\x03\x12\x11\n" +
+	"\rSTYLE_LAST_TO\x10\x04B\a\n" +
 	"\x05_side\"C\n" +
 	"\x0fGetBoardRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x12\x17\n" +
-	"\x04name\x18\x02 \x01(\tB\x03\xe0A\x02R\x04name\"t\n" +
-	"\x10GetBoardResponse\x12C\n" +
-	"\fgravity_trap\x18\x01 \x01(\v2\x1e.gamerules.v1.GravityTrapBoardH\x00R\vgravityTrap\x12\x12\n" +
-	"\x04note\x18\x02 \x01(\tR\x04noteB\a\n" +
-	"\x05board\"\xe8\x03\n" +
+	"\x04name\x18\x02 \x01(\tB\x03\xe0A\x02R\x04name\"~\n" +
+	"\x10GetBoardResponse\x12H\n" +
+	"\fgravity_trap\x18\x01 \x01(\v2\x1e.gamerules.v1.GravityTrapBoardB\x03\xe0A\x03H\x00R\vgravityTrap\x12\x17\n" +
+	"\x04note\x18\x02 \x01(\tB\x03\xe0A\x03R\x04noteB\a\n" +
+	"\x05board\"\x90\x04\n" +
 	"\x11ReplayGameRequest\x12\x17\n" +
-	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x12-\n" +
-	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateR\x05state\x12\x14\n" +
-	"\x05moves\x18\x03 \x03(\tR\x05moves\x12\x17\n" +
-	"\x04seed\x18\x04 \x01(\x04H\x01R\x04seed\x88\x01\x01\x12%\n" +
-	"\x0einclude_states\x18\x05 \x01(\bR\rincludeStates\x12\x1d\n" +
+	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
+	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x01R\x05state\x12\x19\n" +
+	"\x05moves\x18\x03 \x03(\tB\x03\xe0A\x01R\x05moves\x12\x1c\n" +
+	"\x04seed\x18\x04 \x01(\x04B\x03\xe0A\x01H\x01R\x04seed\x88\x01\x01\x12*\n" +
+	"\x0einclude_states\x18\x05 \x01(\bB\x03\xe0A\x01R\rincludeStates\x12\x1d\n" +
 	"\aactions\x18\n" +
-	" \x03(\x05B\x03\xe0A\x01R\aactions\x12A\n" +
+	" \x03(\x05B\x03\xe0A\x01R\aactions\x12F\n" +
 	"\n" +
-	"backgammon\x18\x06 \x01(\v2\x1f.gamerules.v1.BackgammonOptionsH\x00R\n" +
-	"backgammon\x128\n" +
-	"\aabalone\x18\a \x01(\v2\x1c.gamerules.v1.AbaloneOptionsH\x00R\aabalone\x12>\n" +
-	"\tlabyrinth\x18\b \x01(\v2\x1e.gamerules.v1.LabyrinthOptionsH\x00R\tlabyrinth\x12E\n" +
-	"\fgravity_trap\x18\t \x01(\v2 .gamerules.v1.GravityTrapOptionsH\x00R\vgravityTrapB\t\n" +
+	"backgammon\x18\x06 \x01(\v2\x1f.gamerules.v1.BackgammonOptionsB\x03\xe0A\x01H\x00R\n" +
+	"backgammon\x12=\n" +
+	"\aabalone\x18\a \x01(\v2\x1c.gamerules.v1.AbaloneOptionsB\x03\xe0A\x01H\x00R\aabalone\x12C\n" +
+	"\tlabyrinth\x18\b \x01(\v2\x1e.gamerules.v1.LabyrinthOptionsB\x03\xe0A\x01H\x00R\tlabyrinth\x12J\n" +
+	"\fgravity_trap\x18\t \x01(\v2 .gamerules.v1.GravityTrapOptionsB\x03\xe0A\x01H\x00R\vgravityTrapB\t\n" +
 	"\aoptionsB\a\n" +
-	"\x05_seed\"\x8e\x03\n" +
-	"\x12ReplayGameResponse\x12-\n" +
-	"\x05start\x18\x01 \x01(\v2\x17.gamerules.v1.GameStateR\x05start\x12-\n" +
-	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateR\x05state\x12\x14\n" +
-	"\x05moves\x18\x03 \x03(\tR\x05moves\x12/\n" +
-	"\x06states\x18\x04 \x03(\v2\x17.gamerules.v1.GameStateR\x06states\x12\x17\n" +
-	"\x04seed\x18\x05 \x01(\x04H\x00R\x04seed\x88\x01\x01\x12\x1a\n" +
-	"\bfinished\x18\x06 \x01(\bR\bfinished\x12\x1b\n" +
-	"\x06winner\x18\a \x01(\x05H\x01R\x06winner\x88\x01\x01\x12\x16\n" +
-	"\x06points\x18\b \x03(\x05R\x06points\x12\x16\n" +
-	"\x06detail\x18\t \x01(\tR\x06detail\x12=\n" +
+	"\x05_seed\"\xc0\x03\n" +
+	"\x12ReplayGameResponse\x122\n" +
+	"\x05start\x18\x01 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x03R\x05start\x122\n" +
+	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x03R\x05state\x12\x19\n" +
+	"\x05moves\x18\x03 \x03(\tB\x03\xe0A\x03R\x05moves\x124\n" +
+	"\x06states\x18\x04 \x03(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x03R\x06states\x12\x1c\n" +
+	"\x04seed\x18\x05 \x01(\x04B\x03\xe0A\x03H\x00R\x04seed\x88\x01\x01\x12\x1f\n" +
+	"\bfinished\x18\x06 \x01(\bB\x03\xe0A\x03R\bfinished\x12 \n" +
+	"\x06winner\x18\a \x01(\x05B\x03\xe0A\x03H\x01R\x06winner\x88\x01\x01\x12\x1b\n" +
+	"\x06points\x18\b \x03(\x05B\x03\xe0A\x03R\x06points\x12\x1b\n" +
+	"\x06detail\x18\t \x01(\tB\x03\xe0A\x03R\x06detail\x12B\n" +
 	"\n" +
 	"backgammon\x18\n" +
-	" \x01(\v2\x1d.gamerules.v1.BackgammonScoreR\n" +
+	" \x01(\v2\x1d.gamerules.v1.BackgammonScoreB\x03\xe0A\x03R\n" +
 	"backgammonB\a\n" +
 	"\x05_seedB\t\n" +
-	"\a_winner\"\x86\x01\n" +
+	"\a_winner\"\x90\x01\n" +
 	"\x13ImportRecordRequest\x12\x17\n" +
-	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x12\x16\n" +
-	"\x06format\x18\x02 \x01(\tR\x06format\x12\x17\n" +
-	"\x04text\x18\x03 \x01(\tB\x03\xe0A\x02R\x04text\x12%\n" +
-	"\x0einclude_states\x18\x04 \x01(\bR\rincludeStates\"\x84\x02\n" +
-	"\x14ImportRecordResponse\x127\n" +
-	"\x06replay\x18\x01 \x01(\v2\x1f.gamerules.v1.ReplayGameRequestR\x06replay\x128\n" +
-	"\x06result\x18\x02 \x01(\v2 .gamerules.v1.ReplayGameResponseR\x06result\x12@\n" +
-	"\x04tags\x18\x03 \x03(\v2,.gamerules.v1.ImportRecordResponse.TagsEntryR\x04tags\x1a7\n" +
+	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x12\x1b\n" +
+	"\x06format\x18\x02 \x01(\tB\x03\xe0A\x01R\x06format\x12\x17\n" +
+	"\x04text\x18\x03 \x01(\tB\x03\xe0A\x02R\x04text\x12*\n" +
+	"\x0einclude_states\x18\x04 \x01(\bB\x03\xe0A\x01R\rincludeStates\"\x93\x02\n" +
+	"\x14ImportRecordResponse\x12<\n" +
+	"\x06replay\x18\x01 \x01(\v2\x1f.gamerules.v1.ReplayGameRequestB\x03\xe0A\x03R\x06replay\x12=\n" +
+	"\x06result\x18\x02 \x01(\v2 .gamerules.v1.ReplayGameResponseB\x03\xe0A\x03R\x06result\x12E\n" +
+	"\x04tags\x18\x03 \x03(\v2,.gamerules.v1.ImportRecordResponse.TagsEntryB\x03\xe0A\x03R\x04tags\x1a7\n" +
 	"\tTagsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xfe\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x88\x02\n" +
 	"\x13ExportRecordRequest\x12\x17\n" +
-	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x12\x16\n" +
-	"\x06format\x18\x02 \x01(\tR\x06format\x12<\n" +
-	"\x06replay\x18\x03 \x01(\v2\x1f.gamerules.v1.ReplayGameRequestB\x03\xe0A\x02R\x06replay\x12?\n" +
-	"\x04tags\x18\x04 \x03(\v2+.gamerules.v1.ExportRecordRequest.TagsEntryR\x04tags\x1a7\n" +
+	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x12\x1b\n" +
+	"\x06format\x18\x02 \x01(\tB\x03\xe0A\x01R\x06format\x12<\n" +
+	"\x06replay\x18\x03 \x01(\v2\x1f.gamerules.v1.ReplayGameRequestB\x03\xe0A\x02R\x06replay\x12D\n" +
+	"\x04tags\x18\x04 \x03(\v2+.gamerules.v1.ExportRecordRequest.TagsEntryB\x03\xe0A\x01R\x04tags\x1a7\n" +
 	"\tTagsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"B\n" +
-	"\x14ExportRecordResponse\x12\x12\n" +
-	"\x04text\x18\x01 \x01(\tR\x04text\x12\x16\n" +
-	"\x06format\x18\x02 \x01(\tR\x06formatB@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"L\n" +
+	"\x14ExportRecordResponse\x12\x17\n" +
+	"\x04text\x18\x01 \x01(\tB\x03\xe0A\x03R\x04text\x12\x1b\n" +
+	"\x06format\x18\x02 \x01(\tB\x03\xe0A\x03R\x06formatB@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
 
 var (
 	file_gamerules_v1_gamerules_proto_rawDescOnce sync.Once
@@ -2408,100 +2624,107 @@ func file_gamerules_v1_gamerules_proto_rawDescGZIP() []byte {
 	return file_gamerules_v1_gamerules_proto_rawDescData
 }
 
-var file_gamerules_v1_gamerules_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
+var file_gamerules_v1_gamerules_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
+var file_gamerules_v1_gamerules_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
 var file_gamerules_v1_gamerules_proto_goTypes = []any{
-	(*GameState)(nil),             // 0: gamerules.v1.GameState
-	(*Move)(nil),                  // 1: gamerules.v1.Move
-	(*GameInfo)(nil),              // 2: gamerules.v1.GameInfo
-	(*ListGamesRequest)(nil),      // 3: gamerules.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),     // 4: gamerules.v1.ListGamesResponse
-	(*NewGameRequest)(nil),        // 5: gamerules.v1.NewGameRequest
-	(*NewGameResponse)(nil),       // 6: gamerules.v1.NewGameResponse
-	(*LegalMovesRequest)(nil),     // 7: gamerules.v1.LegalMovesRequest
-	(*LegalMovesResponse)(nil),    // 8: gamerules.v1.LegalMovesResponse
-	(*ApplyMoveRequest)(nil),      // 9: gamerules.v1.ApplyMoveRequest
-	(*ApplyMoveResponse)(nil),     // 10: gamerules.v1.ApplyMoveResponse
-	(*ScoreRequest)(nil),          // 11: gamerules.v1.ScoreRequest
-	(*ScoreResponse)(nil),         // 12: gamerules.v1.ScoreResponse
-	(*ObserveStateRequest)(nil),   // 13: gamerules.v1.ObserveStateRequest
-	(*ObserveStateResponse)(nil),  // 14: gamerules.v1.ObserveStateResponse
-	(*RenderStateRequest)(nil),    // 15: gamerules.v1.RenderStateRequest
-	(*GetBoardRequest)(nil),       // 16: gamerules.v1.GetBoardRequest
-	(*GetBoardResponse)(nil),      // 17: gamerules.v1.GetBoardResponse
-	(*ReplayGameRequest)(nil),     // 18: gamerules.v1.ReplayGameRequest
-	(*ReplayGameResponse)(nil),    // 19: gamerules.v1.ReplayGameResponse
-	(*ImportRecordRequest)(nil),   // 20: gamerules.v1.ImportRecordRequest
-	(*ImportRecordResponse)(nil),  // 21: gamerules.v1.ImportRecordResponse
-	(*ExportRecordRequest)(nil),   // 22: gamerules.v1.ExportRecordRequest
-	(*ExportRecordResponse)(nil),  // 23: gamerules.v1.ExportRecordResponse
-	nil,                           // 24: gamerules.v1.ImportRecordResponse.TagsEntry
-	nil,                           // 25: gamerules.v1.ExportRecordRequest.TagsEntry
-	(*BackgammonState)(nil),       // 26: gamerules.v1.BackgammonState
-	(*AbaloneState)(nil),          // 27: gamerules.v1.AbaloneState
-	(*LabyrinthState)(nil),        // 28: gamerules.v1.LabyrinthState
-	(*GravityTrapState)(nil),      // 29: gamerules.v1.GravityTrapState
-	(*BackgammonMove)(nil),        // 30: gamerules.v1.BackgammonMove
-	(*AbaloneMove)(nil),           // 31: gamerules.v1.AbaloneMove
-	(*LabyrinthMove)(nil),         // 32: gamerules.v1.LabyrinthMove
-	(*GravityTrapMove)(nil),       // 33: gamerules.v1.GravityTrapMove
-	(*BackgammonOptions)(nil),     // 34: gamerules.v1.BackgammonOptions
-	(*AbaloneOptions)(nil),        // 35: gamerules.v1.AbaloneOptions
-	(*LabyrinthOptions)(nil),      // 36: gamerules.v1.LabyrinthOptions
-	(*GravityTrapOptions)(nil),    // 37: gamerules.v1.GravityTrapOptions
-	(*fieldmaskpb.FieldMask)(nil), // 38: google.protobuf.FieldMask
-	(*BackgammonScore)(nil),       // 39: gamerules.v1.BackgammonScore
-	(*GravityTrapBoard)(nil),      // 40: gamerules.v1.GravityTrapBoard
+	(RenderStateRequest_Mark_Style)(0), // 0: gamerules.v1.RenderStateRequest.Mark.Style
+	(*GameState)(nil),                  // 1: gamerules.v1.GameState
+	(*Move)(nil),                       // 2: gamerules.v1.Move
+	(*GameInfo)(nil),                   // 3: gamerules.v1.GameInfo
+	(*ListGamesRequest)(nil),           // 4: gamerules.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),          // 5: gamerules.v1.ListGamesResponse
+	(*NewGameRequest)(nil),             // 6: gamerules.v1.NewGameRequest
+	(*NewGameResponse)(nil),            // 7: gamerules.v1.NewGameResponse
+	(*LegalMovesRequest)(nil),          // 8: gamerules.v1.LegalMovesRequest
+	(*LegalMovesResponse)(nil),         // 9: gamerules.v1.LegalMovesResponse
+	(*ApplyMoveRequest)(nil),           // 10: gamerules.v1.ApplyMoveRequest
+	(*ApplyMoveResponse)(nil),          // 11: gamerules.v1.ApplyMoveResponse
+	(*NextMoves)(nil),                  // 12: gamerules.v1.NextMoves
+	(*ScoreRequest)(nil),               // 13: gamerules.v1.ScoreRequest
+	(*ScoreResponse)(nil),              // 14: gamerules.v1.ScoreResponse
+	(*ObserveStateRequest)(nil),        // 15: gamerules.v1.ObserveStateRequest
+	(*ObserveStateResponse)(nil),       // 16: gamerules.v1.ObserveStateResponse
+	(*RenderStateRequest)(nil),         // 17: gamerules.v1.RenderStateRequest
+	(*GetBoardRequest)(nil),            // 18: gamerules.v1.GetBoardRequest
+	(*GetBoardResponse)(nil),           // 19: gamerules.v1.GetBoardResponse
+	(*ReplayGameRequest)(nil),          // 20: gamerules.v1.ReplayGameRequest
+	(*ReplayGameResponse)(nil),         // 21: gamerules.v1.ReplayGameResponse
+	(*ImportRecordRequest)(nil),        // 22: gamerules.v1.ImportRecordRequest
+	(*ImportRecordResponse)(nil),       // 23: gamerules.v1.ImportRecordResponse
+	(*ExportRecordRequest)(nil),        // 24: gamerules.v1.ExportRecordRequest
+	(*ExportRecordResponse)(nil),       // 25: gamerules.v1.ExportRecordResponse
+	(*RenderStateRequest_Mark)(nil),    // 26: gamerules.v1.RenderStateRequest.Mark
+	nil,                                // 27: gamerules.v1.ImportRecordResponse.TagsEntry
+	nil,                                // 28: gamerules.v1.ExportRecordRequest.TagsEntry
+	(*BackgammonState)(nil),            // 29: gamerules.v1.BackgammonState
+	(*AbaloneState)(nil),               // 30: gamerules.v1.AbaloneState
+	(*LabyrinthState)(nil),             // 31: gamerules.v1.LabyrinthState
+	(*GravityTrapState)(nil),           // 32: gamerules.v1.GravityTrapState
+	(*BackgammonMove)(nil),             // 33: gamerules.v1.BackgammonMove
+	(*AbaloneMove)(nil),                // 34: gamerules.v1.AbaloneMove
+	(*LabyrinthMove)(nil),              // 35: gamerules.v1.LabyrinthMove
+	(*GravityTrapMove)(nil),            // 36: gamerules.v1.GravityTrapMove
+	(*BackgammonOptions)(nil),          // 37: gamerules.v1.BackgammonOptions
+	(*AbaloneOptions)(nil),             // 38: gamerules.v1.AbaloneOptions
+	(*LabyrinthOptions)(nil),           // 39: gamerules.v1.LabyrinthOptions
+	(*GravityTrapOptions)(nil),         // 40: gamerules.v1.GravityTrapOptions
+	(*fieldmaskpb.FieldMask)(nil),      // 41: google.protobuf.FieldMask
+	(*BackgammonScore)(nil),            // 42: gamerules.v1.BackgammonScore
+	(*GravityTrapBoard)(nil),           // 43: gamerules.v1.GravityTrapBoard
 }
 var file_gamerules_v1_gamerules_proto_depIdxs = []int32{
-	26, // 0: gamerules.v1.GameState.backgammon:type_name -> gamerules.v1.BackgammonState
-	27, // 1: gamerules.v1.GameState.abalone:type_name -> gamerules.v1.AbaloneState
-	28, // 2: gamerules.v1.GameState.labyrinth:type_name -> gamerules.v1.LabyrinthState
-	29, // 3: gamerules.v1.GameState.gravity_trap:type_name -> gamerules.v1.GravityTrapState
-	30, // 4: gamerules.v1.Move.backgammon:type_name -> gamerules.v1.BackgammonMove
-	31, // 5: gamerules.v1.Move.abalone:type_name -> gamerules.v1.AbaloneMove
-	32, // 6: gamerules.v1.Move.labyrinth:type_name -> gamerules.v1.LabyrinthMove
-	33, // 7: gamerules.v1.Move.gravity_trap:type_name -> gamerules.v1.GravityTrapMove
-	0,  // 8: gamerules.v1.Move.result:type_name -> gamerules.v1.GameState
-	2,  // 9: gamerules.v1.ListGamesResponse.games:type_name -> gamerules.v1.GameInfo
-	34, // 10: gamerules.v1.NewGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
-	35, // 11: gamerules.v1.NewGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
-	36, // 12: gamerules.v1.NewGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
-	37, // 13: gamerules.v1.NewGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
-	0,  // 14: gamerules.v1.NewGameResponse.state:type_name -> gamerules.v1.GameState
-	0,  // 15: gamerules.v1.LegalMovesRequest.state:type_name -> gamerules.v1.GameState
-	38, // 16: gamerules.v1.LegalMovesRequest.read_mask:type_name -> google.protobuf.FieldMask
-	1,  // 17: gamerules.v1.LegalMovesResponse.moves:type_name -> gamerules.v1.Move
-	0,  // 18: gamerules.v1.ApplyMoveRequest.state:type_name -> gamerules.v1.GameState
-	1,  // 19: gamerules.v1.ApplyMoveRequest.move:type_name -> gamerules.v1.Move
-	0,  // 20: gamerules.v1.ApplyMoveResponse.state:type_name -> gamerules.v1.GameState
-	1,  // 21: gamerules.v1.ApplyMoveResponse.move:type_name -> gamerules.v1.Move
-	1,  // 22: gamerules.v1.ApplyMoveResponse.legal_moves:type_name -> gamerules.v1.Move
-	39, // 23: gamerules.v1.ApplyMoveResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
-	0,  // 24: gamerules.v1.ScoreRequest.state:type_name -> gamerules.v1.GameState
-	39, // 25: gamerules.v1.ScoreResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
-	0,  // 26: gamerules.v1.ObserveStateRequest.state:type_name -> gamerules.v1.GameState
-	0,  // 27: gamerules.v1.ObserveStateResponse.state:type_name -> gamerules.v1.GameState
-	0,  // 28: gamerules.v1.RenderStateRequest.state:type_name -> gamerules.v1.GameState
-	40, // 29: gamerules.v1.GetBoardResponse.gravity_trap:type_name -> gamerules.v1.GravityTrapBoard
-	0,  // 30: gamerules.v1.ReplayGameRequest.state:type_name -> gamerules.v1.GameState
-	34, // 31: gamerules.v1.ReplayGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
-	35, // 32: gamerules.v1.ReplayGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
-	36, // 33: gamerules.v1.ReplayGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
-	37, // 34: gamerules.v1.ReplayGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
-	0,  // 35: gamerules.v1.ReplayGameResponse.start:type_name -> gamerules.v1.GameState
-	0,  // 36: gamerules.v1.ReplayGameResponse.state:type_name -> gamerules.v1.GameState
-	0,  // 37: gamerules.v1.ReplayGameResponse.states:type_name -> gamerules.v1.GameState
-	39, // 38: gamerules.v1.ReplayGameResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
-	18, // 39: gamerules.v1.ImportRecordResponse.replay:type_name -> gamerules.v1.ReplayGameRequest
-	19, // 40: gamerules.v1.ImportRecordResponse.result:type_name -> gamerules.v1.ReplayGameResponse
-	24, // 41: gamerules.v1.ImportRecordResponse.tags:type_name -> gamerules.v1.ImportRecordResponse.TagsEntry
-	18, // 42: gamerules.v1.ExportRecordRequest.replay:type_name -> gamerules.v1.ReplayGameRequest
-	25, // 43: gamerules.v1.ExportRecordRequest.tags:type_name -> gamerules.v1.ExportRecordRequest.TagsEntry
-	44, // [44:44] is the sub-list for method output_type
-	44, // [44:44] is the sub-list for method input_type
-	44, // [44:44] is the sub-list for extension type_name
-	44, // [44:44] is the sub-list for extension extendee
-	0,  // [0:44] is the sub-list for field type_name
+	29, // 0: gamerules.v1.GameState.backgammon:type_name -> gamerules.v1.BackgammonState
+	30, // 1: gamerules.v1.GameState.abalone:type_name -> gamerules.v1.AbaloneState
+	31, // 2: gamerules.v1.GameState.labyrinth:type_name -> gamerules.v1.LabyrinthState
+	32, // 3: gamerules.v1.GameState.gravity_trap:type_name -> gamerules.v1.GravityTrapState
+	33, // 4: gamerules.v1.Move.backgammon:type_name -> gamerules.v1.BackgammonMove
+	34, // 5: gamerules.v1.Move.abalone:type_name -> gamerules.v1.AbaloneMove
+	35, // 6: gamerules.v1.Move.labyrinth:type_name -> gamerules.v1.LabyrinthMove
+	36, // 7: gamerules.v1.Move.gravity_trap:type_name -> gamerules.v1.GravityTrapMove
+	1,  // 8: gamerules.v1.Move.result:type_name -> gamerules.v1.GameState
+	3,  // 9: gamerules.v1.ListGamesResponse.games:type_name -> gamerules.v1.GameInfo
+	37, // 10: gamerules.v1.NewGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
+	38, // 11: gamerules.v1.NewGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
+	39, // 12: gamerules.v1.NewGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
+	40, // 13: gamerules.v1.NewGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
+	1,  // 14: gamerules.v1.NewGameResponse.state:type_name -> gamerules.v1.GameState
+	1,  // 15: gamerules.v1.LegalMovesRequest.state:type_name -> gamerules.v1.GameState
+	41, // 16: gamerules.v1.LegalMovesRequest.read_mask:type_name -> google.protobuf.FieldMask
+	2,  // 17: gamerules.v1.LegalMovesResponse.moves:type_name -> gamerules.v1.Move
+	1,  // 18: gamerules.v1.ApplyMoveRequest.state:type_name -> gamerules.v1.GameState
+	2,  // 19: gamerules.v1.ApplyMoveRequest.move:type_name -> gamerules.v1.Move
+	1,  // 20: gamerules.v1.ApplyMoveResponse.state:type_name -> gamerules.v1.GameState
+	2,  // 21: gamerules.v1.ApplyMoveResponse.move:type_name -> gamerules.v1.Move
+	12, // 22: gamerules.v1.ApplyMoveResponse.next:type_name -> gamerules.v1.NextMoves
+	42, // 23: gamerules.v1.ApplyMoveResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	2,  // 24: gamerules.v1.NextMoves.moves:type_name -> gamerules.v1.Move
+	1,  // 25: gamerules.v1.ScoreRequest.state:type_name -> gamerules.v1.GameState
+	42, // 26: gamerules.v1.ScoreResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	1,  // 27: gamerules.v1.ObserveStateRequest.state:type_name -> gamerules.v1.GameState
+	1,  // 28: gamerules.v1.ObserveStateResponse.state:type_name -> gamerules.v1.GameState
+	1,  // 29: gamerules.v1.RenderStateRequest.state:type_name -> gamerules.v1.GameState
+	26, // 30: gamerules.v1.RenderStateRequest.marks:type_name -> gamerules.v1.RenderStateRequest.Mark
+	43, // 31: gamerules.v1.GetBoardResponse.gravity_trap:type_name -> gamerules.v1.GravityTrapBoard
+	1,  // 32: gamerules.v1.ReplayGameRequest.state:type_name -> gamerules.v1.GameState
+	37, // 33: gamerules.v1.ReplayGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
+	38, // 34: gamerules.v1.ReplayGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
+	39, // 35: gamerules.v1.ReplayGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
+	40, // 36: gamerules.v1.ReplayGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
+	1,  // 37: gamerules.v1.ReplayGameResponse.start:type_name -> gamerules.v1.GameState
+	1,  // 38: gamerules.v1.ReplayGameResponse.state:type_name -> gamerules.v1.GameState
+	1,  // 39: gamerules.v1.ReplayGameResponse.states:type_name -> gamerules.v1.GameState
+	42, // 40: gamerules.v1.ReplayGameResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	20, // 41: gamerules.v1.ImportRecordResponse.replay:type_name -> gamerules.v1.ReplayGameRequest
+	21, // 42: gamerules.v1.ImportRecordResponse.result:type_name -> gamerules.v1.ReplayGameResponse
+	27, // 43: gamerules.v1.ImportRecordResponse.tags:type_name -> gamerules.v1.ImportRecordResponse.TagsEntry
+	20, // 44: gamerules.v1.ExportRecordRequest.replay:type_name -> gamerules.v1.ReplayGameRequest
+	28, // 45: gamerules.v1.ExportRecordRequest.tags:type_name -> gamerules.v1.ExportRecordRequest.TagsEntry
+	0,  // 46: gamerules.v1.RenderStateRequest.Mark.style:type_name -> gamerules.v1.RenderStateRequest.Mark.Style
+	47, // [47:47] is the sub-list for method output_type
+	47, // [47:47] is the sub-list for method input_type
+	47, // [47:47] is the sub-list for extension type_name
+	47, // [47:47] is the sub-list for extension extendee
+	0,  // [0:47] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_gamerules_proto_init() }
@@ -2533,31 +2756,32 @@ func file_gamerules_v1_gamerules_proto_init() {
 	}
 	file_gamerules_v1_gamerules_proto_msgTypes[9].OneofWrappers = []any{}
 	file_gamerules_v1_gamerules_proto_msgTypes[10].OneofWrappers = []any{}
-	file_gamerules_v1_gamerules_proto_msgTypes[12].OneofWrappers = []any{}
 	file_gamerules_v1_gamerules_proto_msgTypes[13].OneofWrappers = []any{}
-	file_gamerules_v1_gamerules_proto_msgTypes[15].OneofWrappers = []any{}
-	file_gamerules_v1_gamerules_proto_msgTypes[17].OneofWrappers = []any{
+	file_gamerules_v1_gamerules_proto_msgTypes[14].OneofWrappers = []any{}
+	file_gamerules_v1_gamerules_proto_msgTypes[16].OneofWrappers = []any{}
+	file_gamerules_v1_gamerules_proto_msgTypes[18].OneofWrappers = []any{
 		(*GetBoardResponse_GravityTrap)(nil),
 	}
-	file_gamerules_v1_gamerules_proto_msgTypes[18].OneofWrappers = []any{
+	file_gamerules_v1_gamerules_proto_msgTypes[19].OneofWrappers = []any{
 		(*ReplayGameRequest_Backgammon)(nil),
 		(*ReplayGameRequest_Abalone)(nil),
 		(*ReplayGameRequest_Labyrinth)(nil),
 		(*ReplayGameRequest_GravityTrap)(nil),
 	}
-	file_gamerules_v1_gamerules_proto_msgTypes[19].OneofWrappers = []any{}
+	file_gamerules_v1_gamerules_proto_msgTypes[20].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamerules_v1_gamerules_proto_rawDesc), len(file_gamerules_v1_gamerules_proto_rawDesc)),
-			NumEnums:      0,
-			NumMessages:   26,
+			NumEnums:      1,
+			NumMessages:   28,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
 		GoTypes:           file_gamerules_v1_gamerules_proto_goTypes,
 		DependencyIndexes: file_gamerules_v1_gamerules_proto_depIdxs,
+		EnumInfos:         file_gamerules_v1_gamerules_proto_enumTypes,
 		MessageInfos:      file_gamerules_v1_gamerules_proto_msgTypes,
 	}.Build()
 	File_gamerules_v1_gamerules_proto = out.File

@@ -7,6 +7,7 @@
 package gamerulesv1
 
 import (
+	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	reflect "reflect"
@@ -292,8 +293,8 @@ type GravityTrapState struct {
 	RedShip *uint32 `protobuf:"varint,3,opt,name=red_ship,json=redShip,proto3,oneof" json:"red_ship,omitempty"`
 	// The blue ship's station; absent while not placed.
 	BlueShip *uint32 `protobuf:"varint,4,opt,name=blue_ship,json=blueShip,proto3,oneof" json:"blue_ship,omitempty"`
-	// The player to place (set-up) or to move.
-	ToAct GravityTrapPlayer `protobuf:"varint,5,opt,name=to_act,json=toAct,proto3,enum=gamerules.v1.GravityTrapPlayer" json:"to_act,omitempty"`
+	// The player to place (set-up) or to move (named `to_act` before v1).
+	Turn GravityTrapPlayer `protobuf:"varint,5,opt,name=turn,proto3,enum=gamerules.v1.GravityTrapPlayer" json:"turn,omitempty"`
 	// The option of the same name (GravityTrapOptions).
 	AllowMirrorPlacement bool `protobuf:"varint,6,opt,name=allow_mirror_placement,json=allowMirrorPlacement,proto3" json:"allow_mirror_placement,omitempty"`
 	unknownFields        protoimpl.UnknownFields
@@ -358,9 +359,9 @@ func (x *GravityTrapState) GetBlueShip() uint32 {
 	return 0
 }
 
-func (x *GravityTrapState) GetToAct() GravityTrapPlayer {
+func (x *GravityTrapState) GetTurn() GravityTrapPlayer {
 	if x != nil {
-		return x.ToAct
+		return x.Turn
 	}
 	return GravityTrapPlayer_GRAVITY_TRAP_PLAYER_UNSPECIFIED
 }
@@ -510,36 +511,36 @@ var File_gamerules_v1_gravity_trap_proto protoreflect.FileDescriptor
 
 const file_gamerules_v1_gravity_trap_proto_rawDesc = "" +
 	"\n" +
-	"\x1fgamerules/v1/gravity_trap.proto\x12\fgamerules.v1\"@\n" +
-	"\x12GravityTrapStation\x12\x0e\n" +
-	"\x02id\x18\x01 \x01(\rR\x02id\x12\f\n" +
-	"\x01x\x18\x02 \x01(\x01R\x01x\x12\f\n" +
-	"\x01y\x18\x03 \x01(\x01R\x01y\"-\n" +
-	"\x0fGravityTrapLine\x12\x1a\n" +
-	"\bstations\x18\x01 \x03(\rR\bstations\"\xb5\x01\n" +
-	"\x10GravityTrapBoard\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\x12<\n" +
-	"\bstations\x18\x02 \x03(\v2 .gamerules.v1.GravityTrapStationR\bstations\x123\n" +
-	"\x05lines\x18\x03 \x03(\v2\x1d.gamerules.v1.GravityTrapLineR\x05lines\x12\x1a\n" +
-	"\bopposite\x18\x04 \x03(\rR\bopposite\"\xad\x02\n" +
-	"\x10GravityTrapState\x124\n" +
-	"\x05board\x18\x01 \x01(\v2\x1e.gamerules.v1.GravityTrapBoardR\x05board\x12\x18\n" +
-	"\amarbles\x18\x02 \x03(\rR\amarbles\x12\x1e\n" +
-	"\bred_ship\x18\x03 \x01(\rH\x00R\aredShip\x88\x01\x01\x12 \n" +
-	"\tblue_ship\x18\x04 \x01(\rH\x01R\bblueShip\x88\x01\x01\x126\n" +
-	"\x06to_act\x18\x05 \x01(\x0e2\x1f.gamerules.v1.GravityTrapPlayerR\x05toAct\x124\n" +
-	"\x16allow_mirror_placement\x18\x06 \x01(\bR\x14allowMirrorPlacementB\v\n" +
+	"\x1fgamerules/v1/gravity_trap.proto\x12\fgamerules.v1\x1a\x1fgoogle/api/field_behavior.proto\"O\n" +
+	"\x12GravityTrapStation\x12\x13\n" +
+	"\x02id\x18\x01 \x01(\rB\x03\xe0A\x02R\x02id\x12\x11\n" +
+	"\x01x\x18\x02 \x01(\x01B\x03\xe0A\x01R\x01x\x12\x11\n" +
+	"\x01y\x18\x03 \x01(\x01B\x03\xe0A\x01R\x01y\"2\n" +
+	"\x0fGravityTrapLine\x12\x1f\n" +
+	"\bstations\x18\x01 \x03(\rB\x03\xe0A\x01R\bstations\"\xc9\x01\n" +
+	"\x10GravityTrapBoard\x12\x17\n" +
+	"\x04name\x18\x01 \x01(\tB\x03\xe0A\x01R\x04name\x12A\n" +
+	"\bstations\x18\x02 \x03(\v2 .gamerules.v1.GravityTrapStationB\x03\xe0A\x01R\bstations\x128\n" +
+	"\x05lines\x18\x03 \x03(\v2\x1d.gamerules.v1.GravityTrapLineB\x03\xe0A\x01R\x05lines\x12\x1f\n" +
+	"\bopposite\x18\x04 \x03(\rB\x03\xe0A\x01R\bopposite\"\xc8\x02\n" +
+	"\x10GravityTrapState\x129\n" +
+	"\x05board\x18\x01 \x01(\v2\x1e.gamerules.v1.GravityTrapBoardB\x03\xe0A\x01R\x05board\x12\x1d\n" +
+	"\amarbles\x18\x02 \x03(\rB\x03\xe0A\x01R\amarbles\x12#\n" +
+	"\bred_ship\x18\x03 \x01(\rB\x03\xe0A\x01H\x00R\aredShip\x88\x01\x01\x12%\n" +
+	"\tblue_ship\x18\x04 \x01(\rB\x03\xe0A\x01H\x01R\bblueShip\x88\x01\x01\x128\n" +
+	"\x04turn\x18\x05 \x01(\x0e2\x1f.gamerules.v1.GravityTrapPlayerB\x03\xe0A\x02R\x04turn\x129\n" +
+	"\x16allow_mirror_placement\x18\x06 \x01(\bB\x03\xe0A\x01R\x14allowMirrorPlacementB\v\n" +
 	"\t_red_shipB\f\n" +
 	"\n" +
-	"_blue_ship\"A\n" +
-	"\x0fGravityTrapMove\x12\x14\n" +
-	"\x05place\x18\x01 \x01(\bR\x05place\x12\x18\n" +
-	"\astation\x18\x02 \x01(\rR\astation\"\xc6\x01\n" +
-	"\x12GravityTrapOptions\x12\x14\n" +
-	"\x05board\x18\x01 \x01(\tR\x05board\x12!\n" +
-	"\ffirst_player\x18\x02 \x01(\x05R\vfirstPlayer\x124\n" +
-	"\x16allow_mirror_placement\x18\x03 \x01(\bR\x14allowMirrorPlacement\x12A\n" +
-	"\fcustom_board\x18\x04 \x01(\v2\x1e.gamerules.v1.GravityTrapBoardR\vcustomBoard*s\n" +
+	"_blue_ship\"K\n" +
+	"\x0fGravityTrapMove\x12\x19\n" +
+	"\x05place\x18\x01 \x01(\bB\x03\xe0A\x01R\x05place\x12\x1d\n" +
+	"\astation\x18\x02 \x01(\rB\x03\xe0A\x02R\astation\"\xda\x01\n" +
+	"\x12GravityTrapOptions\x12\x19\n" +
+	"\x05board\x18\x01 \x01(\tB\x03\xe0A\x01R\x05board\x12&\n" +
+	"\ffirst_player\x18\x02 \x01(\x05B\x03\xe0A\x01R\vfirstPlayer\x129\n" +
+	"\x16allow_mirror_placement\x18\x03 \x01(\bB\x03\xe0A\x01R\x14allowMirrorPlacement\x12F\n" +
+	"\fcustom_board\x18\x04 \x01(\v2\x1e.gamerules.v1.GravityTrapBoardB\x03\xe0A\x01R\vcustomBoard*s\n" +
 	"\x11GravityTrapPlayer\x12#\n" +
 	"\x1fGRAVITY_TRAP_PLAYER_UNSPECIFIED\x10\x00\x12\x1b\n" +
 	"\x17GRAVITY_TRAP_PLAYER_RED\x10\x01\x12\x1c\n" +
@@ -572,7 +573,7 @@ var file_gamerules_v1_gravity_trap_proto_depIdxs = []int32{
 	1, // 0: gamerules.v1.GravityTrapBoard.stations:type_name -> gamerules.v1.GravityTrapStation
 	2, // 1: gamerules.v1.GravityTrapBoard.lines:type_name -> gamerules.v1.GravityTrapLine
 	3, // 2: gamerules.v1.GravityTrapState.board:type_name -> gamerules.v1.GravityTrapBoard
-	0, // 3: gamerules.v1.GravityTrapState.to_act:type_name -> gamerules.v1.GravityTrapPlayer
+	0, // 3: gamerules.v1.GravityTrapState.turn:type_name -> gamerules.v1.GravityTrapPlayer
 	3, // 4: gamerules.v1.GravityTrapOptions.custom_board:type_name -> gamerules.v1.GravityTrapBoard
 	5, // [5:5] is the sub-list for method output_type
 	5, // [5:5] is the sub-list for method input_type

@@ -247,8 +247,8 @@ func (m *GravityTrapState) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i--
 		dAtA[i] = 0x30
 	}
-	if m.ToAct != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.ToAct))
+	if m.Turn != 0 {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.Turn))
 		i--
 		dAtA[i] = 0x28
 	}
@@ -500,8 +500,8 @@ func (m *GravityTrapState) SizeVT() (n int) {
 	if m.BlueShip != nil {
 		n += 1 + protohelpers.SizeOfVarint(uint64(*m.BlueShip))
 	}
-	if m.ToAct != 0 {
-		n += 1 + protohelpers.SizeOfVarint(uint64(m.ToAct))
+	if m.Turn != 0 {
+		n += 1 + protohelpers.SizeOfVarint(uint64(m.Turn))
 	}
 	if m.AllowMirrorPlacement {
 		n += 2
@@ -1179,9 +1179,9 @@ func (m *GravityTrapState) UnmarshalVT(dAtA []byte) error {
 			m.BlueShip = &v
 		case 5:
 			if wireType != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field ToAct", wireType)
+				return fmt.Errorf("proto: wrong wireType = %d for field Turn", wireType)
 			}
-			m.ToAct = 0
+			m.Turn = 0
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -1191,7 +1191,7 @@ func (m *GravityTrapState) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.ToAct |= GravityTrapPlayer(b&0x7F) << shift
+				m.Turn |= GravityTrapPlayer(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}

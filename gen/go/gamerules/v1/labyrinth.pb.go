@@ -7,6 +7,7 @@
 package gamerulesv1
 
 import (
+	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	reflect "reflect"
@@ -145,8 +146,8 @@ func (LabyrinthPhase) EnumDescriptor() ([]byte, []int) {
 type LabyrinthInsertionPoint int32
 
 const (
-	// None: before the first shift (in LabyrinthState.last); refused in a
-	// shift (ILLEGAL_MOVE).
+	// Not given: refused (ILLEGAL_MOVE in a shift, INVALID_STATE as
+	// LabyrinthState.last); never written.
 	LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_UNSPECIFIED LabyrinthInsertionPoint = 0
 	// Column 2 from the top.
 	LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_N2 LabyrinthInsertionPoint = 1
@@ -297,8 +298,9 @@ type LabyrinthTile struct {
 	// Open sides: the sum of N=1, E=2, S=4, W=8 (5 = straight north-south,
 	// 6 = corner east-south, 14 = T open east, south and west).
 	Sides uint32 `protobuf:"varint,1,opt,name=sides,proto3" json:"sides,omitempty"`
-	// The target shown: 0 for none, 1..24 (letters A..X).
-	Target uint32 `protobuf:"varint,2,opt,name=target,proto3" json:"target,omitempty"`
+	// The target shown, 1..24 (letters A..X); absent on a tile without one
+	// (0 on input is read as none).
+	Target *uint32 `protobuf:"varint,2,opt,name=target,proto3,oneof" json:"target,omitempty"`
 	// True on the one tile with the Darth Vader symbol.
 	Vader         bool `protobuf:"varint,3,opt,name=vader,proto3" json:"vader,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -343,8 +345,8 @@ func (x *LabyrinthTile) GetSides() uint32 {
 }
 
 func (x *LabyrinthTile) GetTarget() uint32 {
-	if x != nil {
-		return x.Target
+	if x != nil && x.Target != nil {
+		return *x.Target
 	}
 	return 0
 }
@@ -457,8 +459,8 @@ type LabyrinthState struct {
 	// Darth Vader's square; set exactly when the Vader variant is on.
 	Vader *LabyrinthSquare `protobuf:"bytes,4,opt,name=vader,proto3" json:"vader,omitempty"`
 	// The insertion point of the previous shift (its opposite may not be
-	// played now); unspecified before the first shift.
-	Last LabyrinthInsertionPoint `protobuf:"varint,5,opt,name=last,proto3,enum=gamerules.v1.LabyrinthInsertionPoint" json:"last,omitempty"`
+	// played now); absent before the first shift.
+	Last *LabyrinthInsertionPoint `protobuf:"varint,5,opt,name=last,proto3,enum=gamerules.v1.LabyrinthInsertionPoint,oneof" json:"last,omitempty"`
 	// The index of the player to act; once the game is over, the winner.
 	Turn int32 `protobuf:"varint,6,opt,name=turn,proto3" json:"turn,omitempty"`
 	// Shift, move, or over.
@@ -532,8 +534,8 @@ func (x *LabyrinthState) GetVader() *LabyrinthSquare {
 }
 
 func (x *LabyrinthState) GetLast() LabyrinthInsertionPoint {
-	if x != nil {
-		return x.Last
+	if x != nil && x.Last != nil {
+		return *x.Last
 	}
 	return LabyrinthInsertionPoint_LABYRINTH_INSERTION_POINT_UNSPECIFIED
 }
@@ -1006,58 +1008,60 @@ var File_gamerules_v1_labyrinth_proto protoreflect.FileDescriptor
 
 const file_gamerules_v1_labyrinth_proto_rawDesc = "" +
 	"\n" +
-	"\x1cgamerules/v1/labyrinth.proto\x12\fgamerules.v1\"5\n" +
-	"\x0fLabyrinthSquare\x12\x10\n" +
-	"\x03row\x18\x01 \x01(\rR\x03row\x12\x10\n" +
-	"\x03col\x18\x02 \x01(\rR\x03col\"S\n" +
-	"\rLabyrinthTile\x12\x14\n" +
-	"\x05sides\x18\x01 \x01(\rR\x05sides\x12\x16\n" +
-	"\x06target\x18\x02 \x01(\rR\x06target\x12\x14\n" +
-	"\x05vader\x18\x03 \x01(\bR\x05vader\"\xa4\x01\n" +
-	"\x0fLabyrinthPlayer\x122\n" +
-	"\x05color\x18\x01 \x01(\x0e2\x1c.gamerules.v1.LabyrinthColorR\x05color\x121\n" +
-	"\x04ship\x18\x02 \x01(\v2\x1d.gamerules.v1.LabyrinthSquareR\x04ship\x12\x14\n" +
-	"\x05found\x18\x03 \x03(\rR\x05found\x12\x14\n" +
-	"\x05stack\x18\x04 \x03(\rR\x05stack\"\xc8\x03\n" +
-	"\x0eLabyrinthState\x121\n" +
-	"\x05board\x18\x01 \x03(\v2\x1b.gamerules.v1.LabyrinthTileR\x05board\x121\n" +
-	"\x05spare\x18\x02 \x01(\v2\x1b.gamerules.v1.LabyrinthTileR\x05spare\x127\n" +
-	"\aplayers\x18\x03 \x03(\v2\x1d.gamerules.v1.LabyrinthPlayerR\aplayers\x123\n" +
-	"\x05vader\x18\x04 \x01(\v2\x1d.gamerules.v1.LabyrinthSquareR\x05vader\x129\n" +
-	"\x04last\x18\x05 \x01(\x0e2%.gamerules.v1.LabyrinthInsertionPointR\x04last\x12\x12\n" +
-	"\x04turn\x18\x06 \x01(\x05R\x04turn\x122\n" +
-	"\x05phase\x18\a \x01(\x0e2\x1c.gamerules.v1.LabyrinthPhaseR\x05phase\x12#\n" +
-	"\rvader_variant\x18\b \x01(\bR\fvaderVariant\x12\x1d\n" +
+	"\x1cgamerules/v1/labyrinth.proto\x12\fgamerules.v1\x1a\x1fgoogle/api/field_behavior.proto\"?\n" +
+	"\x0fLabyrinthSquare\x12\x15\n" +
+	"\x03row\x18\x01 \x01(\rB\x03\xe0A\x02R\x03row\x12\x15\n" +
+	"\x03col\x18\x02 \x01(\rB\x03\xe0A\x02R\x03col\"r\n" +
+	"\rLabyrinthTile\x12\x19\n" +
+	"\x05sides\x18\x01 \x01(\rB\x03\xe0A\x02R\x05sides\x12 \n" +
+	"\x06target\x18\x02 \x01(\rB\x03\xe0A\x01H\x00R\x06target\x88\x01\x01\x12\x19\n" +
+	"\x05vader\x18\x03 \x01(\bB\x03\xe0A\x01R\x05vaderB\t\n" +
+	"\a_target\"\xb8\x01\n" +
+	"\x0fLabyrinthPlayer\x127\n" +
+	"\x05color\x18\x01 \x01(\x0e2\x1c.gamerules.v1.LabyrinthColorB\x03\xe0A\x02R\x05color\x126\n" +
+	"\x04ship\x18\x02 \x01(\v2\x1d.gamerules.v1.LabyrinthSquareB\x03\xe0A\x02R\x04ship\x12\x19\n" +
+	"\x05found\x18\x03 \x03(\rB\x03\xe0A\x01R\x05found\x12\x19\n" +
+	"\x05stack\x18\x04 \x03(\rB\x03\xe0A\x01R\x05stack\"\x88\x04\n" +
+	"\x0eLabyrinthState\x126\n" +
+	"\x05board\x18\x01 \x03(\v2\x1b.gamerules.v1.LabyrinthTileB\x03\xe0A\x01R\x05board\x126\n" +
+	"\x05spare\x18\x02 \x01(\v2\x1b.gamerules.v1.LabyrinthTileB\x03\xe0A\x01R\x05spare\x12<\n" +
+	"\aplayers\x18\x03 \x03(\v2\x1d.gamerules.v1.LabyrinthPlayerB\x03\xe0A\x01R\aplayers\x128\n" +
+	"\x05vader\x18\x04 \x01(\v2\x1d.gamerules.v1.LabyrinthSquareB\x03\xe0A\x01R\x05vader\x12C\n" +
+	"\x04last\x18\x05 \x01(\x0e2%.gamerules.v1.LabyrinthInsertionPointB\x03\xe0A\x01H\x00R\x04last\x88\x01\x01\x12\x17\n" +
+	"\x04turn\x18\x06 \x01(\x05B\x03\xe0A\x02R\x04turn\x127\n" +
+	"\x05phase\x18\a \x01(\x0e2\x1c.gamerules.v1.LabyrinthPhaseB\x03\xe0A\x02R\x05phase\x12(\n" +
+	"\rvader_variant\x18\b \x01(\bB\x03\xe0A\x01R\fvaderVariant\x12\"\n" +
 	"\n" +
-	"open_cards\x18\t \x01(\bR\topenCards\x12\x1b\n" +
+	"open_cards\x18\t \x01(\bB\x03\xe0A\x01R\topenCards\x12 \n" +
 	"\tno_return\x18\n" +
-	" \x01(\bR\bnoReturn\"i\n" +
-	"\x0eLabyrinthShift\x12;\n" +
-	"\x05point\x18\x01 \x01(\x0e2%.gamerules.v1.LabyrinthInsertionPointR\x05point\x12\x1a\n" +
-	"\brotation\x18\x02 \x01(\rR\brotation\"Z\n" +
-	"\x13LabyrinthFigureMove\x12-\n" +
-	"\x02to\x18\x01 \x01(\v2\x1d.gamerules.v1.LabyrinthSquareR\x02to\x12\x14\n" +
-	"\x05vader\x18\x02 \x01(\bR\x05vader\"\x8a\x01\n" +
-	"\rLabyrinthMove\x124\n" +
-	"\x05shift\x18\x01 \x01(\v2\x1c.gamerules.v1.LabyrinthShiftH\x00R\x05shift\x12;\n" +
-	"\x06figure\x18\x02 \x01(\v2!.gamerules.v1.LabyrinthFigureMoveH\x00R\x06figureB\x06\n" +
-	"\x04kind\"&\n" +
-	"\x0eLabyrinthStack\x12\x14\n" +
-	"\x05cards\x18\x01 \x03(\rR\x05cards\"\xc1\x01\n" +
-	"\x0fLabyrinthLayout\x12\x12\n" +
-	"\x04text\x18\x01 \x01(\tR\x04text\x121\n" +
-	"\x05board\x18\x02 \x03(\v2\x1b.gamerules.v1.LabyrinthTileR\x05board\x121\n" +
-	"\x05spare\x18\x03 \x01(\v2\x1b.gamerules.v1.LabyrinthTileR\x05spare\x124\n" +
-	"\x06stacks\x18\x04 \x03(\v2\x1c.gamerules.v1.LabyrinthStackR\x06stacks\"\xf0\x01\n" +
-	"\x10LabyrinthOptions\x12\x18\n" +
-	"\aplayers\x18\x01 \x01(\x05R\aplayers\x12\x16\n" +
-	"\x06colors\x18\x02 \x03(\tR\x06colors\x12!\n" +
-	"\ffirst_player\x18\x03 \x01(\x05R\vfirstPlayer\x12\x14\n" +
-	"\x05vader\x18\x04 \x01(\bR\x05vader\x12\x1d\n" +
+	" \x01(\bB\x03\xe0A\x01R\bnoReturnB\a\n" +
+	"\x05_last\"s\n" +
+	"\x0eLabyrinthShift\x12@\n" +
+	"\x05point\x18\x01 \x01(\x0e2%.gamerules.v1.LabyrinthInsertionPointB\x03\xe0A\x02R\x05point\x12\x1f\n" +
+	"\brotation\x18\x02 \x01(\rB\x03\xe0A\x01R\brotation\"d\n" +
+	"\x13LabyrinthFigureMove\x122\n" +
+	"\x02to\x18\x01 \x01(\v2\x1d.gamerules.v1.LabyrinthSquareB\x03\xe0A\x02R\x02to\x12\x19\n" +
+	"\x05vader\x18\x02 \x01(\bB\x03\xe0A\x01R\x05vader\"\x94\x01\n" +
+	"\rLabyrinthMove\x129\n" +
+	"\x05shift\x18\x01 \x01(\v2\x1c.gamerules.v1.LabyrinthShiftB\x03\xe0A\x01H\x00R\x05shift\x12@\n" +
+	"\x06figure\x18\x02 \x01(\v2!.gamerules.v1.LabyrinthFigureMoveB\x03\xe0A\x01H\x00R\x06figureB\x06\n" +
+	"\x04kind\"+\n" +
+	"\x0eLabyrinthStack\x12\x19\n" +
+	"\x05cards\x18\x01 \x03(\rB\x03\xe0A\x01R\x05cards\"\xd5\x01\n" +
+	"\x0fLabyrinthLayout\x12\x17\n" +
+	"\x04text\x18\x01 \x01(\tB\x03\xe0A\x01R\x04text\x126\n" +
+	"\x05board\x18\x02 \x03(\v2\x1b.gamerules.v1.LabyrinthTileB\x03\xe0A\x01R\x05board\x126\n" +
+	"\x05spare\x18\x03 \x01(\v2\x1b.gamerules.v1.LabyrinthTileB\x03\xe0A\x01R\x05spare\x129\n" +
+	"\x06stacks\x18\x04 \x03(\v2\x1c.gamerules.v1.LabyrinthStackB\x03\xe0A\x01R\x06stacks\"\x93\x02\n" +
+	"\x10LabyrinthOptions\x12\x1d\n" +
+	"\aplayers\x18\x01 \x01(\x05B\x03\xe0A\x01R\aplayers\x12\x1b\n" +
+	"\x06colors\x18\x02 \x03(\tB\x03\xe0A\x01R\x06colors\x12&\n" +
+	"\ffirst_player\x18\x03 \x01(\x05B\x03\xe0A\x01R\vfirstPlayer\x12\x19\n" +
+	"\x05vader\x18\x04 \x01(\bB\x03\xe0A\x01R\x05vader\x12\"\n" +
 	"\n" +
-	"open_cards\x18\x05 \x01(\bR\topenCards\x12\x1b\n" +
-	"\tno_return\x18\x06 \x01(\bR\bnoReturn\x125\n" +
-	"\x06layout\x18\a \x01(\v2\x1d.gamerules.v1.LabyrinthLayoutR\x06layout*\x9b\x01\n" +
+	"open_cards\x18\x05 \x01(\bB\x03\xe0A\x01R\topenCards\x12 \n" +
+	"\tno_return\x18\x06 \x01(\bB\x03\xe0A\x01R\bnoReturn\x12:\n" +
+	"\x06layout\x18\a \x01(\v2\x1d.gamerules.v1.LabyrinthLayoutB\x03\xe0A\x01R\x06layout*\x9b\x01\n" +
 	"\x0eLabyrinthColor\x12\x1f\n" +
 	"\x1bLABYRINTH_COLOR_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13LABYRINTH_COLOR_RED\x10\x01\x12\x1a\n" +
@@ -1143,6 +1147,8 @@ func file_gamerules_v1_labyrinth_proto_init() {
 	if File_gamerules_v1_labyrinth_proto != nil {
 		return
 	}
+	file_gamerules_v1_labyrinth_proto_msgTypes[1].OneofWrappers = []any{}
+	file_gamerules_v1_labyrinth_proto_msgTypes[3].OneofWrappers = []any{}
 	file_gamerules_v1_labyrinth_proto_msgTypes[6].OneofWrappers = []any{
 		(*LabyrinthMove_Shift)(nil),
 		(*LabyrinthMove_Figure)(nil),

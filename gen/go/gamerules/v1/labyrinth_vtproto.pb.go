@@ -101,8 +101,8 @@ func (m *LabyrinthTile) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i--
 		dAtA[i] = 0x18
 	}
-	if m.Target != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.Target))
+	if m.Target != nil {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(*m.Target))
 		i--
 		dAtA[i] = 0x10
 	}
@@ -272,8 +272,8 @@ func (m *LabyrinthState) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i--
 		dAtA[i] = 0x30
 	}
-	if m.Last != 0 {
-		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.Last))
+	if m.Last != nil {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(*m.Last))
 		i--
 		dAtA[i] = 0x28
 	}
@@ -752,8 +752,8 @@ func (m *LabyrinthTile) SizeVT() (n int) {
 	if m.Sides != 0 {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.Sides))
 	}
-	if m.Target != 0 {
-		n += 1 + protohelpers.SizeOfVarint(uint64(m.Target))
+	if m.Target != nil {
+		n += 1 + protohelpers.SizeOfVarint(uint64(*m.Target))
 	}
 	if m.Vader {
 		n += 2
@@ -819,8 +819,8 @@ func (m *LabyrinthState) SizeVT() (n int) {
 		l = m.Vader.SizeVT()
 		n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
 	}
-	if m.Last != 0 {
-		n += 1 + protohelpers.SizeOfVarint(uint64(m.Last))
+	if m.Last != nil {
+		n += 1 + protohelpers.SizeOfVarint(uint64(*m.Last))
 	}
 	if m.Turn != 0 {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.Turn))
@@ -1138,7 +1138,7 @@ func (m *LabyrinthTile) UnmarshalVT(dAtA []byte) error {
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field Target", wireType)
 			}
-			m.Target = 0
+			var v uint32
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -1148,11 +1148,12 @@ func (m *LabyrinthTile) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.Target |= uint32(b&0x7F) << shift
+				v |= uint32(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
 			}
+			m.Target = &v
 		case 3:
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field Vader", wireType)
@@ -1626,7 +1627,7 @@ func (m *LabyrinthState) UnmarshalVT(dAtA []byte) error {
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field Last", wireType)
 			}
-			m.Last = 0
+			var v LabyrinthInsertionPoint
 			for shift := uint(0); ; shift += 7 {
 				if shift >= 64 {
 					return protohelpers.ErrIntOverflow
@@ -1636,11 +1637,12 @@ func (m *LabyrinthState) UnmarshalVT(dAtA []byte) error {
 				}
 				b := dAtA[iNdEx]
 				iNdEx++
-				m.Last |= LabyrinthInsertionPoint(b&0x7F) << shift
+				v |= LabyrinthInsertionPoint(b&0x7F) << shift
 				if b < 0x80 {
 					break
 				}
 			}
+			m.Last = &v
 		case 6:
 			if wireType != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field Turn", wireType)
