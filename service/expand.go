@@ -101,7 +101,9 @@ func (s *Server) Expand(ctx context.Context, req *gamerulesv1.ExpandRequest) (*g
 		st = &gamerulesv1.GameState{Text: st.GetText()}
 	}
 	out := &gamerulesv1.ExpandResponse{Root: &gamerulesv1.ExpandNode{State: st}, NodeCount: int32(b.count)}
-	buildNode(out.Root, root)
+	players := len(pos.Outcome().Points)
+	sl := &nodeSlabs{nodes: makeSlab[gamerulesv1.ExpandNode](b.count), points: makeSlab[int32](b.count * players)}
+	buildNode(out.Root, root, sl)
 	return out, nil
 }
 
@@ -159,12 +161,22 @@ func (b *treeBuilder) grow(n *expandNode, depth int) error {
 	return nil
 }
 
+// nodeSlabs hold the nodes and points of one Expand answer, so that its
+// thousands of small messages cost a few allocations.
+type nodeSlabs struct {
+	nodes  slab[gamerulesv1.ExpandNode]
+	points slab[int32]
+}
+
 // buildNode fills out's outcome and children from n: the children's moves
 // and states are n's LegalMoves with results, in order.
-func buildNode(out *gamerulesv1.ExpandNode, n *expandNode) {
+func buildNode(out *gamerulesv1.ExpandNode, n *expandNode, sl *nodeSlabs) {
 	sc := n.pos.Outcome()
 	out.Finished = sc.Finished
-	out.Points = make([]int32, len(sc.Points))
+	out.Points = sl.points.take(len(sc.Points))
+	if out.Points == nil {
+		out.Points = []int32{}
+	}
 	for i, p := range sc.Points {
 		out.Points[i] = int32(p)
 	}
@@ -181,8 +193,9 @@ func buildNode(out *gamerulesv1.ExpandNode, n *expandNode) {
 	for i, m := range n.moves {
 		st := m.Result
 		m.Result = nil
-		c := &gamerulesv1.ExpandNode{Move: m, State: st}
-		buildNode(c, n.kids[i])
+		c := sl.nodes.next()
+		c.Move, c.State = m, st
+		buildNode(c, n.kids[i], sl)
 		out.Children[i] = c
 	}
 }

@@ -8,7 +8,8 @@
 //     item ≤ 0.4 × one single LegalMoves call's;
 //   - Expand depth 2 from a backgammon roll phase: ≤ 0.15 × the CPU of
 //     the 22 single calls it replaces (LegalMoves with results of the
-//     roll, then of each of the 21 rolled states);
+//     roll, then of each of the 21 rolled states), black to roll after
+//     white's 3-1 opening play;
 //   - Playout: CPU per ply ≤ 0.1 × one LegalMoves call of the same game
 //     (backgammon from the same mid-game state, Gravity Trap after
 //     set-up).
@@ -116,17 +117,14 @@ func run(o options) error {
 			gt = s.State
 		}
 	}
-	// The roll phase: the mid-game state after its middle play.
 	lm, err := c.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: "backgammon", State: bg})
 	if err != nil {
 		return err
 	}
 	fmt.Printf("backgammon mid-game: %s (%d plays); gravity trap: %s\n", bg.GetText(), len(lm.GetMoves()), gt.GetText())
-	am, err := c.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "backgammon", State: bg, Move: lm.GetMoves()[len(lm.GetMoves())/2]})
-	if err != nil {
-		return err
-	}
-	roll := am.GetState()
+	// The roll phase: black to roll after white's 3-1 opening play (8/5
+	// 6/5), a position of the opening's breadth (about 20 plays a roll).
+	roll := &gamerulesv1.GameState{Text: "4HPwATDgc/ABMA:cAkAAAAAAAAE"}
 	rolls, err := c.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: "backgammon", State: roll, IncludeResults: true})
 	if err != nil {
 		return err
