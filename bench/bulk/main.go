@@ -8,8 +8,9 @@
 //     item ≤ 0.4 × one single LegalMoves call's;
 //   - Expand depth 2 from a backgammon roll phase: ≤ 0.15 × the CPU of
 //     the 22 single calls it replaces (LegalMoves with results of the
-//     roll, then of each of the 21 rolled states), black to roll after
-//     white's 3-1 opening play;
+//     roll, then of each of the 21 rolled states), from two rolls: the
+//     mid-game state after its middle play, and black's after white's
+//     3-1 opening play;
 //   - Playout: CPU per ply ≤ 0.1 × one LegalMoves call of the same game
 //     (backgammon from the same mid-game state, Gravity Trap after
 //     set-up).
@@ -122,10 +123,48 @@ func run(o options) error {
 		return err
 	}
 	fmt.Printf("backgammon mid-game: %s (%d plays); gravity trap: %s\n", bg.GetText(), len(lm.GetMoves()), gt.GetText())
-	// The roll phase: black to roll after white's 3-1 opening play (8/5
-	// 6/5), a position of the opening's breadth (about 20 plays a roll).
+	// Two roll phases: the mid-game state after its middle play, and
+	// black to roll after white's 3-1 opening play (8/5 6/5).
+	am, err := c.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "backgammon", State: bg, Move: lm.GetMoves()[len(lm.GetMoves())/2]})
+	if err != nil {
+		return err
+	}
+	midRoll := am.GetState()
 	roll := &gamerulesv1.GameState{Text: "4HPwATDgc/ABMA:cAkAAAAAAAAE"}
-	rolls, err := c.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: "backgammon", State: roll, IncludeResults: true})
+	expandPair := func(roll *gamerulesv1.GameState) (func(ctx context.Context) (float64, error), func(ctx context.Context) (float64, error), error) {
+		rolls, err := c.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: "backgammon", State: roll, IncludeResults: true})
+		if err != nil {
+			return nil, nil, err
+		}
+		replaced := []*gamerulesv1.LegalMovesRequest{{Game: "backgammon", State: &gamerulesv1.GameState{Text: roll.GetText()}, IncludeResults: true}}
+		for _, r := range rolls.GetMoves() {
+			replaced = append(replaced, &gamerulesv1.LegalMovesRequest{Game: "backgammon", State: &gamerulesv1.GameState{Text: r.GetResult().GetText()}, IncludeResults: true})
+		}
+		expand := &gamerulesv1.ExpandRequest{Game: "backgammon", State: &gamerulesv1.GameState{Text: roll.GetText()}, Depth: 2}
+		ex, err := c.Expand(ctx, expand)
+		if err != nil {
+			return nil, nil, err
+		}
+		fmt.Printf("expand depth 2 from %s: %d nodes, %d bytes\n", roll.GetText(), ex.GetNodeCount(), proto.Size(ex))
+		singles := func(ctx context.Context) (float64, error) {
+			for _, r := range replaced {
+				if _, err := c.LegalMoves(ctx, r); err != nil {
+					return 0, err
+				}
+			}
+			return 1, nil
+		}
+		one := func(ctx context.Context) (float64, error) {
+			_, err := c.Expand(ctx, expand)
+			return 1, err
+		}
+		return singles, one, nil
+	}
+	midSingles, midExpand, err := expandPair(midRoll)
+	if err != nil {
+		return err
+	}
+	openSingles, openExpand, err := expandPair(roll)
 	if err != nil {
 		return err
 	}
@@ -141,18 +180,6 @@ func run(o options) error {
 		batch.Requests = append(batch.Requests, &gamerulesv1.BatchRequestItem{Request: &gamerulesv1.BatchRequestItem_LegalMoves{
 			LegalMoves: &gamerulesv1.LegalMovesRequest{Game: "backgammon", State: &gamerulesv1.GameState{Text: bg.GetText()}}}})
 	}
-	// The 22 single calls an Expand of depth 2 replaces.
-	var replaced []*gamerulesv1.LegalMovesRequest
-	replaced = append(replaced, &gamerulesv1.LegalMovesRequest{Game: "backgammon", State: &gamerulesv1.GameState{Text: roll.GetText()}, IncludeResults: true})
-	for _, r := range rolls.GetMoves() {
-		replaced = append(replaced, &gamerulesv1.LegalMovesRequest{Game: "backgammon", State: &gamerulesv1.GameState{Text: r.GetResult().GetText()}, IncludeResults: true})
-	}
-	expand := &gamerulesv1.ExpandRequest{Game: "backgammon", State: &gamerulesv1.GameState{Text: roll.GetText()}, Depth: 2}
-	ex, err := c.Expand(ctx, expand)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("expand depth 2 from %s: %d nodes, %d bytes\n", roll.GetText(), ex.GetNodeCount(), proto.Size(ex))
 	playout := func(game string, st *gamerulesv1.GameState, games int32) func(ctx context.Context) (float64, error) {
 		seed := uint64(0)
 		return func(ctx context.Context) (float64, error) {
@@ -171,21 +198,13 @@ func run(o options) error {
 			}
 			return 256, err
 		}, true},
-		{"22 single LegalMoves (results) of a roll and its rolls, per set", func(ctx context.Context) (float64, error) {
-			for _, r := range replaced {
-				if _, err := c.LegalMoves(ctx, r); err != nil {
-					return 0, err
-				}
-			}
-			return 1, nil
-		}, true},
-		{"Expand depth 2 of that roll, per call", func(ctx context.Context) (float64, error) {
-			_, err := c.Expand(ctx, expand)
-			return 1, err
-		}, true},
+		{"22 single LegalMoves (results) of the mid-game roll and its rolls, per set", midSingles, true},
+		{"Expand depth 2 of that roll, per call", midExpand, true},
 		{"Playout backgammon 1,000 games, per ply", playout("backgammon", bg, 1000), false},
 		{"LegalMoves gravity trap, single call", single("gravity_trap", gt), true},
 		{"Playout gravity trap 10,000 games, per ply", playout("gravity_trap", gt, 10000), false},
+		{"22 single LegalMoves (results) of the roll after 3-1 and its rolls, per set", openSingles, true},
+		{"Expand depth 2 of that roll, per call", openExpand, true},
 	}
 	pid := srv.Process.Pid
 	perUnit := make([][]float64, len(segs))
@@ -218,7 +237,8 @@ func run(o options) error {
 		target float64
 	}{
 		{"Batch 256 LegalMoves, per item / single LegalMoves", ratio(1, 0, 1), 0.4},
-		{"Expand depth 2 / the 22 single calls", ratio(3, 2, 1), 0.15},
+		{"Expand depth 2 / the 22 single calls (mid-game roll)", ratio(3, 2, 1), 0.15},
+		{"Expand depth 2 / the 22 single calls (roll after 3-1)", ratio(8, 7, 1), 0.15},
 		{"Playout backgammon per ply / single LegalMoves backgammon", ratio(4, 0, 1), 0.1},
 		{"Playout gravity trap per ply / single LegalMoves gravity trap", ratio(6, 5, 1), 0.1},
 	} {
