@@ -7,6 +7,10 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"google.golang.org/grpc/codes"
+
+	"github.com/gamerules/gamerules/server/limit"
 )
 
 // rapidocJS is RapiDoc 9.3.8 (npm rapidoc, MIT licence: docsui/LICENSE),
@@ -56,7 +60,7 @@ func registerDocs(mux *http.ServeMux) {
 		}
 		zr, err := gzip.NewReader(bytes.NewReader(rapidocJS))
 		if err != nil {
-			http.Error(w, "internal error", http.StatusInternalServerError)
+			limit.WriteError(w, http.StatusInternalServerError, codes.Internal, "internal error: the embedded RapiDoc script is not gzip")
 			return
 		}
 		_, _ = io.Copy(w, zr)

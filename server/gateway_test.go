@@ -114,7 +114,8 @@ func (panicky) LegalMoves(context.Context, *gamerulesv1.LegalMovesRequest) (*gam
 }
 
 // TestRESTPanicRecovered: a panic in a handler reached over REST is
-// answered 500 with INTERNAL "internal error" (as over loopback), logged
+// answered 500 with INTERNAL "internal error" and an ErrorInfo of reason
+// INTERNAL (as over loopback), logged
 // with its stack, and the call is still logged and counted as Internal;
 // the server serves on.
 func TestRESTPanicRecovered(t *testing.T) {
@@ -125,7 +126,9 @@ func TestRESTPanicRecovered(t *testing.T) {
 			rec := g.serve(http.MethodPost, "/v1/games/backgammon:legalMoves", `{"state":{"text":"`+bg31+`"}}`)
 			var body map[string]any
 			_ = json.Unmarshal(rec.Body.Bytes(), &body)
-			if want := map[string]any{"code": 13.0, "message": "internal error", "details": []any{}}; rec.Code != 500 || !reflect.DeepEqual(body, want) {
+			want := map[string]any{"code": 13.0, "message": "internal error", "details": []any{map[string]any{
+				"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "INTERNAL", "domain": "gamerules", "metadata": map[string]any{}}}}
+			if rec.Code != 500 || !reflect.DeepEqual(body, want) {
 				t.Errorf("panicking LegalMoves = %d %s; want 500 %v", rec.Code, rec.Body, want)
 			}
 			out := logs.String()

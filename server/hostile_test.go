@@ -38,7 +38,7 @@ type hostileCase struct {
 	path     string // e.g. "/v1/games/backgammon:applyMove"
 	body     string
 	status   int    // HTTP status; on gRPC its code (400 INVALID_ARGUMENT, 413 and 429 RESOURCE_EXHAUSTED)
-	reason   string // ErrorInfo reason; "" when the answer carries none
+	reason   string // ErrorInfo reason (every REST error has one)
 	fragment string // a piece of the message
 	restOnly bool   // the body is not a message protojson can read (bad JSON, a wrong type, …)
 }
@@ -150,12 +150,12 @@ func hostileCatalogue(bgOver, labOver string) []hostileCase {
 			hc(g+": gibberish notation", p+":applyMove", obj(st(starts[g]), mv("~~~")), bad, ill, "~~~"),
 			hc(g+": 100 KB notation", p+":applyMove", obj(st(starts[g]), mv(longText)), bad, ill, "ZZZZ"),
 			hc(g+": options of another game", p+":new", obj(`"`+jsonName(other[g])+`":{}`), bad, opt, "options are for game"),
-			hc(g+": unknown field", p+":legalMoves", obj(st(starts[g]), `"noSuchField":1`), bad, "", "unknown field", true),
-			hc(g+": text is a number", p+":legalMoves", `{"state":{"text":5}}`, bad, "", "invalid value for string field text", true),
-			hc(g+": state is an array", p+":score", `{"state":[]}`, bad, "", "unexpected token [", true),
-			hc(g+": seed too large", p+":new", `{"seed":"99999999999999999999999"}`, bad, "", "invalid value for uint64 field seed", true),
-			hc(g+": negative seed", p+":new", `{"seed":"-1"}`, bad, "", "invalid value for uint64 field seed", true),
-			hc(g+": includeResults not a bool", p+":legalMoves", obj(st(starts[g]), `"includeResults":"yes"`), bad, "", "invalid value for bool field includeResults", true),
+			hc(g+": unknown field", p+":legalMoves", obj(st(starts[g]), `"noSuchField":1`), bad, req, `unknown field "noSuchField" in the request`, true),
+			hc(g+": text is a number", p+":legalMoves", `{"state":{"text":5}}`, bad, req, "state.text must be a string such as \"…\", not the number 5 (line 1:18)", true),
+			hc(g+": state is an array", p+":score", `{"state":[]}`, bad, req, "state must be an object such as {\"text\": \"…\"}, not an array (line 1:10)", true),
+			hc(g+": seed too large", p+":new", `{"seed":"99999999999999999999999"}`, bad, req, "seed must be a whole number in 0..18446744073709551615", true),
+			hc(g+": negative seed", p+":new", `{"seed":"-1"}`, bad, req, "seed must be a whole number (0 or more)", true),
+			hc(g+": includeResults not a bool", p+":legalMoves", obj(st(starts[g]), `"includeResults":"yes"`), bad, req, "includeResults must be true or false, not the string \"yes\"", true),
 			hc(g+": observe player out of range", p+":observe", obj(st(starts[g]), `"player":9`), bad, req, "player"),
 			hc(g+": observe player -2", p+":observe", obj(st(starts[g]), `"player":-2`), bad, req, "player"),
 		)
@@ -186,9 +186,9 @@ func hostileCatalogue(bgOver, labOver string) []hostileCase {
 		hc("backgammon: move after the end", bg+":applyMove", obj(st(bgOver), mv("roll")), bad, over, "finished"),
 		hc("backgammon: unknown turn enum number", bg+":score", obj(`"state":{"backgammon":{"white":[0,0,0,0,0,5,0,3,0,0,0,0,5,0,0,0,0,0,0,0,0,0,0,2,0],"black":[0,0,0,0,0,5,0,3,0,0,0,0,5,0,0,0,0,0,0,0,0,0,0,2,0],"turn":7,"phase":"BACKGAMMON_PHASE_ROLL"}}`), bad, inv, "turn 7 is not a known value"),
 		hc("backgammon: unknown phase enum number", bg+":score", obj(`"state":{"backgammon":{"white":[0,0,0,0,0,5,0,3,0,0,0,0,5,0,0,0,0,0,0,0,0,0,0,2,0],"black":[0,0,0,0,0,5,0,3,0,0,0,0,5,0,0,0,0,0,0,0,0,0,0,2,0],"turn":"BACKGAMMON_PLAYER_WHITE","phase":99}}`), bad, inv, "phase 99 is not a known value"),
-		hc("backgammon: unknown enum name", bg+":score", obj(`"state":{"backgammon":{"turn":"WHITE"}}`), bad, "", "invalid value for enum field turn", true),
+		hc("backgammon: unknown enum name", bg+":score", obj(`"state":{"backgammon":{"turn":"WHITE"}}`), bad, req, "state.backgammon.turn must be one of BACKGAMMON_PLAYER_WHITE, BACKGAMMON_PLAYER_BLACK (did you mean \"BACKGAMMON_PLAYER_WHITE\"?)", true),
 		hc("backgammon: count 300", bg+":score", obj(`"state":{"backgammon":{"white":[300,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"black":[0,0,0,0,0,5,0,3,0,0,0,0,5,0,0,0,0,0,0,0,0,0,0,2,0],"turn":"BACKGAMMON_PLAYER_WHITE","phase":"BACKGAMMON_PHASE_ROLL"}}`), bad, inv, "more than 15 checkers on slot 1"),
-		hc("backgammon: negative count", bg+":score", obj(`"state":{"backgammon":{"white":[-1]}}`), bad, "", "invalid value for uint32 field white", true),
+		hc("backgammon: negative count", bg+":score", obj(`"state":{"backgammon":{"white":[-1]}}`), bad, req, "state.backgammon.white[0] must be a whole number (0 or more), not the number -1", true),
 	)
 
 	// --- Abalone.
@@ -209,7 +209,7 @@ func hostileCatalogue(bgOver, labOver string) []hostileCase {
 		hc("abalone: move after the end", ab+":applyMove", obj(st(abWon), mv("i5h5")), bad, over, "six pushed off"),
 		hc("abalone: unknown layout", ab+":new", obj(`"abalone":{"layout":"hexagon"}`), bad, opt, "hexagon"),
 		hc("abalone: maxPlies over the limit", ab+":new", obj(`"abalone":{"maxPlies":4000000000}`), bad, opt, "4000000000"),
-		hc("abalone: maxPlies negative", ab+":new", obj(`"abalone":{"maxPlies":-1}`), bad, "", "invalid value for uint32 field maxPlies", true),
+		hc("abalone: maxPlies negative", ab+":new", obj(`"abalone":{"maxPlies":-1}`), bad, req, "abalone.maxPlies must be a whole number (0 or more), not the number -1", true),
 		hc("abalone: custom cells for a standard layout", ab+":new", obj(`"abalone":{"layout":"classic","black":["a1"]}`), bad, opt, ""),
 		hc("abalone: typed move of another game", ab+":applyMove", obj(st(abStart), `"move":{"labyrinth":{}}`), bad, ill, "typed move is for game"),
 	)
@@ -241,7 +241,7 @@ func hostileCatalogue(bgOver, labOver string) []hostileCase {
 		hc("labyrinth: a colour twice", lab+":new", obj(`"labyrinth":{"colors":["red","red"]}`), bad, opt, ""),
 		hc("labyrinth: 1,000 colours", lab+":new", obj(`"labyrinth":{"colors":[`+repeatJSON(`"red"`, 1000)+`]}`), bad, opt, "at most 4 players"),
 		hc("labyrinth: first player out of range", lab+":new", obj(`"labyrinth":{"players":2,"firstPlayer":7}`), bad, opt, ""),
-		hc("labyrinth: players is a string", lab+":new", obj(`"labyrinth":{"players":"two"}`), bad, "", "invalid value for int32 field players", true),
+		hc("labyrinth: players is a string", lab+":new", obj(`"labyrinth":{"players":"two"}`), bad, req, "labyrinth.players must be an integer, not the string \"two\"", true),
 	)
 
 	// --- Gravity Trap.
@@ -287,11 +287,11 @@ func hostileCatalogue(bgOver, labOver string) []hostileCase {
 		hc("replay: 9,001 moves", "/v1/games/gravity_trap:replay", obj(st(gtMove), nMoves(9001, "8")), bad, req, "at most 9000 per call"),
 		hc("replay: 1,001 moves with every state", "/v1/games/gravity_trap:replay", obj(st(gtMove), nMoves(1001, "8"), `"includeStates":true`), bad, req, "1000"),
 		hc("replay: a garbage start state", "/v1/games/abalone:replay", obj(st("zzz"), nMoves(1, "a1b2")), bad, inv, "cannot parse"),
-		hc("replay: options of another game", "/v1/games/abalone:replay", obj(`"options":{"labyrinth":{}}`), bad, "", "unknown field", true),
+		hc("replay: options of another game", "/v1/games/abalone:replay", obj(`"options":{"labyrinth":{}}`), bad, req, "unknown field \"options\" in the request; its fields are game, state, moves, seed, includeStates, backgammon", true),
 		hc("importRecord: unknown format", "/v1/games/abalone:importRecord", obj(`"format":"zzz"`, `"text":"x"`), bad, req, "record format"),
 		hc("importRecord: .mat garbage", "/v1/games/backgammon:importRecord", obj(`"format":"mat"`, `"text":"garbage\nmore"`), bad, req, "line 1, column 1"),
 		hc("importRecord: JSON record not JSON", "/v1/games/labyrinth:importRecord", obj(`"format":"json"`, `"text":"{oops"`), bad, req, "line 1"),
-		hc("importRecord: 600 KB text", "/v1/games/backgammon:importRecord", obj(`"format":"mat"`, `"text":`+jsonString(strings.Repeat("x", 600_000))), 413, "", "larger than the server's limit", true),
+		hc("importRecord: 600 KB text", "/v1/games/backgammon:importRecord", obj(`"format":"mat"`, `"text":`+jsonString(strings.Repeat("x", 600_000))), 413, "REQUEST_TOO_LARGE", "larger than the server's limit", true),
 		hc("exportRecord: no replay", "/v1/games/backgammon:exportRecord", obj(`"format":"mat"`), bad, req, "replay is required"),
 		hc("exportRecord: apgn for backgammon", "/v1/games/backgammon:exportRecord", obj(`"format":"apgn"`, `"replay":{"game":"backgammon"}`), bad, req, "apgn"),
 	)
@@ -301,20 +301,20 @@ func hostileCatalogue(bgOver, labOver string) []hostileCase {
 		hc("unknown game", "/v1/games/chess:legalMoves", obj(st("x")), bad, unk, "chess"),
 		hc("unknown game, 10 KB id", "/v1/games/"+strings.Repeat("q", 10000)+":new", `{}`, bad, unk, "qqqq"),
 		hc("game id with a space", "/v1/games/back%20gammon:new", `{}`, bad, unk, "back gammon"),
-		hc("trailing garbage", "/v1/games/backgammon:legalMoves", obj(st(bg31))+" GARBAGE", bad, "", "more data after its JSON value", true),
-		hc("two JSON objects", "/v1/games/backgammon:legalMoves", obj(st(bg31))+`{"foo":1}`, bad, "", "more data after its JSON value", true),
-		hc("a JSON array", "/v1/games/backgammon:legalMoves", `[]`, bad, "", "", true),
-		hc("a JSON string", "/v1/games/backgammon:legalMoves", `"state"`, bad, "", "", true),
-		hc("null", "/v1/games/backgammon:legalMoves", `null`, bad, "", "unexpected token null", true),
-		hc("truncated JSON", "/v1/games/backgammon:legalMoves", `{"state":{"text":`, bad, "", "not valid JSON", true),
-		hc("deep nesting", "/v1/games/backgammon:legalMoves", strings.Repeat("[", 20000)+strings.Repeat("]", 20000), bad, "", "", true),
-		hc("deep nesting in a field", "/v1/games/backgammon:legalMoves", `{"state":`+strings.Repeat(`{"a":`, 5000)+"1"+strings.Repeat("}", 5001), bad, "", "", true),
-		hc("invalid UTF-8 in the body", "/v1/games/backgammon:legalMoves", "{\"state\":{\"text\":\"\xff\xfe\"}}", bad, "", "", true),
-		hc("lone surrogate escape", "/v1/games/backgammon:legalMoves", `{"state":{"text":"\ud800"}}`, bad, "", "surrogate", true),
-		hc("duplicate field", "/v1/games/backgammon:legalMoves", `{"state":{"text":"x"},"state":{"text":"y"}}`, bad, "", "duplicate field", true),
+		hc("trailing garbage", "/v1/games/backgammon:legalMoves", obj(st(bg31))+" GARBAGE", bad, req, "more data after its JSON value", true),
+		hc("two JSON objects", "/v1/games/backgammon:legalMoves", obj(st(bg31))+`{"foo":1}`, bad, req, "more data after its JSON value", true),
+		hc("a JSON array", "/v1/games/backgammon:legalMoves", `[]`, bad, req, "the request body must be a JSON object (a LegalMovesRequest), not an array", true),
+		hc("a JSON string", "/v1/games/backgammon:legalMoves", `"state"`, bad, req, "not the string \"state\"", true),
+		hc("null", "/v1/games/backgammon:legalMoves", `null`, bad, req, "not null", true),
+		hc("truncated JSON", "/v1/games/backgammon:legalMoves", `{"state":{"text":`, bad, req, "not valid JSON", true),
+		hc("deep nesting", "/v1/games/backgammon:legalMoves", strings.Repeat("[", 20000)+strings.Repeat("]", 20000), bad, req, "must be a JSON object (a LegalMovesRequest), not an array (line 1:1)", true),
+		hc("deep nesting in a field", "/v1/games/backgammon:legalMoves", `{"state":`+strings.Repeat(`{"a":`, 5000)+"1"+strings.Repeat("}", 5001), bad, req, "more than 10000 JSON objects and strings", true),
+		hc("invalid UTF-8 in the body", "/v1/games/backgammon:legalMoves", "{\"state\":{\"text\":\"\xff\xfe\"}}", bad, req, "state.text: a string is not valid UTF-8", true),
+		hc("lone surrogate escape", "/v1/games/backgammon:legalMoves", `{"state":{"text":"\ud800"}}`, bad, req, "surrogate", true),
+		hc("duplicate field", "/v1/games/backgammon:legalMoves", `{"state":{"text":"x"},"state":{"text":"y"}}`, bad, req, "duplicate field", true),
 		hc("both text and typed of two games", "/v1/games/abalone:legalMoves", obj(`"state":{"text":"`+abStart+`","backgammon":{}}`), bad, inv, "typed state is for game"),
-		hc("number as a huge float", "/v1/games/labyrinth:new", `{"labyrinth":{"players":1e400}}`, bad, "", "", true),
-		hc("oversized body (600 KB)", "/v1/games/backgammon:legalMoves", obj(st(strings.Repeat("x", 600_000))), 413, "", "larger than the server's limit", true),
+		hc("number as a huge float", "/v1/games/labyrinth:new", `{"labyrinth":{"players":1e400}}`, bad, req, "labyrinth.players must be an integer in -2147483648..2147483647, not the number 1e400", true),
+		hc("oversized body (600 KB)", "/v1/games/backgammon:legalMoves", obj(st(strings.Repeat("x", 600_000))), 413, "REQUEST_TOO_LARGE", "larger than the server's limit", true),
 	)
 	return cs
 }
@@ -389,6 +389,12 @@ func TestHostileCatalogue(t *testing.T) {
 		}
 		if code != tc.status || reason != tc.reason || !strings.Contains(rs.Message, tc.fragment) || rs.Code == int(codes.Internal) {
 			t.Errorf("%s: REST %s = %d reason %q %.300q; want %d reason %q containing %q", tc.name, tc.path, code, reason, rs.Message, tc.status, tc.reason, tc.fragment)
+		}
+		if len(rs.Details) == 0 || reason == "" {
+			t.Errorf("%s: REST answer without an ErrorInfo: %.300s", tc.name, body)
+		}
+		if strings.Contains(rs.Message, "proto:") {
+			t.Errorf("%s: REST message in protojson's words: %q", tc.name, rs.Message)
 		}
 		if len(rs.Message) > 2000 {
 			t.Errorf("%s: REST message is %d bytes; a long input must be quoted in part", tc.name, len(rs.Message))

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"github.com/prometheus/client_golang/prometheus"
@@ -62,8 +63,23 @@ func routingError(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshale
 			allow = http.MethodGet + ", " + http.MethodPost
 		}
 		w.Header().Set("Allow", allow)
-		limit.WriteError(w, http.StatusMethodNotAllowed, codes.Unimplemented,
-			fmt.Sprintf("method %s is not allowed on %s; use %s", r.Method, r.URL.Path, allow))
+		limit.WriteStatus(w, http.StatusMethodNotAllowed, limit.ErrorStatus(http.StatusMethodNotAllowed, codes.Unimplemented,
+			fmt.Sprintf("method %s is not allowed on %s; use %s", r.Method, r.URL.Path, allow),
+			map[string]string{"method": r.Method, "allow": allow}))
+		return
+	}
+	if httpStatus == http.StatusNotFound {
+		path := r.URL.Path // valid UTF-8: limit.Body refused any other
+		if len(path) > 200 {
+			cut := 200
+			for cut > 0 && !utf8.RuneStart(path[cut]) {
+				cut--
+			}
+			path = path[:cut] + "..."
+		}
+		limit.WriteStatus(w, http.StatusNotFound, limit.ErrorStatus(http.StatusNotFound, codes.NotFound,
+			fmt.Sprintf("no route %s %s: the API's routes are GET /v1/games, GET /v1/games/{game}/boards/{name} and POST /v1/games/{game}:{method} (see /docs and /openapi.json)", r.Method, path),
+			map[string]string{"path": path}))
 		return
 	}
 	runtime.DefaultRoutingErrorHandler(ctx, mux, m, w, r, httpStatus)
@@ -73,11 +89,12 @@ func routingError(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshale
 // JSON, with the HTTP status of its code), plus a Retry-After header when
 // the status carries a RetryInfo (a request refused as OVERLOADED: 429).
 func gatewayError(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
-	if st, ok := status.FromError(err); ok && st.Code() == codes.Unavailable {
+	if st, ok := status.FromError(err); ok && st.Code() == codes.Unavailable && len(st.Details()) == 0 {
 		// The gateway's own hop to the gRPC port failed (shutting down):
 		// say so without grpc-go's text, which names the internal address.
-		err = status.Error(codes.Unavailable, "the server is shutting down; retry on another instance")
+		err = limit.ErrorStatus(http.StatusServiceUnavailable, codes.Unavailable, "the server is shutting down; retry on another instance", nil).Err()
 	}
+	err = withDetails(ctx, r, err)
 	if st, ok := status.FromError(err); ok && st.Code() == codes.ResourceExhausted {
 		for _, d := range st.Details() {
 			if ri, ok := d.(*errdetails.RetryInfo); ok {
@@ -130,14 +147,43 @@ func (m strictJSON) NewDecoder(r io.Reader) runtime.Decoder {
 		}
 		// The element count first: it is a single pass that allocates
 		// nothing, where the JSON check builds the decoder's state.
-		if n, over := limit.JSONElements(b); over {
-			return fmt.Errorf("the request body holds more than %d JSON objects and strings (%d); no game needs that many, so it was not decoded", limit.MaxElements, n)
+		var err error
+		if _, over := limit.JSONElements(b); !over {
+			if err = oneJSONValue(b); err == nil {
+				if err = m.JSONPb.Unmarshal(b, v); err == nil {
+					return nil
+				}
+			}
 		}
-		if err := oneJSONValue(b); err != nil {
-			return err
+		// The body failed: say why in plain words (checkJSON). The gateway
+		// turns this error into a status without details; gatewayError
+		// reads the body again to add them (readError).
+		if pm, ok := v.(proto.Message); ok {
+			if p := checkJSON(b, pm.ProtoReflect().Descriptor()); p != nil {
+				return p
+			}
 		}
-		return m.JSONPb.Unmarshal(b, v)
+		return &readProblem{field: "body", msg: plainProtoError(err)}
 	})
+}
+
+// plainProtoError is a protojson error's text without its "proto: " prefix,
+// its "(line L:C)" moved to the end: the fallback when checkJSON finds
+// nothing to say.
+func plainProtoError(err error) string {
+	if err == nil {
+		return "the request body could not be read"
+	}
+	msg := strings.TrimPrefix(err.Error(), "proto: ")
+	msg = strings.TrimPrefix(msg, "proto:\u00a0") // protojson's unstable prefix, with a no-break space
+	if i := strings.Index(msg, "(line "); i >= 0 {
+		if j := strings.Index(msg[i:], "): "); j > 0 {
+			pos := msg[i : i+j+1]
+			msg = strings.TrimSpace(msg[:i]) + msg[i+j+3:] + " " + pos
+			msg = strings.TrimSpace(strings.TrimPrefix(msg, "syntax error "))
+		}
+	}
+	return "the request body could not be read: " + msg
 }
 
 // oneJSONValue reports an error unless b holds exactly one JSON value.
@@ -287,7 +333,7 @@ func routeFromCtx(ctx context.Context) string {
 // they are, and "other" for the rest, so that the label's values are few.
 func routeOf(path string) string {
 	switch path {
-	case "/v1/games", "/healthz", "/readyz", "/metrics", "/openapi.json", "/docs", "/docs/rapidoc-min.js":
+	case "/v1/games", "/healthz", "/readyz", "/metrics", "/openapi.json", "/docs", "/docs/rapidoc-min.js", "/favicon.ico":
 		return path
 	}
 	if rest, ok := strings.CutPrefix(path, "/v1/games/"); ok {

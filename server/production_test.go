@@ -422,3 +422,22 @@ func TestDocsPage(t *testing.T) {
 		}
 	}
 }
+
+// TestFavicon: /favicon.ico, which browsers ask for on every page (/docs
+// and the playground), is the embedded 16×16 icon, not a 404.
+func TestFavicon(t *testing.T) {
+	a := startServer(t)
+	resp, err := http.Get("http://" + a.HTTP + "/favicon.ico")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/x-icon" {
+		t.Fatalf("/favicon.ico = %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	// ICONDIR: reserved 0, type 1 (icon), one image; its entry: 16×16, 32 bits.
+	if len(body) < 22 || !bytes.Equal(body[:6], []byte{0, 0, 1, 0, 1, 0}) || body[6] != 16 || body[7] != 16 || body[12] != 32 {
+		t.Errorf("/favicon.ico is not a 16×16 32-bit icon: % x", body[:min(len(body), 22)])
+	}
+}

@@ -403,7 +403,7 @@ func newHTTPHandler(cfg Options, gw http.Handler, reg prometheus.Gatherer, m htt
 	registerWeb(pages)
 	registerDocs(pages)
 	limited := pagesLimit(pages, limit.NewInFlight(pagesInFlight, cfg.QueueWait), refused)
-	for _, p := range []string{"GET /openapi.json", "GET /docs", "GET /docs/rapidoc-min.js", "GET /static/", "GET /{$}"} {
+	for _, p := range []string{"GET /openapi.json", "GET /docs", "GET /docs/rapidoc-min.js", "GET /static/", "GET /favicon.ico", "GET /{$}"} {
 		mux.Handle(p, limited)
 	}
 	mux.Handle("/", restLimits(cfg, gw, lim, refused))

@@ -116,3 +116,23 @@ func metadata(field string, extra map[string]string) map[string]string {
 	m["field"] = field
 	return m
 }
+
+// RequestError is the INVALID_ARGUMENT status of a request that cannot be
+// read as its message (a REST body's wrong JSON type, unknown field or name,
+// a bad query parameter), in the form of every other error of the service:
+// message msg, which starts with the field or says it; a google.rpc.ErrorInfo
+// (reason ReasonInvalidRequest, domain ErrorDomain, metadata "field" and the
+// entries of meta, such as "line" and "column"); and a google.rpc.BadRequest
+// field violation of field with description msg. The server's transports
+// build their reading errors with it, so that a client reads one shape.
+func RequestError(field, msg string, meta map[string]string) *status.Status {
+	st := status.New(codes.InvalidArgument, msg)
+	withDetails, err := st.WithDetails(
+		&errdetails.ErrorInfo{Reason: ReasonInvalidRequest, Domain: ErrorDomain, Metadata: metadata(field, meta)},
+		&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{Field: field, Description: msg, Reason: ReasonInvalidRequest}}},
+	)
+	if err != nil {
+		return st
+	}
+	return withDetails
+}

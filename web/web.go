@@ -18,11 +18,13 @@ import (
 //go:embed static
 var files embed.FS
 
-// Static holds the page's files: index.html, app.js, style.css.
+// Static holds the page's files: index.html, app.js, style.css, and
+// favicon.ico (16×16, a point and a checker), also served at /favicon.ico.
 var Static, _ = fs.Sub(files, "static")
 
 // Register adds the playground's routes to mux: GET / (exactly) for the
-// page and GET /static/ for its assets. Other paths are left to the
+// page, GET /static/ for its assets and GET /favicon.ico (browsers ask for
+// it on every page of the server, /docs too). Other paths are left to the
 // mux's other handlers (the REST gateway).
 func Register(mux *http.ServeMux) {
 	assets := http.StripPrefix("/static/", http.FileServerFS(Static))
@@ -30,6 +32,12 @@ func Register(mux *http.ServeMux) {
 	mux.Handle("GET /{$}", noCache(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.ServeFileFS(w, r, Static, "index.html")
 	})))
+	mux.Handle("GET /favicon.ico", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "max-age=86400")
+		w.Header().Set("Content-Type", "image/x-icon")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		http.ServeFileFS(w, r, Static, "favicon.ico")
+	}))
 }
 
 // noCache asks browsers to revalidate, so a new binary's page is used at

@@ -56,6 +56,7 @@ func TestManifests(t *testing.T) {
 		}
 	}
 	var dep *appsv1.Deployment
+	var hpa *autoscalingv2.HorizontalPodAutoscaler
 	kinds := map[string]bool{}
 	for _, f := range k.Resources {
 		var meta metav1.TypeMeta
@@ -67,6 +68,15 @@ func TestManifests(t *testing.T) {
 			t.Fatalf("%s: %v", f, err)
 		}
 		kinds[meta.Kind] = true
+		var obj struct {
+			Metadata metav1.ObjectMeta `json:"metadata"`
+		}
+		if err := yaml.Unmarshal(raw, &obj); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if got := obj.Metadata.Labels["app"]; got != "gamerules" {
+			t.Errorf("%s: %s has label app=%q; every manifest carries app=gamerules", f, meta.Kind, got)
+		}
 		switch meta.APIVersion + " " + meta.Kind {
 		case "apps/v1 Deployment":
 			dep = &appsv1.Deployment{}
@@ -74,7 +84,8 @@ func TestManifests(t *testing.T) {
 		case "v1 Service":
 			readStrict(t, f, &corev1.Service{})
 		case "autoscaling/v2 HorizontalPodAutoscaler":
-			readStrict(t, f, &autoscalingv2.HorizontalPodAutoscaler{})
+			hpa = &autoscalingv2.HorizontalPodAutoscaler{}
+			readStrict(t, f, hpa)
 		case "policy/v1 PodDisruptionBudget":
 			var pdb policyv1.PodDisruptionBudget
 			readStrict(t, f, &pdb)
@@ -94,6 +105,18 @@ func TestManifests(t *testing.T) {
 		t.Fatal("no Deployment")
 	}
 	checkPod(t, dep.Spec.Template)
+	if hpa == nil {
+		t.Fatal("no HorizontalPodAutoscaler")
+	}
+	if ref := hpa.Spec.ScaleTargetRef; ref.Kind != "Deployment" || ref.Name != dep.Name {
+		t.Errorf("the HPA scales %s %s; want Deployment %s", ref.Kind, ref.Name, dep.Name)
+	}
+	if dep.Spec.Replicas != nil {
+		t.Errorf("the Deployment sets replicas: %d while the HPA owns the count: every re-apply would reset it", *dep.Spec.Replicas)
+	}
+	if hpa.Spec.MinReplicas == nil || *hpa.Spec.MinReplicas < 2 {
+		t.Error("the HPA's minReplicas must be at least 2 (the PodDisruptionBudget keeps 1 serving while a node drains)")
+	}
 }
 
 // checkPod checks the pod template against Pod Security "restricted" and
@@ -139,6 +162,22 @@ func checkPod(t *testing.T, tpl corev1.PodTemplateSpec) {
 		}
 		if c.ReadinessProbe == nil || c.LivenessProbe == nil {
 			t.Errorf("container %s: want readiness and liveness probes", c.Name)
+		}
+	}
+}
+
+// TestDockerignore: what the image build does not need stays out of its
+// context (the Node example's node_modules, about 14 MB; the Python
+// example's generated stubs; the build outputs).
+func TestDockerignore(t *testing.T) {
+	raw, err := os.ReadFile("../../.dockerignore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(raw), "\n")
+	for _, want := range []string{".git/", ".bin/", "examples/node/node_modules/", "examples/python/gen/"} {
+		if !slices.Contains(lines, want) {
+			t.Errorf(".dockerignore: want a line %q", want)
 		}
 	}
 }

@@ -6,6 +6,7 @@
 //
 //	go run ./cmd/gamerulesd --grpc-addr 127.0.0.1:50051 &
 //	go run ./examples/go --addr 127.0.0.1:50051 --game backgammon --seed 1
+//	go run ./examples/go --game all    # every game in turn
 package main
 
 import (
@@ -30,7 +31,7 @@ import (
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:50051", "the server's gRPC address")
-	id := flag.String("game", "backgammon", "the game to play: backgammon, abalone, labyrinth or gravity_trap")
+	id := flag.String("game", "backgammon", "the game to play: backgammon, abalone, labyrinth, gravity_trap, or all (each in turn)")
 	seed := flag.Uint64("seed", 1, "seed of the set-up, the dice and the random player")
 	maxPlies := flag.Int("max-plies", 20000, "give up after this many plies")
 	flag.Parse()
@@ -39,18 +40,33 @@ func main() {
 		log.Fatal(err)
 	}
 	defer conn.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	res, err := play(ctx, gamerulesv1grpc.NewGameRulesClient(conn), *id, *seed, *maxPlies, os.Stdout)
-	if err != nil {
-		log.Fatal(describe(err))
+	c := gamerulesv1grpc.NewGameRulesClient(conn)
+	for _, g := range games(*id) {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		res, err := play(ctx, c, g, *seed, *maxPlies, os.Stdout)
+		if err != nil {
+			log.Fatal(describe(err))
+		}
+		fmt.Printf("%s: finished after %d plies (%d calls): winner %s, points %v, %s\n",
+			g, res.plies, res.calls, winner(res.last), res.last.GetPoints(), res.last.GetDetail())
+		// A refused request, to show the error details.
+		_, err = c.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{
+			Game: g, State: res.last.GetState(), Move: &gamerulesv1.Move{Notation: "anything"}})
+		fmt.Println("a move after the end:", describe(err))
+		cancel()
 	}
-	fmt.Printf("%s: finished after %d plies (%d calls): winner %s, points %v, %s\n",
-		*id, res.plies, res.calls, winner(res.last), res.last.GetPoints(), res.last.GetDetail())
-	// A refused request, to show the error details.
-	_, err = gamerulesv1grpc.NewGameRulesClient(conn).ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{
-		Game: *id, State: res.last.GetState(), Move: &gamerulesv1.Move{Notation: "anything"}})
-	fmt.Println("a move after the end:", describe(err))
+}
+
+// allGames are the games "--game all" plays, in turn.
+var allGames = []string{"abalone", "backgammon", "gravity_trap", "labyrinth"}
+
+// games is the list of games the --game flag's value names: every game for
+// "all", else the one game (the server refuses an id it does not serve).
+func games(flagValue string) []string {
+	if flagValue == "all" {
+		return allGames
+	}
+	return []string{flagValue}
 }
 
 // result is how a game went.

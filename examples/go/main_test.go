@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,7 +20,23 @@ func TestExamplePlaysEveryGame(t *testing.T) {
 	// The whole server, as gamerulesd runs it (limits, interceptors).
 	c := gamerulesv1grpc.NewGameRulesClient(servertest.Dial(t, servertest.Start(t, nil)))
 	ctx := context.Background()
-	for _, id := range []string{"abalone", "backgammon", "gravity_trap", "labyrinth"} {
+	// --game all plays every game the server serves.
+	list, err := c.ListGames(ctx, &gamerulesv1.ListGamesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var served []string
+	for _, g := range list.GetGames() {
+		served = append(served, g.GetId())
+	}
+	slices.Sort(served)
+	if all := games("all"); !slices.Equal(all, served) {
+		t.Errorf("--game all plays %v; the server serves %v", all, served)
+	}
+	if one := games("labyrinth"); !slices.Equal(one, []string{"labyrinth"}) {
+		t.Errorf("--game labyrinth plays %v", one)
+	}
+	for _, id := range games("all") {
 		res, err := play(ctx, c, id, 1, 20000, io.Discard)
 		if err != nil {
 			t.Fatalf("%s: %v", id, describe(err))

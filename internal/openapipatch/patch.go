@@ -67,7 +67,7 @@ func Patch(doc []byte) ([]byte, error) {
 				}
 			}
 			o["responses"] = errorResponses(o["responses"].(map[string]any))
-			if err := addExamples(path, method, o); err != nil {
+			if err := addExamples(defs, path, method, o); err != nil {
 				return nil, err
 			}
 		}
@@ -190,9 +190,10 @@ func addErrorDefinitions(defs map[string]any) {
 	}
 	defs["gamerulesError"] = map[string]any{
 		"type": "object",
-		"description": "A google.rpc.Status (third_party/google/rpc/status.proto). An error of the service (code 3, " +
-			"INVALID_ARGUMENT) has two details, an ErrorInfo and a BadRequest; an error of the JSON parser " +
-			"(malformed JSON, a wrong type, an unknown field or enum name) has none.",
+		"description": "A google.rpc.Status (third_party/google/rpc/status.proto). An error of the request (code 3, " +
+			"INVALID_ARGUMENT) has two details, an ErrorInfo and a BadRequest: the service's errors and the JSON " +
+			"reader's alike (malformed JSON, a wrong type, an unknown field or enum name: reason INVALID_REQUEST, " +
+			"the message naming the field, the shape expected and the line:column).",
 		"properties": map[string]any{
 			"code":    map[string]any{"type": "integer", "format": "int32", "description": "The gRPC code: 3 INVALID_ARGUMENT."},
 			"message": str("What is wrong, naming the field."),
@@ -213,16 +214,17 @@ func errorResponses(r map[string]any) map[string]any {
 		"schema": map[string]any{"$ref": "#/definitions/gamerulesError"},
 	}
 	r["413"] = map[string]any{
-		"description": "RESOURCE_EXHAUSTED: the body is larger than the server's limit (--max-recv-bytes).",
+		"description": "RESOURCE_EXHAUSTED: the body is larger than the server's limit (--max-recv-bytes); ErrorInfo reason REQUEST_TOO_LARGE.",
 		"schema":      map[string]any{"$ref": "#/definitions/rpcStatus"},
 	}
 	r["429"] = map[string]any{
-		"description": "RESOURCE_EXHAUSTED: too many requests in flight; retry after the Retry-After header's seconds.",
+		"description": "RESOURCE_EXHAUSTED: too many requests in flight; retry after the Retry-After header's seconds; ErrorInfo reason OVERLOADED and a RetryInfo.",
 		"schema":      map[string]any{"$ref": "#/definitions/rpcStatus"},
 		"headers":     map[string]any{"Retry-After": map[string]any{"type": "integer", "description": "Seconds to wait before retrying."}},
 	}
 	if d, ok := r["default"].(map[string]any); ok {
-		d["description"] = "Another error (405 wrong method, 404 unknown route, 500 INTERNAL: a bug of ours)."
+		d["description"] = "Another error, with an ErrorInfo of its kind: 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED " +
+			"(the Allow header names the method), 408 REQUEST_TIMEOUT (the body did not arrive in time), 500 INTERNAL (a bug of ours)."
 	}
 	return r
 }
@@ -254,7 +256,7 @@ var examples = map[string]example{
 
 // addExamples puts the route's example request on its body parameter and
 // the service's answer to it on the 200 response.
-func addExamples(path, method string, op map[string]any) error {
+func addExamples(defs map[string]any, path, method string, op map[string]any) error {
 	id, _ := op["operationId"].(string)
 	ex, ok := examples[id]
 	if !ok {
@@ -298,10 +300,30 @@ func addExamples(path, method string, op map[string]any) error {
 	for _, p := range asList(op["parameters"]) {
 		pm := p.(map[string]any)
 		if pm["in"] == "body" {
-			pm["schema"] = map[string]any{"$ref": pm["schema"].(map[string]any)["$ref"], "example": inJSON}
+			ref, _ := pm["schema"].(map[string]any)["$ref"].(string)
+			pm["schema"] = map[string]any{"$ref": ref, "example": inJSON}
+			// A sibling of $ref is ignored when the reference is resolved
+			// (RapiDoc then fills the body from the schema, every oneof
+			// member at once): the example also goes on the body's own
+			// definition, which only this route uses (GameRules<RPC>Body;
+			// a route without path parameters, Batch, references its
+			// request message itself, v1<RPC>Request, which no other
+			// message holds).
+			if def, ok := defs[strings.TrimPrefix(ref, "#/definitions/")].(map[string]any); ok && (bodyDefinition(ref) || ref == "#/definitions/v1"+rpc+"Request") {
+				def["example"] = inJSON
+			}
+			continue
 		}
 		if pm["name"] == "game" && ex.game != "" {
 			pm["x-example"] = ex.game
+			continue
+		}
+		// A path or query parameter (GetBoard's name, GET :render's
+		// state.text) takes its value in the example request.
+		if name, _ := pm["name"].(string); name != "" {
+			if v, ok := lookup(inJSON, name); ok {
+				pm["x-example"] = v
+			}
 		}
 	}
 	if outJSON != nil {
@@ -309,6 +331,36 @@ func addExamples(path, method string, op map[string]any) error {
 		ok200["examples"] = map[string]any{"application/json": outJSON}
 	}
 	return nil
+}
+
+// bodyDefinition reports whether ref names a body definition the generator
+// made for one route (GameRules<RPC>Body), not a message shared by others.
+func bodyDefinition(ref string) bool {
+	name := strings.TrimPrefix(ref, "#/definitions/")
+	return strings.HasPrefix(name, "GameRules") && strings.HasSuffix(name, "Body")
+}
+
+// lookup is the value at a dotted JSON path ("state.text") of an example
+// request, as a query or path parameter's string: a string as it is,
+// anything else in JSON.
+func lookup(v any, path string) (string, bool) {
+	for _, part := range strings.Split(path, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		if v, ok = m[part]; !ok {
+			return "", false
+		}
+	}
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case map[string]any, []any:
+		return "", false
+	}
+	b, _ := json.Marshal(v)
+	return string(b), true
 }
 
 // call invokes the RPC named rpc of srv.

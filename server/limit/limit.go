@@ -108,9 +108,77 @@ func SetRetryAfter(h http.Header, d time.Duration) {
 
 // WriteError writes a google.rpc.Status-shaped JSON error of code and msg
 // with HTTP status httpStatus, as grpc-gateway does, for errors raised
-// before a gateway runs.
+// before a gateway runs; its details are ErrorStatus's ErrorInfo.
 func WriteError(w http.ResponseWriter, httpStatus int, code codes.Code, msg string) {
-	WriteStatus(w, httpStatus, status.New(code, msg))
+	WriteStatus(w, httpStatus, ErrorStatus(httpStatus, code, msg, nil))
+}
+
+// ErrorInfo reasons of the HTTP errors that are not the service's (its
+// reasons are in package service) nor overload (ReasonOverloaded); ReasonFor
+// picks one by HTTP status.
+const (
+	ReasonNotFound             = "NOT_FOUND"              // 404: no such route
+	ReasonMethodNotAllowed     = "METHOD_NOT_ALLOWED"     // 405: the route takes another method (the Allow header)
+	ReasonRequestTimeout       = "REQUEST_TIMEOUT"        // 408: the body did not arrive in time
+	ReasonRequestTooLarge      = "REQUEST_TOO_LARGE"      // 413: the body is over --max-recv-bytes
+	ReasonUnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE" // 415: a body the server cannot read
+	ReasonUnavailable          = "UNAVAILABLE"            // 503: shutting down
+)
+
+// ReasonFor is the ErrorInfo reason of an HTTP error of httpStatus and code:
+// 400 ReasonInvalidRequest (for INVALID_ARGUMENT), 404 ReasonNotFound, 405 ReasonMethodNotAllowed,
+// 408 ReasonRequestTimeout, 413 ReasonRequestTooLarge, 415
+// ReasonUnsupportedMediaType, 429 ReasonOverloaded, 503 ReasonUnavailable;
+// otherwise code's canonical name ("DEADLINE_EXCEEDED", "INTERNAL").
+func ReasonFor(httpStatus int, code codes.Code) string {
+	switch httpStatus {
+	case http.StatusBadRequest:
+		if code == codes.InvalidArgument {
+			return ReasonInvalidRequest
+		}
+	case http.StatusNotFound:
+		return ReasonNotFound
+	case http.StatusMethodNotAllowed:
+		return ReasonMethodNotAllowed
+	case http.StatusRequestTimeout:
+		return ReasonRequestTimeout
+	case http.StatusRequestEntityTooLarge:
+		return ReasonRequestTooLarge
+	case http.StatusUnsupportedMediaType:
+		return ReasonUnsupportedMediaType
+	case http.StatusTooManyRequests:
+		return ReasonOverloaded
+	case http.StatusServiceUnavailable:
+		return ReasonUnavailable
+	}
+	return codeName(code)
+}
+
+// codeName is a code's canonical name: "INVALID_ARGUMENT", "CANCELLED".
+func codeName(c codes.Code) string {
+	if c == codes.Canceled {
+		return "CANCELLED"
+	}
+	var b strings.Builder
+	for i, r := range c.String() {
+		if i > 0 && 'A' <= r && r <= 'Z' {
+			b.WriteByte('_')
+		}
+		b.WriteRune(r)
+	}
+	return strings.ToUpper(b.String())
+}
+
+// ErrorStatus is the status of an HTTP error that is not the service's:
+// code and msg with a google.rpc.ErrorInfo (reason ReasonFor(httpStatus,
+// code), domain Domain, metadata meta), so that every error a client reads
+// names its kind in the details.
+func ErrorStatus(httpStatus int, code codes.Code, msg string, meta map[string]string) *status.Status {
+	st := status.New(code, msg)
+	if d, err := st.WithDetails(&errdetails.ErrorInfo{Reason: ReasonFor(httpStatus, code), Domain: Domain, Metadata: meta}); err == nil {
+		return d
+	}
+	return st
 }
 
 // WriteStatus is WriteError for a status that may carry details: st as
