@@ -98,7 +98,7 @@ func TestOpenAPIExamplesAnswered(t *testing.T) {
 			}
 		}
 	}
-	if ops != 12 {
-		t.Errorf("%d operations; want 12", ops)
+	if ops != 15 {
+		t.Errorf("%d operations; want 15", ops)
 	}
 }

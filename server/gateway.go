@@ -127,7 +127,7 @@ type chainedServer struct {
 	chain grpc.UnaryServerInterceptor
 
 	listGames, newGame, legalMoves, applyMove, score, observeState, renderState,
-	getBoard, replayGame, importRecord, exportRecord grpc.UnaryHandler
+	getBoard, replayGame, importRecord, exportRecord, batch, expand, playout grpc.UnaryHandler
 }
 
 // newChainedServer wraps srv in the interceptors ics (ics[0] the
@@ -168,6 +168,15 @@ func newChainedServer(srv gamerulesv1grpc.GameRulesServer, ics []grpc.UnaryServe
 	s.exportRecord = func(ctx context.Context, req any) (any, error) {
 		return srv.ExportRecord(ctx, req.(*gamerulesv1.ExportRecordRequest))
 	}
+	s.batch = func(ctx context.Context, req any) (any, error) {
+		return srv.Batch(ctx, req.(*gamerulesv1.BatchRequest))
+	}
+	s.expand = func(ctx context.Context, req any) (any, error) {
+		return srv.Expand(ctx, req.(*gamerulesv1.ExpandRequest))
+	}
+	s.playout = func(ctx context.Context, req any) (any, error) {
+		return srv.Playout(ctx, req.(*gamerulesv1.PlayoutRequest))
+	}
 	return s
 }
 
@@ -184,6 +193,9 @@ var (
 	infoReplayGame   = &grpc.UnaryServerInfo{FullMethod: gamerulesv1grpc.GameRules_ReplayGame_FullMethodName}
 	infoImportRecord = &grpc.UnaryServerInfo{FullMethod: gamerulesv1grpc.GameRules_ImportRecord_FullMethodName}
 	infoExportRecord = &grpc.UnaryServerInfo{FullMethod: gamerulesv1grpc.GameRules_ExportRecord_FullMethodName}
+	infoBatch        = &grpc.UnaryServerInfo{FullMethod: gamerulesv1grpc.GameRules_Batch_FullMethodName}
+	infoExpand       = &grpc.UnaryServerInfo{FullMethod: gamerulesv1grpc.GameRules_Expand_FullMethodName}
+	infoPlayout      = &grpc.UnaryServerInfo{FullMethod: gamerulesv1grpc.GameRules_Playout_FullMethodName}
 )
 
 // callChained runs handler for req through chain (directly when chain is
@@ -242,6 +254,18 @@ func (s *chainedServer) ImportRecord(ctx context.Context, req *gamerulesv1.Impor
 
 func (s *chainedServer) ExportRecord(ctx context.Context, req *gamerulesv1.ExportRecordRequest) (*gamerulesv1.ExportRecordResponse, error) {
 	return callChained[gamerulesv1.ExportRecordResponse](ctx, s.chain, infoExportRecord, req, s.exportRecord)
+}
+
+func (s *chainedServer) Batch(ctx context.Context, req *gamerulesv1.BatchRequest) (*gamerulesv1.BatchResponse, error) {
+	return callChained[gamerulesv1.BatchResponse](ctx, s.chain, infoBatch, req, s.batch)
+}
+
+func (s *chainedServer) Expand(ctx context.Context, req *gamerulesv1.ExpandRequest) (*gamerulesv1.ExpandResponse, error) {
+	return callChained[gamerulesv1.ExpandResponse](ctx, s.chain, infoExpand, req, s.expand)
+}
+
+func (s *chainedServer) Playout(ctx context.Context, req *gamerulesv1.PlayoutRequest) (*gamerulesv1.PlayoutResponse, error) {
+	return callChained[gamerulesv1.PlayoutResponse](ctx, s.chain, infoPlayout, req, s.playout)
 }
 
 var _ gamerulesv1grpc.GameRulesServer = (*chainedServer)(nil)

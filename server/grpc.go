@@ -78,3 +78,15 @@ func (g grpcService) ImportRecord(ctx context.Context, req *gamerulesv1.ImportRe
 func (g grpcService) ExportRecord(ctx context.Context, req *gamerulesv1.ExportRecordRequest) (*gamerulesv1.ExportRecordResponse, error) {
 	return g.svc.ExportRecord(ctx, req)
 }
+
+func (g grpcService) Batch(ctx context.Context, req *gamerulesv1.BatchRequest) (*gamerulesv1.BatchResponse, error) {
+	return g.svc.Batch(ctx, req)
+}
+
+func (g grpcService) Expand(ctx context.Context, req *gamerulesv1.ExpandRequest) (*gamerulesv1.ExpandResponse, error) {
+	return g.svc.Expand(ctx, req)
+}
+
+func (g grpcService) Playout(ctx context.Context, req *gamerulesv1.PlayoutRequest) (*gamerulesv1.PlayoutResponse, error) {
+	return g.svc.Playout(ctx, req)
+}

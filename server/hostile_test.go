@@ -287,7 +287,7 @@ func hostileCatalogue(bgOver, labOver string) []hostileCase {
 		hc("replay: 9,001 moves", "/v1/games/gravity_trap:replay", obj(st(gtMove), nMoves(9001, "8")), bad, req, "at most 9000 per call"),
 		hc("replay: 1,001 moves with every state", "/v1/games/gravity_trap:replay", obj(st(gtMove), nMoves(1001, "8"), `"includeStates":true`), bad, req, "1000"),
 		hc("replay: a garbage start state", "/v1/games/abalone:replay", obj(st("zzz"), nMoves(1, "a1b2")), bad, inv, "cannot parse"),
-		hc("replay: options of another game", "/v1/games/abalone:replay", obj(`"options":{"labyrinth":{}}`), bad, req, "unknown field \"options\" in the request; its fields are game, state, moves, seed, includeStates, backgammon", true),
+		hc("replay: options of another game", "/v1/games/abalone:replay", obj(`"options":{"labyrinth":{}}`), bad, req, "unknown field \"options\" in the request; its fields are game, state, moves, seed, includeStates, actions, backgammon", true),
 		hc("importRecord: unknown format", "/v1/games/abalone:importRecord", obj(`"format":"zzz"`, `"text":"x"`), bad, req, "record format"),
 		hc("importRecord: .mat garbage", "/v1/games/backgammon:importRecord", obj(`"format":"mat"`, `"text":"garbage\nmore"`), bad, req, "line 1, column 1"),
 		hc("importRecord: JSON record not JSON", "/v1/games/labyrinth:importRecord", obj(`"format":"json"`, `"text":"{oops"`), bad, req, "line 1"),

@@ -33,6 +33,7 @@ func (abaloneEngine) Info() *gamerulesv1.GameInfo {
 	}
 	info.MoveNotation = `Aba-Pro: in line "a1b2" (trailing marble a1 moves to b2 with the marbles ahead of it, pushing what they push); broadside "c3c5d3" (the group c3..c5 moves sideways, c3 to d3; either end first on input)`
 	info.StateNotation = `rows I to A separated by '/', 'b'/'w' marbles and digits for runs of empty cells, then the side to move and, with a ply limit, "<played>/<limit>"; e.g. "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b"`
+	info.ActionSpaceSize = abalone.ActionSpace
 	return info
 }
 
@@ -288,7 +289,11 @@ func (p abalonePos) LegalMoves(want moveParts) ([]*gamerulesv1.Move, bool, error
 	moves := p.s.LegalMoves()
 	b := newAbaloneMoveBuilder(moves, want)
 	enc := resultEncoder(want, len(moves), 64, func() typedEncoder[abalone.State] { return newAbaloneEncoder(len(moves)) })
-	return listMoves("abalone", moves, b.move, p.s.Apply, enc)
+	out, chance, err := listMoves("abalone", moves, b.move, p.s.Apply, enc)
+	if err == nil && want.Action {
+		setActions(out, func(i int) int { return moves[i].Action() })
+	}
+	return out, chance, err
 }
 
 func (p abalonePos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {
@@ -459,3 +464,13 @@ func exportAPGN(replay *gamerulesv1.ReplayGameRequest, resp *gamerulesv1.ReplayG
 	g.Moves = resp.GetMoves()
 	return apgn.Write(g)
 }
+
+func (p abalonePos) children() ([]Position, error) {
+	return childrenOf("abalone", p.s, func(s abalone.State) Position { return abalonePos{s} })
+}
+
+func (p abalonePos) playout(rng *rand.Rand, first, maxPlies int, record bool) (playedGame, error) {
+	return playRandom[abalone.State, abalone.Move]("abalone", p.s, rng, first, maxPlies, record, nil)
+}
+
+func (p abalonePos) turn() int { return p.s.ToMove() }

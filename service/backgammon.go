@@ -37,6 +37,7 @@ func (backgammonEngine) Info() *gamerulesv1.GameInfo {
 	}
 	info.MoveNotation = `gnubg's: "24/18 13/11", "bar/22", "6/off", "13/9(4)", "24/23*/20"; "pass" when no number can be played; dice as "roll 6-5" (opening: "roll <white>-<black>"), or "roll" to have the server draw them; with the cube "double", "take", "drop", "beaver", "resign single|gammon|backgammon", "accept", "decline", and "next game" between the games of a match`
 	info.StateNotation = `gnubg ID "<Position ID>:<Match ID>" from the side of the player on roll, e.g. "4HPwATDgc/ABMA:MIEFAAAAAAAE" (the start, white to play 3-1); a money game with the cube adds " cube", and " beavers" when they are allowed`
+	info.ActionSpaceSize = backgammon.ActionSpace
 	return info
 }
 
@@ -680,12 +681,33 @@ func backgammonMoveFromProto(s backgammon.State, pb *gamerulesv1.BackgammonMove)
 func (p backgammonPos) LegalMoves(want moveParts) ([]*gamerulesv1.Move, bool, error) {
 	var moves []backgammon.Move
 	var results []backgammon.State
-	var enc stateEncoder[backgammon.State]
 	if want.results() {
 		moves, results = p.s.LegalMovesWithResults()
-		enc = resultEncoder(want, len(results), 40, func() typedEncoder[backgammon.State] { return newBackgammonEncoder(len(results)) })
 	} else {
 		moves = p.s.LegalMoves()
+	}
+	out, chance := p.listMoves(want, moves, results)
+	return out, chance, nil
+}
+
+// expand implements expander: LegalMoves and the children from one
+// generation of the moves and their results.
+func (p backgammonPos) expand(want moveParts) ([]*gamerulesv1.Move, bool, []Position, error) {
+	moves, results := p.s.LegalMovesWithResults()
+	out, chance := p.listMoves(want, moves, results)
+	kids := make([]Position, len(results))
+	for i, s := range results {
+		kids[i] = backgammonPos{s}
+	}
+	return out, chance, kids, nil
+}
+
+// listMoves is LegalMoves' answer for moves and, when want asks for
+// results, their results.
+func (p backgammonPos) listMoves(want moveParts, moves []backgammon.Move, results []backgammon.State) ([]*gamerulesv1.Move, bool) {
+	var enc stateEncoder[backgammon.State]
+	if want.results() {
+		enc = resultEncoder(want, len(results), 40, func() typedEncoder[backgammon.State] { return newBackgammonEncoder(len(results)) })
 	}
 	b := newBackgammonMoveBuilder(moves, want)
 	out := make([]*gamerulesv1.Move, len(moves))
@@ -698,8 +720,11 @@ func (p backgammonPos) LegalMoves(want moveParts) ([]*gamerulesv1.Move, bool, er
 	if enc != nil {
 		enc.finish()
 	}
+	if want.Action {
+		setActions(out, func(i int) int { return p.s.Action(moves[i]) })
+	}
 	chance := p.s.Phase() == backgammon.PhaseOpening || p.s.Phase() == backgammon.PhaseRoll
-	return out, chance, nil
+	return out, chance
 }
 
 func (p backgammonPos) Apply(mv *gamerulesv1.Move, rng *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {
@@ -1050,3 +1075,32 @@ func exportMat(replay *gamerulesv1.ReplayGameRequest) (moveApplier, recordWriter
 		return text, nil
 	}
 }
+
+// children uses LegalMovesWithResults, which applies the listed moves
+// without checking them again.
+func (p backgammonPos) children() ([]Position, error) {
+	_, next := p.s.LegalMovesWithResults()
+	out := make([]Position, len(next))
+	for i, s := range next {
+		out[i] = backgammonPos{s}
+	}
+	return out, nil
+}
+
+// playout draws the rolls with backgammon.RollDice (each roll by its
+// probability), and plays uniformly among the other legal moves (the
+// cube's decisions included, when the cube is in use).
+func (p backgammonPos) playout(rng *rand.Rand, first, maxPlies int, record bool) (playedGame, error) {
+	return playRandom("backgammon", p.s, rng, first, maxPlies, record, backgammonDraw)
+}
+
+// backgammonDraw draws the roll of a roll phase (the opening's included).
+func backgammonDraw(s backgammon.State, rng *rand.Rand) (backgammon.Move, bool) {
+	if ph := s.Phase(); ph != backgammon.PhaseOpening && ph != backgammon.PhaseRoll {
+		return backgammon.Move{}, false
+	}
+	m, err := backgammon.RollDice(s, rng)
+	return m, err == nil
+}
+
+func (p backgammonPos) turn() int { return p.s.Turn() }

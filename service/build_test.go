@@ -15,18 +15,40 @@ import (
 // refLegalMoves and refEncode are the reference builders (refbuild_test.go)
 // for pos.
 func refLegalMoves(t *testing.T, pos Position, results bool) ([]*gamerulesv1.Move, bool, error) {
+	var out []*gamerulesv1.Move
+	var chance bool
+	var err error
+	var ids []int
 	switch p := pos.(type) {
 	case backgammonPos:
-		return refBackgammonLegalMoves(p, results)
+		out, chance, err = refBackgammonLegalMoves(p, results)
+		for _, m := range p.s.LegalMoves() {
+			ids = append(ids, p.s.Action(m))
+		}
 	case abalonePos:
-		return refAbaloneLegalMoves(p, results)
+		out, chance, err = refAbaloneLegalMoves(p, results)
+		for _, m := range p.s.LegalMoves() {
+			ids = append(ids, m.Action())
+		}
 	case labyrinthPos:
-		return refLabyrinthLegalMoves(p, results)
+		out, chance, err = refLabyrinthLegalMoves(p, results)
+		for _, m := range p.s.LegalMoves() {
+			ids = append(ids, m.Action())
+		}
 	case gravityTrapPos:
-		return refGravityTrapLegalMoves(p, results)
+		out, chance, err = refGravityTrapLegalMoves(p, results)
+		for _, m := range p.s.LegalMoves() {
+			ids = append(ids, m.Action())
+		}
+	default:
+		t.Fatalf("no reference for %T", pos)
 	}
-	t.Fatalf("no reference for %T", pos)
-	return nil, false, nil
+	// The action ids, from the rules' own encoders (TestActionIDs checks
+	// them against their specs).
+	for i, m := range out {
+		m.Action = proto.Int32(int32(ids[i]))
+	}
+	return out, chance, err
 }
 
 func refEncode(t *testing.T, pos Position) *gamerulesv1.GameState {

@@ -28,6 +28,7 @@ func (gravityTrapEngine) Info() *gamerulesv1.GameInfo {
 	}
 	info.MoveNotation = `the destination station id, e.g. "7"; during set-up "place 7" (or "7")`
 	info.StateNotation = `<stations> <turn>[ <board>][ m]: one character per station from 0 ('o' marble, '.' empty, 'R'/'B' ships), turn r/b to move or R/B to place, " rings" on that board, " m" when mirror placement is allowed; e.g. "RoooBooooooooooooooooo r"`
+	info.ActionSpaceSize = gravitytrap.ActionSpace
 	return info
 }
 
@@ -373,7 +374,11 @@ func (p gravityTrapPos) LegalMoves(want moveParts) ([]*gamerulesv1.Move, bool, e
 	moves := p.s.LegalMoves()
 	b := newGravityTrapMoveBuilder(moves, want)
 	enc := resultEncoder(want, len(moves), 32, func() typedEncoder[gravitytrap.State] { return newGravityTrapEncoder(len(moves)) })
-	return listMoves("gravitytrap", moves, b.move, p.s.Apply, enc)
+	out, chance, err := listMoves("gravitytrap", moves, b.move, p.s.Apply, enc)
+	if err == nil && want.Action {
+		setActions(out, func(i int) int { return moves[i].Action() })
+	}
+	return out, chance, err
 }
 
 func (p gravityTrapPos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {
@@ -443,3 +448,13 @@ func (gravityTrapEngine) Board(name string) (*gamerulesv1.GetBoardResponse, erro
 	}
 	return &gamerulesv1.GetBoardResponse{Board: &gamerulesv1.GetBoardResponse_GravityTrap{GravityTrap: pb}, Note: b.Note()}, nil
 }
+
+func (p gravityTrapPos) children() ([]Position, error) {
+	return childrenOf("gravity_trap", p.s, func(s gravitytrap.State) Position { return gravityTrapPos{s} })
+}
+
+func (p gravityTrapPos) playout(rng *rand.Rand, first, maxPlies int, record bool) (playedGame, error) {
+	return playRandom[gravitytrap.State, gravitytrap.Move]("gravity_trap", p.s, rng, first, maxPlies, record, nil)
+}
+
+func (p gravityTrapPos) turn() int { return p.s.ToAct() }

@@ -29,6 +29,7 @@ func (labyrinthEngine) Info() *gamerulesv1.GameInfo {
 	}
 	info.MoveNotation = `shift: insertion point and quarter turns clockwise of the spare, e.g. "N2", "W4:1"; then the figure's destination, "r3c5" (own ship) or "V:r3c5" (Darth Vader); staying is the figure's own square`
 	info.StateNotation = `<board> <spare> <figures> <last> <turn> <cards> <variants>, e.g. "6aeAaeB5*c/9c6ceOa7Q/7C97D6eEadF/5cT5aaa9U/7G6SbH5dI7PdJ/dM6V9936Xa/3eRbK3WbL59 7N R11,Y17 - Rs :MAGBULCXIWPE,:HKNTQRJDSFOV -" (see LabyrinthState)`
+	info.ActionSpaceSize = labyrinth.ActionSpace
 	return info
 }
 
@@ -506,7 +507,11 @@ func (p labyrinthPos) LegalMoves(want moveParts) ([]*gamerulesv1.Move, bool, err
 	moves := p.s.LegalMoves()
 	b := newLabyrinthMoveBuilder(moves, want)
 	enc := resultEncoder(want, len(moves), 160, func() typedEncoder[labyrinth.State] { return newLabyrinthEncoder(len(moves), p.s.Players()) })
-	return listMoves("labyrinth", moves, b.move, p.s.Apply, enc)
+	out, chance, err := listMoves("labyrinth", moves, b.move, p.s.Apply, enc)
+	if err == nil && want.Action {
+		setActions(out, func(i int) int { return moves[i].Action() })
+	}
+	return out, chance, err
 }
 
 func (p labyrinthPos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {
@@ -539,3 +544,13 @@ func (p labyrinthPos) Observe(player int) (*gamerulesv1.GameState, error) {
 
 // Render draws the state (render.Labyrinth).
 func (p labyrinthPos) Render(o render.Options) ([]byte, error) { return render.Labyrinth(p.s, o) }
+
+func (p labyrinthPos) children() ([]Position, error) {
+	return childrenOf("labyrinth", p.s, func(s labyrinth.State) Position { return labyrinthPos{s} })
+}
+
+func (p labyrinthPos) playout(rng *rand.Rand, first, maxPlies int, record bool) (playedGame, error) {
+	return playRandom[labyrinth.State, labyrinth.Move]("labyrinth", p.s, rng, first, maxPlies, record, nil)
+}
+
+func (p labyrinthPos) turn() int { return p.s.Turn() }

@@ -17,6 +17,8 @@ import (
 // no typed message allocated), not pruned afterwards.
 type moveParts struct {
 	Notation, Typed, Probability bool
+	// Action is the move's action id.
+	Action bool
 	// ResultText and ResultTyped are the result state's parts; with
 	// neither, no move is applied and no result is built.
 	ResultText, ResultTyped bool
@@ -24,11 +26,11 @@ type moveParts struct {
 
 // allParts is every part of a move, results included: the answer as it is
 // without a mask, with include_results.
-var allParts = moveParts{Notation: true, Typed: true, Probability: true, ResultText: true, ResultTyped: true}
+var allParts = moveParts{Notation: true, Typed: true, Probability: true, Action: true, ResultText: true, ResultTyped: true}
 
 // noResults is allParts without the result states: the answer without a
 // mask and without include_results.
-var noResults = moveParts{Notation: true, Typed: true, Probability: true}
+var noResults = moveParts{Notation: true, Typed: true, Probability: true, Action: true}
 
 // results reports whether result states are built.
 func (w moveParts) results() bool { return w.ResultText || w.ResultTyped }
@@ -47,6 +49,7 @@ var readMaskPaths = []struct {
 	{"moves.notation", moveParts{Notation: true}, true, false},
 	{"moves.move", moveParts{Typed: true}, true, false},
 	{"moves.probability", moveParts{Probability: true}, true, false},
+	{"moves.action", moveParts{Action: true}, true, false},
 	{"moves.result", moveParts{ResultText: true, ResultTyped: true}, true, false},
 	{"moves.result.text", moveParts{ResultText: true}, true, false},
 	{"moves.result.state", moveParts{ResultTyped: true}, true, false},
@@ -87,6 +90,7 @@ func parseReadMask(m *fieldmaskpb.FieldMask, includeResults bool) (answerParts, 
 				a.chance = a.chance || r.chance
 				w := &a.moves
 				w.Notation, w.Typed, w.Probability = w.Notation || r.parts.Notation, w.Typed || r.parts.Typed, w.Probability || r.parts.Probability
+				w.Action = w.Action || r.parts.Action
 				w.ResultText, w.ResultTyped = w.ResultText || r.parts.ResultText, w.ResultTyped || r.parts.ResultTyped
 			}
 		}
@@ -180,3 +184,13 @@ func (e *textEncoder[S]) encode(s S) *gamerulesv1.GameState {
 }
 
 func (e *textEncoder[S]) finish() { e.text.finish() }
+
+// setActions sets out[i].Action to id(i) for every listed move, from one
+// allocation.
+func setActions(out []*gamerulesv1.Move, id func(i int) int) {
+	ids := make([]int32, len(out))
+	for i, m := range out {
+		ids[i] = int32(id(i))
+		m.Action = &ids[i]
+	}
+}

@@ -16,7 +16,7 @@ import (
 
 // maskAllPaths is every read_mask path but "*" and the two that contain
 // others ("moves", "moves.result"): together they ask for everything.
-var maskAllPaths = []string{"moves.notation", "moves.move", "moves.probability", "moves.result.text", "moves.result.state", "chance"}
+var maskAllPaths = []string{"moves.notation", "moves.move", "moves.probability", "moves.action", "moves.result.text", "moves.result.state", "chance"}
 
 // testMasks are the read masks checked against maskedRef: none, empty,
 // every path, "*", the wholes, each path alone, and the cheap pair the
@@ -69,6 +69,9 @@ func maskedRef(full *gamerulesv1.LegalMovesResponse, paths []string) *gamerulesv
 		}
 		if has("moves", "moves.probability") {
 			pm.Probability = m.Probability
+		}
+		if has("moves", "moves.action") {
+			pm.Action = m.Action
 		}
 		text, typed := has("moves", "moves.result", "moves.result.text"), has("moves", "moves.result", "moves.result.state")
 		if r := m.GetResult(); r != nil && (text || typed) {

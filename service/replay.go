@@ -46,6 +46,13 @@ const replayCheckEvery = 64
 // first bad move fails the call with the field "moves[i]" and ErrorInfo
 // metadata moveIndex (i) and stateBefore (the text of the state before it).
 func (s *Server) ReplayGame(ctx context.Context, req *gamerulesv1.ReplayGameRequest) (*gamerulesv1.ReplayGameResponse, error) {
+	if len(req.GetActions()) > 0 {
+		r, err := actionsReplay(req)
+		if err != nil {
+			return nil, err
+		}
+		return s.replayGame(ctx, r, applyAction)
+	}
 	return s.replayGame(ctx, req, applyNotation)
 }
 

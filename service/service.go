@@ -104,8 +104,8 @@ func (s *Server) ApplyMove(_ context.Context, req *gamerulesv1.ApplyMoveRequest)
 		return nil, err
 	}
 	mv := req.GetMove()
-	if mv == nil || (mv.GetNotation() == "" && oneofCase(mv, "move") == "") {
-		return nil, toStatus("move", fmt.Errorf("%w: move is required (notation or typed)", game.ErrIllegalMove))
+	if mv == nil || (mv.GetNotation() == "" && oneofCase(mv, "move") == "" && mv.Action == nil) {
+		return nil, toStatus("move", fmt.Errorf("%w: move is required (notation, typed or action)", game.ErrIllegalMove))
 	}
 	if c := oneofCase(mv, "move"); c != "" && c != req.GetGame() {
 		return nil, toStatus("move", fmt.Errorf("%w: typed move is for game %q, not %q", game.ErrIllegalMove, c, req.GetGame()))
@@ -120,10 +120,25 @@ func (s *Server) ApplyMove(_ context.Context, req *gamerulesv1.ApplyMoveRequest)
 	} else if out := pos.Outcome(); out.Finished {
 		return nil, toStatus(field, fmt.Errorf("%w: the game is finished (%s); no move can be applied", game.ErrGameOver, describeOutcome(out)))
 	}
+	var byAction *gamerulesv1.Move
+	if mv.Action != nil {
+		if byAction, err = actionMove(pos, mv.GetAction()); err != nil {
+			return nil, toStatus("move.action", err)
+		}
+		if mv.GetNotation() == "" && oneofCase(mv, "move") == "" {
+			mv = &gamerulesv1.Move{Notation: byAction.GetNotation()}
+		}
+	}
 	seed := seedOrRandom(req.Seed)
 	next, applied, drew, err := pos.Apply(mv, rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d)))
 	if err != nil {
 		return nil, toStatus(field, err)
+	}
+	if byAction != nil {
+		if applied.GetNotation() != byAction.GetNotation() {
+			return nil, toStatus("move.action", fmt.Errorf("%w: action %d is %s; the move also names %s", game.ErrIllegalMove, mv.GetAction(), game.Quote(byAction.GetNotation()), game.Quote(applied.GetNotation())))
+		}
+		applied.Action = byAction.Action
 	}
 	resp := &gamerulesv1.ApplyMoveResponse{State: next.Encode(), Move: applied}
 	if drew {

@@ -48,6 +48,9 @@ var methods = map[string]method{
 	"ReplayGame":   rpc((*service.Server).ReplayGame),
 	"ImportRecord": rpc((*service.Server).ImportRecord),
 	"ExportRecord": rpc((*service.Server).ExportRecord),
+	"Batch":        rpc((*service.Server).Batch),
+	"Expand":       rpc((*service.Server).Expand),
+	"Playout":      rpc((*service.Server).Playout),
 }
 
 // methodNames is the sorted names of methods, for the error of an unknown

@@ -249,6 +249,9 @@ var examples = map[string]example{
 	"GameRules_ReplayGame":   {"gravity_trap", `{"moves":["8","0"],"seed":"1"}`},
 	"GameRules_ImportRecord": {"gravity_trap", `{"text":"{\"format\":\"gamerules-record/1\",\"game\":\"gravity_trap\",\"seed\":\"1\",\"moves\":[\"8\",\"0\"]}"}`},
 	"GameRules_ExportRecord": {"gravity_trap", `{"replay":{"moves":["8","0"]},"tags":{"event":"example"}}`},
+	"GameRules_Batch":        {"", `{"requests":[{"legalMoves":{"game":"gravity_trap","state":{"text":"RoooBooooooooooooooooo r"}}},{"score":{"game":"gravity_trap","state":{"text":"ooooooooo.RooooooooB.. b"}}},{"score":{"game":"chess","state":{"text":"x"}}}]}`},
+	"GameRules_Expand":       {"gravity_trap", `{"state":{"text":"RoooBooooooooooooooooo r"},"depth":1}`},
+	"GameRules_Playout":      {"gravity_trap", `{"state":{"text":"RoooBooooooooooooooooo r"},"games":100,"seed":"7"}`},
 }
 
 // addExamples puts the route's example request on its body parameter and
@@ -302,8 +305,11 @@ func addExamples(defs map[string]any, path, method string, op map[string]any) er
 			// A sibling of $ref is ignored when the reference is resolved
 			// (RapiDoc then fills the body from the schema, every oneof
 			// member at once): the example also goes on the body's own
-			// definition, which only this route uses (GameRules<RPC>Body).
-			if def, ok := defs[strings.TrimPrefix(ref, "#/definitions/")].(map[string]any); ok && bodyDefinition(ref) {
+			// definition, which only this route uses (GameRules<RPC>Body;
+			// a route without path parameters, Batch, references its
+			// request message itself, v1<RPC>Request, which no other
+			// message holds).
+			if def, ok := defs[strings.TrimPrefix(ref, "#/definitions/")].(map[string]any); ok && (bodyDefinition(ref) || ref == "#/definitions/v1"+rpc+"Request") {
 				def["example"] = inJSON
 			}
 			continue
@@ -381,6 +387,12 @@ func call(srv *service.Server, rpc string, req proto.Message) (proto.Message, er
 		return srv.ImportRecord(ctx, req.(*gamerulesv1.ImportRecordRequest))
 	case "ExportRecord":
 		return srv.ExportRecord(ctx, req.(*gamerulesv1.ExportRecordRequest))
+	case "Batch":
+		return srv.Batch(ctx, req.(*gamerulesv1.BatchRequest))
+	case "Expand":
+		return srv.Expand(ctx, req.(*gamerulesv1.ExpandRequest))
+	case "Playout":
+		return srv.Playout(ctx, req.(*gamerulesv1.PlayoutRequest))
 	}
 	return nil, fmt.Errorf("no RPC %s", rpc)
 }

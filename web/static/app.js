@@ -107,11 +107,11 @@ function gtShip(st, seat) {
   return v === undefined || v === null ? "" : String(v);
 }
 
-// playoutWins reads a Playout answer: the share of games seat won (the
-// answer's shape is issue 21's; adapt here if it differs).
+// playoutWins reads a Playout answer: the share of games seat won
+// (winCounts[seat] / gameCount, issue 21's answer).
 function playoutWins(r, seat) {
-  const games = Number(r.games || r.totalGames || 0);
-  const wins = r.wins || (r.outcomes && r.outcomes.wins) || [];
+  const games = Number(r.gameCount || r.games || 0);
+  const wins = r.winCounts || r.wins || [];
   if (Array.isArray(wins) && games > 0) return Number(wins[seat] || 0) / games;
   if (Array.isArray(r.outcomes)) {
     let n = 0, won = 0;
@@ -538,6 +538,25 @@ async function chooseMove(kind) {
   const random = () => moves[Math.floor(Math.random() * moves.length)];
   if (kind !== "playout" || playoutMissing || moves.length === 1) return random();
   const me = seatOf();
+  // One Playout from the state: its firstMoves list every legal move with
+  // the games that began with it (dealt round robin) and their winCounts,
+  // for the player to move (turn); a draw counts half.
+  try {
+    const p = await call("playout", { state: wire(cur()), games: 200, seed: String(Math.floor(Math.random() * 1e9)) });
+    if (p.turn !== undefined && Array.isArray(p.firstMoves)) {
+      let best = null, bestValue = -1;
+      for (const f of p.firstMoves) {
+        const n = Number(f.playCount || 0);
+        if (!n || !moves.includes(f.notation)) continue;
+        const v = (Number((f.winCounts || [])[p.turn] || 0) + Number(f.drawCount || 0) / 2) / n;
+        if (v > bestValue) { best = f.notation; bestValue = v; }
+      }
+      if (best) return best;
+    }
+  } catch (e) {
+    if (e.status === 404 || e.status === 501) { playoutMissing = true; say("The server has no Playout yet: the computer plays at random."); return random(); }
+    throw e;
+  }
   const candidates = moves.length <= 12 ? moves : [...moves].sort(() => Math.random() - 0.5).slice(0, 12);
   let best = null, bestValue = -1;
   for (const m of candidates) {

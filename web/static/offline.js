@@ -22,6 +22,8 @@ const verbs = {
   replay: "ReplayGame",
   importRecord: "ImportRecord",
   exportRecord: "ExportRecord",
+  expand: "Expand",
+  playout: "Playout",
 };
 
 // request turns a page's REST call into an RPC and its JSON request: the
@@ -31,6 +33,7 @@ function request(path, body) {
   const url = new URL(path, location.href);
   let m;
   if (url.pathname === "/v1/games") return ["ListGames", {}];
+  if (url.pathname === "/v1/games:batch") return ["Batch", body === undefined ? {} : JSON.parse(JSON.stringify(body))];
   if ((m = url.pathname.match(/^\/v1\/games\/([^/:]+)\/boards\/([^/:]+)$/))) {
     return ["GetBoard", { game: decodeURIComponent(m[1]), name: decodeURIComponent(m[2]) }];
   }

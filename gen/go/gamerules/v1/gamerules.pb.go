@@ -248,7 +248,13 @@ type Move struct {
 	Probability *float64 `protobuf:"fixed64,6,opt,name=probability,proto3,oneof" json:"probability,omitempty"`
 	// The state after this move; filled by LegalMoves only when
 	// include_results is set. Ignored on input.
-	Result        *GameState `protobuf:"bytes,7,opt,name=result,proto3" json:"result,omitempty"`
+	Result *GameState `protobuf:"bytes,7,opt,name=result,proto3" json:"result,omitempty"`
+	// The move's fixed action id, 0..GameInfo.action_space_size-1, unique
+	// among the legal moves of a state (the encodings: docs/rules/<game>.md,
+	// "Action ids"). Every listed move carries it. On input (ApplyMove,
+	// Batch) it may stand alone in place of the notation; given with the
+	// notation or the typed move, they must name the same move.
+	Action        *int32 `protobuf:"varint,8,opt,name=action,proto3,oneof" json:"action,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -347,6 +353,13 @@ func (x *Move) GetResult() *GameState {
 	return nil
 }
 
+func (x *Move) GetAction() int32 {
+	if x != nil && x.Action != nil {
+		return *x.Action
+	}
+	return 0
+}
+
 type isMove_Move interface {
 	isMove_Move()
 }
@@ -407,9 +420,12 @@ type GameInfo struct {
 	// minor part grows when a variant or option is added (old requests are
 	// answered as before), the patch part when a wrong answer is fixed; the
 	// major part does not change within API v1.
-	RulesVersion  string `protobuf:"bytes,10,opt,name=rules_version,json=rulesVersion,proto3" json:"rules_version,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	RulesVersion string `protobuf:"bytes,10,opt,name=rules_version,json=rulesVersion,proto3" json:"rules_version,omitempty"`
+	// The size of the game's action space (Move.action is 0..size-1), the
+	// same for every variant and option of the game.
+	ActionSpaceSize int32 `protobuf:"varint,11,opt,name=action_space_size,json=actionSpaceSize,proto3" json:"action_space_size,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *GameInfo) Reset() {
@@ -510,6 +526,13 @@ func (x *GameInfo) GetRulesVersion() string {
 		return x.RulesVersion
 	}
 	return ""
+}
+
+func (x *GameInfo) GetActionSpaceSize() int32 {
+	if x != nil {
+		return x.ActionSpaceSize
+	}
+	return 0
 }
 
 // ListGamesRequest takes no parameters.
@@ -810,6 +833,7 @@ type LegalMovesRequest struct {
 	//   "moves.notation"      each move's notation
 	//   "moves.move"          each move's typed move (the oneof `move`)
 	//   "moves.probability"   a chance outcome's probability
+	//   "moves.action"        each move's action id
 	//   "moves.result"        each move's result state, text and typed
 	//                         (with include_results only, as without a mask)
 	//   "moves.result.text"   the result state's text only
@@ -1772,6 +1796,10 @@ type ReplayGameRequest struct {
 	Seed *uint64 `protobuf:"varint,4,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
 	// When true, the response lists the state after every move.
 	IncludeStates bool `protobuf:"varint,5,opt,name=include_states,json=includeStates,proto3" json:"include_states,omitempty"`
+	// The moves as action ids (Move.action) in place of `moves` (refused
+	// together with it); at most as many. A chance outcome is its listed
+	// outcome's id (a roll of named dice); the server cannot draw here.
+	Actions []int32 `protobuf:"varint,10,rep,packed,name=actions,proto3" json:"actions,omitempty"`
 	// Options of the start when there is no state, as NewGameRequest's; the
 	// case must match the game. Refused together with a state.
 	//
@@ -1849,6 +1877,13 @@ func (x *ReplayGameRequest) GetIncludeStates() bool {
 		return x.IncludeStates
 	}
 	return false
+}
+
+func (x *ReplayGameRequest) GetActions() []int32 {
+	if x != nil {
+		return x.Actions
+	}
+	return nil
 }
 
 func (x *ReplayGameRequest) GetOptions() isReplayGameRequest_Options {
@@ -2393,7 +2428,7 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\aabalone\x18\x03 \x01(\v2\x1a.gamerules.v1.AbaloneStateB\x03\xe0A\x01H\x00R\aabalone\x12A\n" +
 	"\tlabyrinth\x18\x04 \x01(\v2\x1c.gamerules.v1.LabyrinthStateB\x03\xe0A\x01H\x00R\tlabyrinth\x12H\n" +
 	"\fgravity_trap\x18\x05 \x01(\v2\x1e.gamerules.v1.GravityTrapStateB\x03\xe0A\x01H\x00R\vgravityTrapB\a\n" +
-	"\x05state\"\xad\x03\n" +
+	"\x05state\"\xda\x03\n" +
 	"\x04Move\x12\x1f\n" +
 	"\bnotation\x18\x01 \x01(\tB\x03\xe0A\x01R\bnotation\x12C\n" +
 	"\n" +
@@ -2403,9 +2438,11 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\tlabyrinth\x18\x04 \x01(\v2\x1b.gamerules.v1.LabyrinthMoveB\x03\xe0A\x01H\x00R\tlabyrinth\x12G\n" +
 	"\fgravity_trap\x18\x05 \x01(\v2\x1d.gamerules.v1.GravityTrapMoveB\x03\xe0A\x01H\x00R\vgravityTrap\x12*\n" +
 	"\vprobability\x18\x06 \x01(\x01B\x03\xe0A\x03H\x01R\vprobability\x88\x01\x01\x124\n" +
-	"\x06result\x18\a \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x03R\x06resultB\x06\n" +
+	"\x06result\x18\a \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x03R\x06result\x12 \n" +
+	"\x06action\x18\b \x01(\x05B\x03\xe0A\x01H\x02R\x06action\x88\x01\x01B\x06\n" +
 	"\x04moveB\x0e\n" +
-	"\f_probability\"\x93\x03\n" +
+	"\f_probabilityB\t\n" +
+	"\a_action\"\xc4\x03\n" +
 	"\bGameInfo\x12\x13\n" +
 	"\x02id\x18\x01 \x01(\tB\x03\xe0A\x03R\x02id\x12&\n" +
 	"\fdisplay_name\x18\x02 \x01(\tB\x03\xe0A\x03R\vdisplayName\x12$\n" +
@@ -2420,7 +2457,8 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\rmove_notation\x18\b \x01(\tB\x03\xe0A\x03R\fmoveNotation\x12*\n" +
 	"\x0estate_notation\x18\t \x01(\tB\x03\xe0A\x03R\rstateNotation\x12(\n" +
 	"\rrules_version\x18\n" +
-	" \x01(\tB\x03\xe0A\x03R\frulesVersion\"\x12\n" +
+	" \x01(\tB\x03\xe0A\x03R\frulesVersion\x12/\n" +
+	"\x11action_space_size\x18\v \x01(\x05B\x03\xe0A\x03R\x0factionSpaceSize\"\x12\n" +
 	"\x10ListGamesRequest\"F\n" +
 	"\x11ListGamesResponse\x121\n" +
 	"\x05games\x18\x01 \x03(\v2\x16.gamerules.v1.GameInfoB\x03\xe0A\x03R\x05games\"\xf3\x02\n" +
@@ -2517,13 +2555,15 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x10GetBoardResponse\x12H\n" +
 	"\fgravity_trap\x18\x01 \x01(\v2\x1e.gamerules.v1.GravityTrapBoardB\x03\xe0A\x03H\x00R\vgravityTrap\x12\x17\n" +
 	"\x04note\x18\x02 \x01(\tB\x03\xe0A\x03R\x04noteB\a\n" +
-	"\x05board\"\xf1\x03\n" +
+	"\x05board\"\x90\x04\n" +
 	"\x11ReplayGameRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
 	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x01R\x05state\x12\x19\n" +
 	"\x05moves\x18\x03 \x03(\tB\x03\xe0A\x01R\x05moves\x12\x1c\n" +
 	"\x04seed\x18\x04 \x01(\x04B\x03\xe0A\x01H\x01R\x04seed\x88\x01\x01\x12*\n" +
-	"\x0einclude_states\x18\x05 \x01(\bB\x03\xe0A\x01R\rincludeStates\x12F\n" +
+	"\x0einclude_states\x18\x05 \x01(\bB\x03\xe0A\x01R\rincludeStates\x12\x1d\n" +
+	"\aactions\x18\n" +
+	" \x03(\x05B\x03\xe0A\x01R\aactions\x12F\n" +
 	"\n" +
 	"backgammon\x18\x06 \x01(\v2\x1f.gamerules.v1.BackgammonOptionsB\x03\xe0A\x01H\x00R\n" +
 	"backgammon\x12=\n" +

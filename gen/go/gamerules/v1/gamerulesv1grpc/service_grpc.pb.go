@@ -37,6 +37,9 @@ const (
 	GameRules_ReplayGame_FullMethodName   = "/gamerules.v1.GameRules/ReplayGame"
 	GameRules_ImportRecord_FullMethodName = "/gamerules.v1.GameRules/ImportRecord"
 	GameRules_ExportRecord_FullMethodName = "/gamerules.v1.GameRules/ExportRecord"
+	GameRules_Batch_FullMethodName        = "/gamerules.v1.GameRules/Batch"
+	GameRules_Expand_FullMethodName       = "/gamerules.v1.GameRules/Expand"
+	GameRules_Playout_FullMethodName      = "/gamerules.v1.GameRules/Playout"
 )
 
 // GameRulesClient is the client API for GameRules service.
@@ -115,6 +118,32 @@ type GameRulesClient interface {
 	// not carry the board, is written with its options instead (so it must
 	// start from options, not from a state).
 	ExportRecord(ctx context.Context, in *v1.ExportRecordRequest, opts ...grpc.CallOption) (*v1.ExportRecordResponse, error)
+	// Batch answers many single calls (NewGame, LegalMoves, ApplyMove,
+	// Score, ObserveState) of any games in one call, each item exactly as
+	// the single call would answer it, or with its own error (the single
+	// call's google.rpc.Status), so that one bad item fails only itself. At
+	// most 1,000 items (more: INVALID_REQUEST on "requests", before any
+	// work); the whole request keeps the element and size budgets of any
+	// request, and the answer at most 32 MiB (INVALID_REQUEST on
+	// "requests"). The deadline is checked between items: a call past it
+	// fails whole (DEADLINE_EXCEEDED). The items are spread over the cores.
+	Batch(ctx context.Context, in *v1.BatchRequest, opts ...grpc.CallOption) (*v1.BatchResponse, error)
+	// Expand returns the game tree below a state to a depth in plies (a
+	// chance outcome is a ply): every node's move (with its probability at a
+	// chance point), state text (typed forms on request) and outcome, its
+	// children in LegalMoves' order. At most 20,000 nodes (or max_nodes): a
+	// larger tree is refused, nothing of it answered, INVALID_REQUEST on
+	// "depth" with ErrorInfo metadata "nodes", the count it would have
+	// needed.
+	Expand(ctx context.Context, in *v1.ExpandRequest, opts ...grpc.CallOption) (*v1.ExpandResponse, error)
+	// Playout plays games to the end from a state with a seeded uniformly
+	// random policy (a chance outcome drawn by its probability), spread over
+	// the cores, and answers their statistics: wins, draws, points, plies,
+	// and per first move the games and wins with the player to move (a move
+	// chooser's table). The
+	// same request with the same seed gets the same answer. At most 10,000
+	// games and 4,000,000 plies per call (max_plies per game).
+	Playout(ctx context.Context, in *v1.PlayoutRequest, opts ...grpc.CallOption) (*v1.PlayoutResponse, error)
 }
 
 type gameRulesClient struct {
@@ -235,6 +264,36 @@ func (c *gameRulesClient) ExportRecord(ctx context.Context, in *v1.ExportRecordR
 	return out, nil
 }
 
+func (c *gameRulesClient) Batch(ctx context.Context, in *v1.BatchRequest, opts ...grpc.CallOption) (*v1.BatchResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(v1.BatchResponse)
+	err := c.cc.Invoke(ctx, GameRules_Batch_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameRulesClient) Expand(ctx context.Context, in *v1.ExpandRequest, opts ...grpc.CallOption) (*v1.ExpandResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(v1.ExpandResponse)
+	err := c.cc.Invoke(ctx, GameRules_Expand_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gameRulesClient) Playout(ctx context.Context, in *v1.PlayoutRequest, opts ...grpc.CallOption) (*v1.PlayoutResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(v1.PlayoutResponse)
+	err := c.cc.Invoke(ctx, GameRules_Playout_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GameRulesServer is the server API for GameRules service.
 // All implementations must embed UnimplementedGameRulesServer
 // for forward compatibility.
@@ -311,6 +370,32 @@ type GameRulesServer interface {
 	// not carry the board, is written with its options instead (so it must
 	// start from options, not from a state).
 	ExportRecord(context.Context, *v1.ExportRecordRequest) (*v1.ExportRecordResponse, error)
+	// Batch answers many single calls (NewGame, LegalMoves, ApplyMove,
+	// Score, ObserveState) of any games in one call, each item exactly as
+	// the single call would answer it, or with its own error (the single
+	// call's google.rpc.Status), so that one bad item fails only itself. At
+	// most 1,000 items (more: INVALID_REQUEST on "requests", before any
+	// work); the whole request keeps the element and size budgets of any
+	// request, and the answer at most 32 MiB (INVALID_REQUEST on
+	// "requests"). The deadline is checked between items: a call past it
+	// fails whole (DEADLINE_EXCEEDED). The items are spread over the cores.
+	Batch(context.Context, *v1.BatchRequest) (*v1.BatchResponse, error)
+	// Expand returns the game tree below a state to a depth in plies (a
+	// chance outcome is a ply): every node's move (with its probability at a
+	// chance point), state text (typed forms on request) and outcome, its
+	// children in LegalMoves' order. At most 20,000 nodes (or max_nodes): a
+	// larger tree is refused, nothing of it answered, INVALID_REQUEST on
+	// "depth" with ErrorInfo metadata "nodes", the count it would have
+	// needed.
+	Expand(context.Context, *v1.ExpandRequest) (*v1.ExpandResponse, error)
+	// Playout plays games to the end from a state with a seeded uniformly
+	// random policy (a chance outcome drawn by its probability), spread over
+	// the cores, and answers their statistics: wins, draws, points, plies,
+	// and per first move the games and wins with the player to move (a move
+	// chooser's table). The
+	// same request with the same seed gets the same answer. At most 10,000
+	// games and 4,000,000 plies per call (max_plies per game).
+	Playout(context.Context, *v1.PlayoutRequest) (*v1.PlayoutResponse, error)
 	mustEmbedUnimplementedGameRulesServer()
 }
 
@@ -353,6 +438,15 @@ func (UnimplementedGameRulesServer) ImportRecord(context.Context, *v1.ImportReco
 }
 func (UnimplementedGameRulesServer) ExportRecord(context.Context, *v1.ExportRecordRequest) (*v1.ExportRecordResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ExportRecord not implemented")
+}
+func (UnimplementedGameRulesServer) Batch(context.Context, *v1.BatchRequest) (*v1.BatchResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Batch not implemented")
+}
+func (UnimplementedGameRulesServer) Expand(context.Context, *v1.ExpandRequest) (*v1.ExpandResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Expand not implemented")
+}
+func (UnimplementedGameRulesServer) Playout(context.Context, *v1.PlayoutRequest) (*v1.PlayoutResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Playout not implemented")
 }
 func (UnimplementedGameRulesServer) mustEmbedUnimplementedGameRulesServer() {}
 func (UnimplementedGameRulesServer) testEmbeddedByValue()                   {}
@@ -573,6 +667,60 @@ func _GameRules_ExportRecord_Handler(srv interface{}, ctx context.Context, dec f
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameRules_Batch_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(v1.BatchRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameRulesServer).Batch(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameRules_Batch_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameRulesServer).Batch(ctx, req.(*v1.BatchRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameRules_Expand_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(v1.ExpandRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameRulesServer).Expand(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameRules_Expand_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameRulesServer).Expand(ctx, req.(*v1.ExpandRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GameRules_Playout_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(v1.PlayoutRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameRulesServer).Playout(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameRules_Playout_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameRulesServer).Playout(ctx, req.(*v1.PlayoutRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GameRules_ServiceDesc is the grpc.ServiceDesc for GameRules service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -623,6 +771,18 @@ var GameRules_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ExportRecord",
 			Handler:    _GameRules_ExportRecord_Handler,
+		},
+		{
+			MethodName: "Batch",
+			Handler:    _GameRules_Batch_Handler,
+		},
+		{
+			MethodName: "Expand",
+			Handler:    _GameRules_Expand_Handler,
+		},
+		{
+			MethodName: "Playout",
+			Handler:    _GameRules_Playout_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

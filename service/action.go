@@ -1,0 +1,59 @@
+package service
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/rules/game"
+)
+
+// actionMove returns the legal move of pos whose action id is action
+// (Move.action), with its notation and id. Errors wrap
+// game.ErrIllegalMove.
+func actionMove(pos Position, action int32) (*gamerulesv1.Move, error) {
+	moves, _, err := pos.LegalMoves(moveParts{Notation: true, Action: true})
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range moves {
+		if m.GetAction() == action {
+			return m, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: action %d is no legal move here (the state has %d legal moves)", game.ErrIllegalMove, action, len(moves))
+}
+
+// applyAction is ReplayGame's moveApplier for a replay given as actions:
+// notation is the action id in decimal (ReplayGame writes it so).
+func applyAction(pos Position, i int, notation string, rng *rand.Rand) (Position, string, bool, error) {
+	if err := refuseNotation(pos, notation); err != nil {
+		return nil, "", false, err
+	}
+	a, err := strconv.ParseInt(notation, 10, 32)
+	if err != nil {
+		return nil, "", false, fmt.Errorf("%w: action %q", game.ErrIllegalMove, notation) // not reached: ReplayGame writes it
+	}
+	m, err := actionMove(pos, int32(a))
+	if err != nil {
+		return nil, "", false, err
+	}
+	return applyNotation(pos, i, m.GetNotation(), rng)
+}
+
+// actionsReplay is the replay of req with its actions written as the
+// decimal ids applyAction reads, in moves; an error status when req gives
+// both moves and actions.
+func actionsReplay(req *gamerulesv1.ReplayGameRequest) (*gamerulesv1.ReplayGameRequest, error) {
+	if len(req.GetMoves()) > 0 {
+		return nil, toStatus("actions", fmt.Errorf("%w: give moves or actions, not both", errInvalidRequest))
+	}
+	r := &gamerulesv1.ReplayGameRequest{}
+	*r = gamerulesv1.ReplayGameRequest{Game: req.GetGame(), State: req.GetState(), Seed: req.Seed, IncludeStates: req.GetIncludeStates(), Options: req.Options}
+	r.Moves = make([]string, len(req.GetActions()))
+	for i, a := range req.GetActions() {
+		r.Moves[i] = strconv.Itoa(int(a))
+	}
+	return r, nil
+}

@@ -1,0 +1,164 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+)
+
+// MaxPlayoutGames is the most games one Playout call plays.
+const MaxPlayoutGames = 10_000
+
+// MaxPlayoutPlies is the CPU budget of one Playout call, in plies: games ×
+// max_plies may not pass it. A ply is 0.3 to 3 µs of CPU in the engines
+// (a backgammon play's generation is the dearest), so a call is at most a
+// few seconds of one core, spread over the cores.
+const MaxPlayoutPlies = 4_000_000
+
+// MaxPlayoutGamePlies is the most plies one game of a playout may take.
+const MaxPlayoutGamePlies = 10_000
+
+// MaxPlayoutRecorded is the most games a Playout with include_moves plays.
+const MaxPlayoutRecorded = 100
+
+// playoutChunk is how many games a Playout worker plays between two looks
+// at the request's context (and two takes of work).
+const playoutChunk = 16
+
+// Playout plays the request's games from its state and answers their
+// statistics. Game i draws from its own generator, seeded by the seed and
+// i, so the answer does not depend on which core played which game.
+func (s *Server) Playout(ctx context.Context, req *gamerulesv1.PlayoutRequest) (*gamerulesv1.PlayoutResponse, error) {
+	pos, err := s.decode(req.GetGame(), req.GetState())
+	if err != nil {
+		return nil, err
+	}
+	games := int(req.GetGames())
+	if games < 1 || games > MaxPlayoutGames {
+		return nil, toStatus("games", fmt.Errorf("%w: games %d; want 1..%d", errInvalidRequest, games, MaxPlayoutGames))
+	}
+	if req.GetIncludeMoves() && games > MaxPlayoutRecorded {
+		return nil, toStatus("include_moves", fmt.Errorf("%w: include_moves with %d games; at most %d", errInvalidRequest, games, MaxPlayoutRecorded))
+	}
+	maxPlies := int(req.GetMaxPlies())
+	switch {
+	case maxPlies < 0 || maxPlies > MaxPlayoutGamePlies:
+		return nil, toStatus("max_plies", fmt.Errorf("%w: max_plies %d; want 0 (the budget) up to %d", errInvalidRequest, maxPlies, MaxPlayoutGamePlies))
+	case maxPlies == 0:
+		maxPlies = min(MaxPlayoutGamePlies, MaxPlayoutPlies/games)
+	case games*maxPlies > MaxPlayoutPlies:
+		return nil, toStatus("max_plies", fmt.Errorf("%w: %d games × max_plies %d = %d plies; at most %d per call", errInvalidRequest, games, maxPlies, games*maxPlies, MaxPlayoutPlies))
+	}
+	sr, ok := pos.(searcher)
+	if !ok {
+		return nil, toStatus("state", fmt.Errorf("playout: the game's positions cannot be played out"))
+	}
+	seed := seedOrRandom(req.Seed)
+	// The first moves: dealt round robin at a decision, drawn at chance.
+	firstMoves, chance, err := pos.LegalMoves(moveParts{Notation: true})
+	if err != nil {
+		return nil, toStatus("state", err)
+	}
+	played := make([]playedGame, games)
+	chunks := (games + playoutChunk - 1) / playoutChunk
+	err = parallel(chunks, 1, func(c int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for i := c * playoutChunk; i < min(games, (c+1)*playoutChunk); i++ {
+			rng := rand.New(rand.NewPCG(seed, uint64(i)))
+			first := -1
+			if !chance && len(firstMoves) > 0 {
+				first = i % len(firstMoves)
+			}
+			g, err := sr.playout(rng, first, maxPlies, req.GetIncludeMoves())
+			if err != nil {
+				return err
+			}
+			played[i] = g
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, toStatus("games", err)
+	}
+	resp := playoutAnswer(s.engines[req.GetGame()].Info().GetMaxPlayers(), seed, played, firstMoves, req.GetIncludeMoves())
+	if !chance && len(firstMoves) > 0 {
+		t := int32(sr.turn())
+		resp.Turn = &t
+	}
+	return resp, nil
+}
+
+// playoutAnswer sums the games played into Playout's answer.
+func playoutAnswer(players int32, seed uint64, played []playedGame, firstMoves []*gamerulesv1.Move, record bool) *gamerulesv1.PlayoutResponse {
+	resp := &gamerulesv1.PlayoutResponse{Seed: seed, GameCount: int32(len(played)), WinCounts: make([]int32, players)}
+	type bar struct{ player, points int }
+	hist := map[bar]int32{}
+	if record {
+		resp.Played = &gamerulesv1.PlayoutGames{Games: make([]*gamerulesv1.PlayoutGame, 0, len(played))}
+	}
+	first := make([]*gamerulesv1.PlayoutFirstMove, len(firstMoves))
+	for i, m := range firstMoves {
+		first[i] = &gamerulesv1.PlayoutFirstMove{Notation: m.GetNotation(), WinCounts: make([]int32, players), Points: make([]int32, players)}
+	}
+	for _, g := range played {
+		resp.TotalPlies += int64(g.plies)
+		resp.LongestPlies = max(resp.LongestPlies, int32(g.plies))
+		var fm *gamerulesv1.PlayoutFirstMove
+		if g.first >= 0 && g.first < len(first) {
+			fm = first[g.first]
+			fm.PlayCount++
+		}
+		pg := &gamerulesv1.PlayoutGame{Moves: g.moves, Finished: g.out.Finished}
+		switch {
+		case !g.out.Finished:
+			resp.UnfinishedCount++
+		case g.out.Winner < 0:
+			resp.DrawCount++
+			if fm != nil {
+				fm.DrawCount++
+			}
+		default:
+			w := g.out.Winner
+			resp.WinCounts[w]++
+			wn := int32(w)
+			pg.Winner = &wn
+			pts := 0
+			if w < len(g.out.Points) {
+				pts = g.out.Points[w]
+			}
+			hist[bar{w, pts}]++
+			if fm != nil {
+				fm.WinCounts[w]++
+			}
+		}
+		if fm != nil {
+			for p, v := range g.out.Points {
+				if p < len(fm.Points) {
+					fm.Points[p] += int32(v)
+				}
+			}
+		}
+		if record {
+			resp.Played.Games = append(resp.Played.Games, pg)
+		}
+	}
+	if len(played) > 0 {
+		resp.MeanPlies = float64(resp.TotalPlies) / float64(len(played))
+	}
+	for b, n := range hist {
+		resp.Points = append(resp.Points, &gamerulesv1.PlayoutPoints{Player: int32(b.player), Points: int32(b.points), GameCount: n})
+	}
+	slices.SortFunc(resp.Points, func(a, b *gamerulesv1.PlayoutPoints) int {
+		if a.Player != b.Player {
+			return int(a.Player - b.Player)
+		}
+		return int(a.Points - b.Points)
+	})
+	resp.FirstMoves = first
+	return resp
+}

@@ -1,0 +1,128 @@
+package service
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/gamerules/gamerules/rules/game"
+)
+
+// searcher is what Expand and Playout need of a Position, on the rules
+// values themselves rather than on messages: every game's Position
+// implements it (one line each in service/<game>.go, through
+// childrenOf and playRandom).
+type searcher interface {
+	// children returns the positions after each legal move, in
+	// LegalMoves' order (the same moves, the same count). Errors are
+	// engine bugs (a listed move that does not apply).
+	children() ([]Position, error)
+	// playout plays one game from the position with rng: uniformly random
+	// legal moves, chance outcomes drawn by their probability. first >= 0
+	// makes the first move the first-th legal move (a decision, not a
+	// chance point); otherwise it is chosen as any other. It stops at the
+	// end of the game (a finished game inside a backgammon match ends it
+	// too) or after maxPlies plies. With record, it keeps the moves'
+	// notations.
+	playout(rng *rand.Rand, first, maxPlies int, record bool) (playedGame, error)
+	// turn is the player (0-based) to act; meaningful only where the
+	// game is not over and the moves are not chance outcomes.
+	turn() int
+}
+
+// playedGame is one game of a playout.
+type playedGame struct {
+	// plies is how many plies were played.
+	plies int
+	// first is the index of the first move in LegalMoves' order of the
+	// start (-1 when the start was over).
+	first int
+	// out is the outcome of the last state; out.Finished false when the
+	// game was stopped at its ply cap.
+	out game.Outcome
+	// moves are the notations, with record.
+	moves []string
+}
+
+// rulesState is the surface of an engine's State that childrenOf and
+// playRandom use (see package game).
+type rulesState[S any, M comparable] interface {
+	LegalMoves() []M
+	Apply(M) (S, error)
+	Outcome() game.Outcome
+}
+
+// childrenOf implements searcher.children for a rules state s: each legal
+// move applied, wrapped by wrap.
+func childrenOf[S rulesState[S, M], M comparable](name string, s S, wrap func(S) Position) ([]Position, error) {
+	moves := s.LegalMoves()
+	out := make([]Position, len(moves))
+	for i, m := range moves {
+		next, err := s.Apply(m)
+		if err != nil {
+			return nil, fmt.Errorf("%s: listed move %v does not apply: %v", name, m, err)
+		}
+		out[i] = wrap(next)
+	}
+	return out, nil
+}
+
+// playRandom implements searcher.playout for a rules state s. draw, when
+// not nil, serves the chance points: it returns the drawn outcome and true
+// there, false elsewhere (then a legal move is picked uniformly).
+func playRandom[S rulesState[S, M], M interface {
+	comparable
+	String() string
+}](name string, s S, rng *rand.Rand, first, maxPlies int, record bool, draw func(S, *rand.Rand) (M, bool)) (playedGame, error) {
+	g := playedGame{first: -1}
+	var moves []M
+	for ply := 0; ; ply++ {
+		out := s.Outcome()
+		if out.Finished {
+			g.out = out
+			return g, nil
+		}
+		if ply >= maxPlies {
+			g.out = out
+			g.out.Finished = false
+			return g, nil
+		}
+		var m M
+		chance := false
+		if draw != nil {
+			m, chance = draw(s, rng)
+		}
+		if !chance || ply == 0 {
+			moves = s.LegalMoves()
+			if len(moves) == 0 {
+				// Not finished, yet no move: an engine bug.
+				return g, fmt.Errorf("%s: playout: no legal move in an unfinished state", name)
+			}
+		}
+		switch {
+		case chance && ply == 0:
+			for i, c := range moves {
+				if c == m {
+					g.first = i
+				}
+			}
+		case chance:
+		case ply == 0 && first >= 0 && first < len(moves):
+			m, g.first = moves[first], first
+		default:
+			i := rng.IntN(len(moves))
+			m = moves[i]
+			if ply == 0 {
+				g.first = i
+			}
+		}
+		next, err := s.Apply(m)
+		if err != nil {
+			return g, fmt.Errorf("%s: playout: move %v does not apply: %v", name, m, err)
+		}
+		if record {
+			g.moves = append(g.moves, m.String())
+		}
+		s = next
+		g.plies++
+	}
+}
