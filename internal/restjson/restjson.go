@@ -46,11 +46,25 @@ const MaxElements = 10_000
 // itself for what fastjson does not write (well-known types; the error
 // Status, whose details are Any) or refuses (a string that is not UTF-8),
 // which protojson then writes or refuses.
+//
+// protojson's own output is compacted (json.Compact): protobuf-go varies its
+// white space per binary on purpose, and answers must not (the server and
+// the WebAssembly build answer byte for byte alike; a Batch answer holding
+// an error item is written by protojson).
 func Marshal(m proto.Message) ([]byte, error) {
 	if b, err := fastjson.Append(make([]byte, 0, 4096), m.ProtoReflect()); err == nil {
 		return b, nil
 	}
-	return MarshalOptions.Marshal(m)
+	b, err := MarshalOptions.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	out.Grow(len(b))
+	if err := json.Compact(&out, b); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
 }
 
 // CheckBody reports why a request body b must not be decoded, or nil: more

@@ -109,7 +109,7 @@ for (const [game, options] of Object.entries(games)) {
       const seed = String(Math.floor(pick() * 2 ** 32));
       const am = await both("ApplyMove", "applyMove", { state, move: { notation: move.notation }, seed, includeLegalMoves: true });
       state = am.state;
-      moves = am.legalMoves;
+      moves = am.next.moves; // v1: the next moves, present with includeLegalMoves
       finished = am.finished;
       plies++;
       if (plies % 25 === 0 || moves.length === 0) {
