@@ -17,17 +17,20 @@ import (
 
 // MaxBatchItems is the most calls one Batch takes. A batch of that many
 // small items (a state text each: 4 elements) stays inside the transport's
-// element budget (server/limit MaxElements, 10,000) and a receive limit of
-// 512 KiB holds about 6,000 backgammon items, so it is the item count that
-// bounds the work of a call: 1,000 LegalMoves with results are about 30 ms
-// of CPU.
+// element budget (server/limit MaxElements, 10,000: over REST that budget,
+// which counts every JSON key, bounds a batch first — about 700 applyMove
+// items of a state text and a notation), so it is the item count and the
+// answer's size that bound the work of a call.
 const MaxBatchItems = 1_000
 
 // MaxBatchAnswerBytes bounds a Batch answer (its protobuf size; JSON is
 // about three times that): a batch whose answers pass it fails whole
-// (INVALID_REQUEST on requests) rather than answer hundreds of MiB (1,000
-// LegalMoves with results on the largest custom Gravity Trap board).
-const MaxBatchAnswerBytes = 32 << 20
+// (INVALID_REQUEST on requests), not retryable, rather than answer tens of
+// MiB. 4 MiB of protobuf is about 12 MB of JSON, which the REST port's
+// budget of answers held for clients (37.7 MB at the defaults) takes; at
+// 32 MiB a batch of 900 Labyrinth LegalMoves with results was refused as
+// OVERLOADED after its work, or its connection closed without an answer.
+const MaxBatchAnswerBytes = 4 << 20
 
 // batchSerial is the batch size up to which Batch works in the calling
 // goroutine: below it starting workers costs more than it saves.

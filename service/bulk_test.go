@@ -406,3 +406,52 @@ func TestPlayoutLimits(t *testing.T) {
 		t.Errorf("%d games: %v %v", MaxPlayoutGames, resp.GetUnfinishedCount(), err)
 	}
 }
+
+// TestBulkAnswerBounds: a Batch or an Expand whose answer would pass 4 MiB
+// of protobuf is refused as INVALID_REQUEST (not retryable), a Playout of
+// a two-player Labyrinth counts two players, and a replay by actions
+// names the action that failed.
+func TestBulkAnswerBounds(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	seed := uint64(5)
+	ng, err := srv.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: "labyrinth", Seed: &seed, Options: &gamerulesv1.NewGameRequest_Labyrinth{Labyrinth: &gamerulesv1.LabyrinthOptions{Players: 2}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lm := &gamerulesv1.BatchRequestItem{Request: &gamerulesv1.BatchRequestItem_LegalMoves{LegalMoves: &gamerulesv1.LegalMovesRequest{Game: "labyrinth", State: ng.GetState(), IncludeResults: true}}}
+	one, err := srv.LegalMoves(ctx, lm.GetLegalMoves())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := MaxBatchAnswerBytes/proto.Size(one) + 2 // just over the bound
+	items := make([]*gamerulesv1.BatchRequestItem, n)
+	for i := range items {
+		items[i] = lm
+	}
+	_, err = srv.Batch(ctx, &gamerulesv1.BatchRequest{Requests: items})
+	if reason, field := statusDetail(t, err); status.Code(err) != codes.InvalidArgument || reason != ReasonInvalidRequest || field != "requests" {
+		t.Errorf("a batch of %d Labyrinth LegalMoves with results (%d bytes each): %v; want INVALID_REQUEST on requests", n, proto.Size(one), err)
+	}
+	if _, err := srv.Batch(ctx, &gamerulesv1.BatchRequest{Requests: items[:n-4]}); err != nil {
+		t.Errorf("a batch of %d just under the bound: %v", n-4, err)
+	}
+	// Depth 3 with typed states is 5,041 nodes, 2.3 MB: over a bound of 1 MiB.
+	expandAnswerLimit = 1 << 20
+	_, err = srv.Expand(ctx, &gamerulesv1.ExpandRequest{Game: "labyrinth", State: ng.GetState(), Depth: 3, IncludeTyped: true})
+	expandAnswerLimit = MaxExpandAnswerBytes
+	if reason, field := statusDetail(t, err); reason != ReasonInvalidRequest || field != "depth" || !strings.Contains(err.Error(), "bytes") {
+		t.Errorf("Labyrinth Expand depth 3 with typed states over a 1 MiB bound: %v; want INVALID_REQUEST on depth, saying its size", err)
+	}
+	po, err := srv.Playout(ctx, &gamerulesv1.PlayoutRequest{Game: "labyrinth", State: ng.GetState(), Games: 4, Seed: &seed, MaxPlies: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(po.GetWinCounts()) != 2 {
+		t.Errorf("Playout of a two-player Labyrinth: winCounts %v; want 2 players", po.GetWinCounts())
+	}
+	_, err = srv.ReplayGame(ctx, &gamerulesv1.ReplayGameRequest{Game: "gravity_trap", State: &gamerulesv1.GameState{Text: "RoooBooooooooooooooooo r"}, Actions: []int32{72, -1}})
+	if _, field := statusDetail(t, err); field != "actions[1]" {
+		t.Errorf("replay by actions with a bad second: %v (field %q); want the field actions[1]", err, field)
+	}
+}

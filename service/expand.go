@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"google.golang.org/protobuf/proto"
+
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 )
 
@@ -18,9 +20,23 @@ const MaxExpandDepth = 8
 // depth 3.
 const MaxExpandNodes = 20_000
 
-// expandCountCap is how far Expand counts a tree that is over its budget
-// before it gives up and reports a lower bound.
-const expandCountCap = 1_000_000
+// expandCountFactor is how far, in multiples of the node budget, Expand
+// counts a tree that is over its budget (at least expandCountFloor) before
+// it gives up and reports a lower bound: a refusal costs at most that many budgets of work (counting
+// to 1,000,000 cost 0.5-0.7 s of CPU per refused call).
+const expandCountFactor = 5
+
+// expandCountFloor is how far Expand counts at least, so that a small
+// max_nodes still hears the count it would need.
+const expandCountFloor = 100_000
+
+// MaxExpandAnswerBytes bounds an Expand answer (its protobuf size), as
+// MaxBatchAnswerBytes bounds a Batch's: 20,000 Labyrinth nodes with their
+// typed states are about 32 MB.
+const MaxExpandAnswerBytes = 4 << 20
+
+// expandAnswerLimit is MaxExpandAnswerBytes; tests lower it.
+var expandAnswerLimit = MaxExpandAnswerBytes
 
 // expandCheckEvery is how many nodes Expand visits between two looks at
 // the request's context.
@@ -83,7 +99,7 @@ func (s *Server) Expand(ctx context.Context, req *gamerulesv1.ExpandRequest) (*g
 		budget = MaxExpandNodes
 	}
 	w := moveParts{Notation: true, Typed: req.GetIncludeTyped(), Probability: true, Action: true, ResultText: true, ResultTyped: req.GetIncludeTyped()}
-	b := &treeBuilder{ctx: ctx, budget: budget, parts: w}
+	b := &treeBuilder{ctx: ctx, budget: budget, countCap: max(expandCountFactor*budget, expandCountFloor), parts: w}
 	root := &expandNode{pos: pos}
 	b.count = 1
 	if err := b.grow(root, depth); err != nil {
@@ -91,8 +107,8 @@ func (s *Server) Expand(ctx context.Context, req *gamerulesv1.ExpandRequest) (*g
 	}
 	if b.count > budget {
 		need := strconv.Itoa(b.count)
-		if b.count > expandCountCap {
-			need = ">" + strconv.Itoa(expandCountCap)
+		if b.count > b.countCap {
+			need = ">" + strconv.Itoa(b.countCap)
 		}
 		return nil, toStatusMeta("depth", fmt.Errorf("%w: the tree to depth %d has %s nodes; at most %d (max_nodes): ask for less depth", errInvalidRequest, depth, need, budget), map[string]string{"nodes": need})
 	}
@@ -104,20 +120,24 @@ func (s *Server) Expand(ctx context.Context, req *gamerulesv1.ExpandRequest) (*g
 	players := len(pos.Outcome().Points)
 	sl := &nodeSlabs{nodes: makeSlab[gamerulesv1.ExpandNode](b.count), points: makeSlab[int32](b.count * players)}
 	buildNode(out.Root, root, sl)
+	if n := proto.Size(out); n > expandAnswerLimit {
+		return nil, toStatus("depth", fmt.Errorf("%w: the tree to depth %d (%d nodes) is %d bytes; at most %d: ask for less depth, a smaller max_nodes, or leave out include_typed", errInvalidRequest, depth, b.count, n, expandAnswerLimit))
+	}
 	return out, nil
 }
 
 // treeBuilder grows an Expand tree and counts it.
 type treeBuilder struct {
-	ctx    context.Context
-	budget int
-	parts  moveParts
-	count  int
+	ctx      context.Context
+	budget   int
+	countCap int // how far a tree over the budget is counted
+	parts    moveParts
+	count    int
 }
 
 // grow adds depth plies of children below n, with their moves while the
 // tree is within the budget. Past the budget it only counts (up to
-// expandCountCap), without keeping nodes or building moves.
+// countCap), without keeping nodes or building moves.
 func (b *treeBuilder) grow(n *expandNode, depth int) error {
 	if depth == 0 || n.pos.Outcome().Finished {
 		return nil
@@ -147,7 +167,7 @@ func (b *treeBuilder) grow(n *expandNode, depth int) error {
 		n.kids = make([]*expandNode, len(kids))
 	}
 	for i, k := range kids {
-		if b.count > expandCountCap {
+		if b.count > b.countCap {
 			return nil
 		}
 		kn := &expandNode{pos: k}

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -82,10 +83,15 @@ func (s *Server) Playout(ctx context.Context, req *gamerulesv1.PlayoutRequest) (
 		}
 		return nil
 	})
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = fmt.Errorf("playout: the call's deadline passed before its %d games (up to %d plies each) were played; ask for fewer games or a smaller max_plies, or give the call a longer deadline: %w", games, maxPlies, err)
+	}
 	if err != nil {
 		return nil, toStatus("games", err)
 	}
-	resp := playoutAnswer(s.engines[req.GetGame()].Info().GetMaxPlayers(), seed, played, firstMoves, req.GetIncludeMoves())
+	// The state's players (a two-player Labyrinth has two), not the game's most.
+	players := int32(len(pos.Outcome().Points))
+	resp := playoutAnswer(players, seed, played, firstMoves, req.GetIncludeMoves())
 	if !chance && len(firstMoves) > 0 {
 		t := int32(sr.turn())
 		resp.Turn = &t

@@ -51,7 +51,7 @@ func (s *Server) ReplayGame(ctx context.Context, req *gamerulesv1.ReplayGameRequ
 		if err != nil {
 			return nil, err
 		}
-		return s.replayGame(ctx, r, applyAction)
+		return s.replayGameOf(ctx, r, applyAction, "actions")
 	}
 	return s.replayGame(ctx, req, applyNotation)
 }
@@ -66,6 +66,12 @@ type moveApplier func(pos Position, i int, notation string, rng *rand.Rand) (Pos
 
 // replayGame is ReplayGame, each move applied by apply.
 func (s *Server) replayGame(ctx context.Context, req *gamerulesv1.ReplayGameRequest, apply moveApplier) (*gamerulesv1.ReplayGameResponse, error) {
+	return s.replayGameOf(ctx, req, apply, "moves")
+}
+
+// replayGameOf is replayGame with its errors on the request's list named
+// list ("moves", or "actions" when the moves came as action ids).
+func (s *Server) replayGameOf(ctx context.Context, req *gamerulesv1.ReplayGameRequest, apply moveApplier, list string) (*gamerulesv1.ReplayGameResponse, error) {
 	eng, err := s.engine(req.GetGame())
 	if err != nil {
 		return nil, err
@@ -73,9 +79,9 @@ func (s *Server) replayGame(ctx context.Context, req *gamerulesv1.ReplayGameRequ
 	n := len(req.GetMoves())
 	switch {
 	case n > MaxReplayMoves:
-		return nil, toStatus("moves", fmt.Errorf("%w: %d moves; at most %d per call", errInvalidRequest, n, MaxReplayMoves))
+		return nil, toStatus(list, fmt.Errorf("%w: %d moves; at most %d per call", errInvalidRequest, n, MaxReplayMoves))
 	case req.GetIncludeStates() && n > MaxReplayStates:
-		return nil, toStatus("moves", fmt.Errorf("%w: %d moves with include_states; at most %d", errInvalidRequest, n, MaxReplayStates))
+		return nil, toStatus(list, fmt.Errorf("%w: %d moves with include_states; at most %d", errInvalidRequest, n, MaxReplayStates))
 	}
 	c := oneofCase(req, "options")
 	if c != "" && c != req.GetGame() {
@@ -103,10 +109,10 @@ func (s *Server) replayGame(ctx context.Context, req *gamerulesv1.ReplayGameRequ
 	for i, notation := range req.GetMoves() {
 		if i%replayCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, toStatus("moves", err)
+				return nil, toStatus(list, err)
 			}
 		}
-		field := "moves[" + strconv.Itoa(i) + "]"
+		field := list + "[" + strconv.Itoa(i) + "]"
 		next, applied, drew, err := apply(pos, i, notation, rng)
 		if err != nil {
 			return nil, toStatusMeta(field, err, map[string]string{"moveIndex": strconv.Itoa(i), "stateBefore": pos.Encode().GetText()})

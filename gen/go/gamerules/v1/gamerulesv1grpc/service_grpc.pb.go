@@ -124,8 +124,9 @@ type GameRulesClient interface {
 	// call's google.rpc.Status), so that one bad item fails only itself. At
 	// most 1,000 items (more: INVALID_REQUEST on "requests", before any
 	// work); the whole request keeps the element and size budgets of any
-	// request, and the answer at most 32 MiB (INVALID_REQUEST on
-	// "requests"). The deadline is checked between items: a call past it
+	// request (over REST the element budget, which counts every JSON key,
+	// takes about 700 ApplyMove items), and the answer at most 4 MiB of
+	// protobuf (INVALID_REQUEST on "requests"). The deadline is checked between items: a call past it
 	// fails whole (DEADLINE_EXCEEDED). The items are spread over the cores.
 	Batch(ctx context.Context, in *v1.BatchRequest, opts ...grpc.CallOption) (*v1.BatchResponse, error)
 	// Expand returns the game tree below a state to a depth in plies (a
@@ -134,7 +135,8 @@ type GameRulesClient interface {
 	// children in LegalMoves' order. At most 20,000 nodes (or max_nodes): a
 	// larger tree is refused, nothing of it answered, INVALID_REQUEST on
 	// "depth" with ErrorInfo metadata "nodes", the count it would have
-	// needed.
+	// needed (counted up to 5 budgets, at least 100,000; beyond, ">N"). The
+	// answer is at most 4 MiB of protobuf (INVALID_REQUEST on "depth").
 	Expand(ctx context.Context, in *v1.ExpandRequest, opts ...grpc.CallOption) (*v1.ExpandResponse, error)
 	// Playout plays games to the end from a state with a seeded uniformly
 	// random policy (a chance outcome drawn by its probability), spread over
@@ -142,7 +144,10 @@ type GameRulesClient interface {
 	// and per first move the games and wins with the player to move (a move
 	// chooser's table). The
 	// same request with the same seed gets the same answer. At most 10,000
-	// games and 4,000,000 plies per call (max_plies per game).
+	// games and 4,000,000 plies per call (max_plies per game, at most
+	// 10,000); the call's deadline usually binds first (DEADLINE_EXCEEDED,
+	// saying to ask for fewer games): about 150,000 backgammon plies a
+	// second on two cores.
 	Playout(ctx context.Context, in *v1.PlayoutRequest, opts ...grpc.CallOption) (*v1.PlayoutResponse, error)
 }
 
@@ -376,8 +381,9 @@ type GameRulesServer interface {
 	// call's google.rpc.Status), so that one bad item fails only itself. At
 	// most 1,000 items (more: INVALID_REQUEST on "requests", before any
 	// work); the whole request keeps the element and size budgets of any
-	// request, and the answer at most 32 MiB (INVALID_REQUEST on
-	// "requests"). The deadline is checked between items: a call past it
+	// request (over REST the element budget, which counts every JSON key,
+	// takes about 700 ApplyMove items), and the answer at most 4 MiB of
+	// protobuf (INVALID_REQUEST on "requests"). The deadline is checked between items: a call past it
 	// fails whole (DEADLINE_EXCEEDED). The items are spread over the cores.
 	Batch(context.Context, *v1.BatchRequest) (*v1.BatchResponse, error)
 	// Expand returns the game tree below a state to a depth in plies (a
@@ -386,7 +392,8 @@ type GameRulesServer interface {
 	// children in LegalMoves' order. At most 20,000 nodes (or max_nodes): a
 	// larger tree is refused, nothing of it answered, INVALID_REQUEST on
 	// "depth" with ErrorInfo metadata "nodes", the count it would have
-	// needed.
+	// needed (counted up to 5 budgets, at least 100,000; beyond, ">N"). The
+	// answer is at most 4 MiB of protobuf (INVALID_REQUEST on "depth").
 	Expand(context.Context, *v1.ExpandRequest) (*v1.ExpandResponse, error)
 	// Playout plays games to the end from a state with a seeded uniformly
 	// random policy (a chance outcome drawn by its probability), spread over
@@ -394,7 +401,10 @@ type GameRulesServer interface {
 	// and per first move the games and wins with the player to move (a move
 	// chooser's table). The
 	// same request with the same seed gets the same answer. At most 10,000
-	// games and 4,000,000 plies per call (max_plies per game).
+	// games and 4,000,000 plies per call (max_plies per game, at most
+	// 10,000); the call's deadline usually binds first (DEADLINE_EXCEEDED,
+	// saying to ask for fewer games): about 150,000 backgammon plies a
+	// second on two cores.
 	Playout(context.Context, *v1.PlayoutRequest) (*v1.PlayoutResponse, error)
 	mustEmbedUnimplementedGameRulesServer()
 }
