@@ -139,8 +139,13 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 		}
 		return 0, fmt.Errorf("backgammon: %w: %s %s; want BACKGAMMON_PLAYER_WHITE or BACKGAMMON_PLAYER_BLACK", game.ErrInvalidState, field, enumText(p))
 	}
+	// invalidAt is invalid on the field state.backgammon.<path>.
+	invalidAt := func(path, format string, args ...any) (backgammon.State, error) {
+		return backgammon.State{}, &subFieldError{path: "backgammon." + path,
+			err: fmt.Errorf("backgammon: %w: %s", game.ErrInvalidState, fmt.Sprintf(format, args...))}
+	}
 	if pb.GetTurn() == gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_UNSPECIFIED {
-		return invalid("turn %s; want BACKGAMMON_PLAYER_WHITE or BACKGAMMON_PLAYER_BLACK", enumText(pb.GetTurn()))
+		return invalidAt("turn", "turn %s; want BACKGAMMON_PLAYER_WHITE or BACKGAMMON_PLAYER_BLACK (required)", enumText(pb.GetTurn()))
 	}
 	turn, err := player("turn", pb.GetTurn(), backgammon.White)
 	if err != nil {
@@ -200,7 +205,7 @@ func backgammonStateFromProto(pb *gamerulesv1.BackgammonState) (backgammon.State
 	case gamerulesv1.BackgammonPhase_BACKGAMMON_PHASE_RESIGN:
 		phase = backgammon.PhaseResign
 	default:
-		return invalid("phase %s; want BACKGAMMON_PHASE_OPENING, _ROLL, _MOVE, _OVER, _DOUBLE or _RESIGN", enumText(pb.GetPhase()))
+		return invalidAt("phase", "phase %s; want BACKGAMMON_PHASE_OPENING, _ROLL, _MOVE, _OVER, _DOUBLE or _RESIGN (required)", enumText(pb.GetPhase()))
 	}
 	// The dice owner: given, or as gnubg's Match ID has it for the state.
 	defRoll := turn

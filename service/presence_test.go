@@ -175,6 +175,8 @@ func TestUnspecifiedRefused(t *testing.T) {
 		{"end", "state.backgammon.end", typed(func(s *gamerulesv1.BackgammonState) { s.End = gamerulesv1.BackgammonEnd(0).Enum() })},
 		{"resignation", "state.backgammon.resignation", typed(func(s *gamerulesv1.BackgammonState) { s.Resignation = gamerulesv1.BackgammonResignation(0).Enum() })},
 		{"cube.owner", "state.backgammon.cube.owner", typed(func(s *gamerulesv1.BackgammonState) { s.Cube.Owner = 0 })},
+		{"turn", "state.backgammon.turn", typed(func(s *gamerulesv1.BackgammonState) { s.Turn = 0 })},
+		{"phase", "state.backgammon.phase", typed(func(s *gamerulesv1.BackgammonState) { s.Phase = 0 })},
 	} {
 		_, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: bgGame, State: tt.st})
 		if r := reasonOf(t, err); r != ReasonInvalidState || !strings.Contains(err.Error(), "UNSPECIFIED") || fieldOf(err) != tt.field {
