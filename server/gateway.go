@@ -98,23 +98,8 @@ func (t *tracing) restSpan() grpc.UnaryServerInterceptor {
 }
 
 // grpcCodeName is a code's canonical name ("INVALID_ARGUMENT"), as otelgrpc
-// writes it.
-func grpcCodeName(c codes.Code) string {
-	switch c {
-	case codes.OK:
-		return "OK"
-	case codes.Canceled:
-		return "CANCELLED"
-	}
-	var b strings.Builder
-	for i, r := range c.String() {
-		if i > 0 && 'A' <= r && r <= 'Z' {
-			b.WriteByte('_')
-		}
-		b.WriteRune(r)
-	}
-	return strings.ToUpper(b.String())
-}
+// writes it (limit.CodeName).
+func grpcCodeName(c codes.Code) string { return limit.CodeName(c) }
 
 // chainedServer is the service as the in-process gateway calls it: every
 // method runs chain (the REST links of apiInterceptors) around the real

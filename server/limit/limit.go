@@ -151,12 +151,16 @@ func ReasonFor(httpStatus int, code codes.Code) string {
 	case http.StatusServiceUnavailable:
 		return ReasonUnavailable
 	}
-	return codeName(code)
+	return CodeName(code)
 }
 
-// codeName is a code's canonical name: "INVALID_ARGUMENT", "CANCELLED".
-func codeName(c codes.Code) string {
-	if c == codes.Canceled {
+// CodeName is a gRPC code's canonical name, as google.rpc.Code and otelgrpc
+// write it: "OK", "INVALID_ARGUMENT", "CANCELLED".
+func CodeName(c codes.Code) string {
+	switch c {
+	case codes.OK:
+		return "OK"
+	case codes.Canceled:
 		return "CANCELLED"
 	}
 	var b strings.Builder
