@@ -1,6 +1,8 @@
 package backgammon
 
 import (
+	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -30,22 +32,10 @@ func encode64(data []byte) string {
 	return string(appendEncode64(make([]byte, 0, (len(data)*8+5)/6), data))
 }
 
-// appendEncode64 is encode64 appending to out.
+// appendEncode64 is encode64 appending to out: the standard alphabet
+// without padding, which is encoding/base64's RawStdEncoding.
 func appendEncode64(out []byte, data []byte) []byte {
-	var acc uint32
-	nacc := 0
-	for _, b := range data {
-		acc = acc<<8 | uint32(b)
-		nacc += 8
-		for nacc >= 6 {
-			nacc -= 6
-			out = append(out, b64[(acc>>nacc)&63])
-		}
-	}
-	if nacc > 0 {
-		out = append(out, b64[(acc<<(6-nacc))&63])
-	}
-	return out
+	return base64.RawStdEncoding.AppendEncode(out, data)
 }
 
 // decode64 decodes exactly len(dst) bytes from s (standard alphabet, no
@@ -85,8 +75,42 @@ func (s State) PositionID() string {
 	return encode64(key[:])
 }
 
-// positionKey returns the 80 bits the Position ID encodes.
+// positionKey returns the 80 bits the Position ID encodes: for each of
+// the 50 slots (the player not on turn's 25, then the player on turn's),
+// as many 1 bits as it has checkers, then a 0. The bits are gathered in
+// two words, a slot's run of ones at once (a valid State has at most 15
+// checkers on a slot and 30 in all, so the runs fit in 80 bits); any other
+// board is written bit by bit, cut at 80 bits.
 func (s State) positionKey() (key [10]byte) {
+	var lo, hi uint64
+	bit := uint(0)
+	for _, p := range [2]uint8{1 - s.turn, s.turn} {
+		for _, c := range s.board[p] {
+			if c > Checkers || bit+uint(c) > 80 {
+				return s.positionKeyBits()
+			}
+			if c > 0 {
+				run := uint64(1)<<c - 1
+				if bit < 64 {
+					lo |= run << bit
+					if bit+uint(c) > 64 {
+						hi |= run >> (64 - bit)
+					}
+				} else {
+					hi |= run << (bit - 64)
+				}
+			}
+			bit += uint(c) + 1
+		}
+	}
+	binary.LittleEndian.PutUint64(key[:8], lo)
+	key[8], key[9] = byte(hi), byte(hi>>8)
+	return key
+}
+
+// positionKeyBits is positionKey one bit at a time, cut at 80 bits: for a
+// board no valid State has.
+func (s State) positionKeyBits() (key [10]byte) {
 	bit := 0
 	for _, p := range [2]uint8{1 - s.turn, s.turn} {
 		for _, c := range s.board[p] {
@@ -194,35 +218,47 @@ func (s State) MatchID() string {
 	return encode64(k[:])
 }
 
-// matchKey returns the 66 bits the Match ID encodes.
+// matchKey returns the 66 bits the Match ID encodes, gathered in two
+// words (bits 0-63 and 64-71) and written as matchKey.put would write
+// them field by field.
 func (s State) matchKey() (k matchKey) {
-	k.put(midCube, 4, uint32(s.cubeLog))
-	k.put(midCubeOwner, 2, uint32(s.owner))
-	k.put(midDiceOwner, 1, uint32(s.turn))
-	if s.crawford {
-		k.put(midCrawford, 1, 1)
+	var lo, hi uint64
+	put := func(off, width uint, v uint64) {
+		v &= 1<<width - 1
+		lo |= v << off
+		if off+width > 64 {
+			hi |= v >> (64 - off)
+		}
 	}
-	var gs uint32
+	put(midCube, 4, uint64(s.cubeLog))
+	put(midCubeOwner, 2, uint64(s.owner))
+	put(midDiceOwner, 1, uint64(s.turn))
+	if s.crawford {
+		put(midCrawford, 1, 1)
+	}
+	var gs uint64
 	switch s.phase {
 	case PhaseRoll, PhaseMove:
 		gs = 1
 	case PhaseOver:
-		gs = uint32(s.end)
+		gs = uint64(s.end)
 	}
-	k.put(midGameState, 3, gs)
-	k.put(midTurn, 1, uint32(s.actor))
+	put(midGameState, 3, gs)
+	put(midTurn, 1, uint64(s.actor))
 	if s.doubled {
-		k.put(midDouble, 1, 1)
+		put(midDouble, 1, 1)
 	}
-	k.put(midResign, 2, uint32(s.resign))
-	k.put(midDie1, 3, uint32(s.dice[0]))
-	k.put(midDie2, 3, uint32(s.dice[1]))
-	k.put(midMatchLen, 15, uint32(s.matchLen))
-	k.put(midScore0, 15, uint32(s.score[0]))
-	k.put(midScore1, 15, uint32(s.score[1]))
+	put(midResign, 2, uint64(s.resign))
+	put(midDie1, 3, uint64(s.dice[0]))
+	put(midDie2, 3, uint64(s.dice[1]))
+	put(midMatchLen, 15, uint64(s.matchLen))
+	put(midScore0, 15, uint64(s.score[0]))
+	put(midScore1, 15, uint64(s.score[1]))
 	if !s.jacoby {
-		k.put(midNoJacoby, 1, 1)
+		hi |= 1 << (midNoJacoby - 64)
 	}
+	binary.LittleEndian.PutUint64(k[:8], lo)
+	k[8] = byte(hi)
 	return k
 }
 

@@ -1,0 +1,96 @@
+package backgammon
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// matchKeyFields is matchKey written field by field with matchKey.put,
+// the reference the two-word matchKey is tested against.
+func (s State) matchKeyFields() (k matchKey) {
+	k.put(midCube, 4, uint32(s.cubeLog))
+	k.put(midCubeOwner, 2, uint32(s.owner))
+	k.put(midDiceOwner, 1, uint32(s.turn))
+	if s.crawford {
+		k.put(midCrawford, 1, 1)
+	}
+	var gs uint32
+	switch s.phase {
+	case PhaseRoll, PhaseMove:
+		gs = 1
+	case PhaseOver:
+		gs = uint32(s.end)
+	}
+	k.put(midGameState, 3, gs)
+	k.put(midTurn, 1, uint32(s.actor))
+	if s.doubled {
+		k.put(midDouble, 1, 1)
+	}
+	k.put(midResign, 2, uint32(s.resign))
+	k.put(midDie1, 3, uint32(s.dice[0]))
+	k.put(midDie2, 3, uint32(s.dice[1]))
+	k.put(midMatchLen, 15, uint32(s.matchLen))
+	k.put(midScore0, 15, uint32(s.score[0]))
+	k.put(midScore1, 15, uint32(s.score[1]))
+	if !s.jacoby {
+		k.put(midNoJacoby, 1, 1)
+	}
+	return k
+}
+
+// TestKeysMatchBitByBit: the word-at-a-time Position and Match ID keys
+// equal the bit-by-bit references on the states of seeded random games
+// (the cube, a match and resignations included) and on boards no valid
+// State has (more than 15 checkers on a point, more than 80 bits).
+func TestKeysMatchBitByBit(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	opts := []Options{{}, {Cube: true}, {Cube: true, Beavers: true}, {MatchLength: 5}}
+	checked := 0
+	check := func(s State) {
+		t.Helper()
+		if got, want := s.positionKey(), s.positionKeyBits(); got != want {
+			t.Fatalf("%v: positionKey %x; bit by bit %x", s.board, got, want)
+		}
+		if got, want := s.matchKey(), s.matchKeyFields(); got != want {
+			t.Fatalf("%+v: matchKey %x; field by field %x", s, got, want)
+		}
+		checked++
+	}
+	for g := 0; g < 100; g++ {
+		s, err := New(opts[g%len(opts)])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ply := 0; ply < 600; ply++ {
+			check(s)
+			moves := s.LegalMoves()
+			if len(moves) == 0 {
+				break
+			}
+			if s, err = s.Apply(moves[r.IntN(len(moves))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// Every field at its widest: the 15-bit score fields cross bit 64.
+	s, _ := New(Options{MatchLength: 5})
+	s.score = [2]uint16{0x7fff, 0x7fff}
+	s.matchLen, s.cubeLog, s.owner, s.resign, s.dice = 0x7fff, 12, 3, 3, [2]uint8{6, 6}
+	s.crawford, s.doubled, s.jacoby, s.actor, s.turn = true, true, false, 1, 1
+	check(s)
+	s.jacoby = true
+	check(s)
+	// Boards no valid State has: the reference cuts at 80 bits.
+	var b State
+	b.board[0][3], b.board[1][20] = 40, 17
+	check(b)
+	b.board[0][3] = 15
+	check(b)
+	for i := range b.board[1] {
+		b.board[1][i] = 2
+	}
+	check(b)
+	if checked < 5000 {
+		t.Errorf("only %d states checked", checked)
+	}
+}
