@@ -695,17 +695,68 @@ func (p backgammonPos) LegalMoves(want moveParts) ([]*gamerulesv1.Move, bool, er
 	return out, chance, nil
 }
 
-// expand implements expander: LegalMoves and the children from one
-// generation of the moves and their results.
-func (p backgammonPos) expand(want moveParts) ([]*gamerulesv1.Move, bool, []Position, error) {
-	moves, results := p.s.LegalMovesWithResults()
-	out, chance := p.listMoves(want, moves, results)
-	kids := make([]Position, len(results))
-	for i, s := range results {
-		kids[i] = backgammonPos{s}
+// expandNodes implements expander: the children's nodes and positions
+// from one generation of the moves and their results. With typed parts
+// the moves are LegalMoves' (listMoves); without, each child's node, move,
+// state, action id, probability and position share one allocation per
+// node's list, and the texts (notation, state) go to the tree's arena:
+// the same messages as LegalMoves with results builds, cheaper.
+func (p backgammonPos) expandNodes(want moveParts, tx *textArena) ([]*gamerulesv1.ExpandNode, bool, []Position, error) {
+	chance := p.s.Phase() == backgammon.PhaseOpening || p.s.Phase() == backgammon.PhaseRoll
+	if want.Typed || want.ResultTyped {
+		moves, results := p.s.LegalMovesWithResults()
+		out, _ := p.listMoves(want, moves, results)
+		kids := make([]Position, len(results))
+		for i, s := range results {
+			kids[i] = backgammonPos{s}
+		}
+		return movesToNodes(out), chance, kids, nil
 	}
-	return out, chance, kids, nil
+	moves, results := p.s.AppendLegalMovesWithResults(make([]backgammon.Move, 0, 32), make([]backgammon.State, 0, 32))
+	if len(moves) == 0 {
+		return nil, chance, nil, nil
+	}
+	type child struct {
+		node   gamerulesv1.ExpandNode
+		move   gamerulesv1.Move
+		state  gamerulesv1.GameState
+		action int32
+		prob   float64
+		pos    backgammonPos
+	}
+	block := make([]child, len(moves))
+	nodes := make([]*gamerulesv1.ExpandNode, len(moves))
+	kids := make([]Position, len(moves))
+	var text [64]byte
+	for i, m := range moves {
+		c := &block[i]
+		c.pos.s = results[i]
+		if want.Notation {
+			b, _ := m.AppendText(text[:0])
+			c.move.Notation = tx.add(b)
+		}
+		if want.Probability && (m.Kind() == backgammon.KindRoll || m.Kind() == backgammon.KindOpeningRoll) {
+			c.prob = m.Probability()
+			c.move.Probability = &c.prob
+		}
+		if want.Action {
+			c.action = int32(p.s.Action(m))
+			c.move.Action = &c.action
+		}
+		c.node.Move = &c.move
+		if want.ResultText {
+			b, _ := results[i].AppendText(text[:0])
+			c.state.Text = tx.add(b)
+			c.node.State = &c.state
+		}
+		nodes[i], kids[i] = &c.node, &c.pos
+	}
+	return nodes, chance, kids, nil
 }
+
+// unfinished implements unfinisher: the game goes on until PhaseOver
+// (Outcome: no winner, 0 points each).
+func (p backgammonPos) unfinished() bool { return p.s.Phase() != backgammon.PhaseOver }
 
 // listMoves is LegalMoves' answer for moves and, when want asks for
 // results, their results.

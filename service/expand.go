@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"google.golang.org/protobuf/proto"
-
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 )
 
@@ -42,27 +40,31 @@ var expandAnswerLimit = MaxExpandAnswerBytes
 // the request's context.
 const expandCheckEvery = 256
 
-// expandNode is a node of the tree while it is grown: its position and,
-// within the budget, its children's moves (LegalMoves with results) and
-// nodes.
-type expandNode struct {
-	pos    Position
-	moves  []*gamerulesv1.Move
-	chance bool
-	kids   []*expandNode
-}
-
-// expander is implemented by the Positions that list their moves and
-// children in one pass (backgammon); the others' moves come from
-// LegalMoves and their children from searcher.children.
+// expander is implemented by the Positions that build their children's
+// nodes themselves, from one pass of the move generator and into the
+// tree's text arena (backgammon); the others' nodes are built from
+// LegalMoves and their positions from searcher.children.
 type expander interface {
-	expand(w moveParts) (moves []*gamerulesv1.Move, chance bool, kids []Position, err error)
+	// expandNodes returns the children's nodes, each with its move and
+	// state (the parts w asks for, LegalMoves with results: the result is
+	// the node's state, not the move's) and nothing else set, the
+	// positions of the children in the same order, and whether the moves
+	// are chance outcomes.
+	expandNodes(w moveParts, tx *textArena) (nodes []*gamerulesv1.ExpandNode, chance bool, kids []Position, err error)
 }
 
-// expandOf lists pos's moves with the parts w and its children.
-func expandOf(pos Position, w moveParts) ([]*gamerulesv1.Move, bool, []Position, error) {
+// unfinisher is implemented by the Positions that tell cheaply (without
+// building an Outcome) that the game goes on: Outcome is then no winner
+// and every player's points 0.
+type unfinisher interface {
+	unfinished() bool
+}
+
+// expandOf returns pos's children as nodes with their moves (the parts w
+// asks for) and states, and their positions.
+func expandOf(pos Position, w moveParts, tx *textArena) ([]*gamerulesv1.ExpandNode, bool, []Position, error) {
 	if e, ok := pos.(expander); ok {
-		return e.expand(w)
+		return e.expandNodes(w, tx)
 	}
 	moves, chance, err := pos.LegalMoves(w)
 	if err != nil {
@@ -75,7 +77,24 @@ func expandOf(pos Position, w moveParts) ([]*gamerulesv1.Move, bool, []Position,
 	if len(kids) != len(moves) {
 		return nil, false, nil, fmt.Errorf("expand: %d legal moves but %d children", len(moves), len(kids)) // a bug: INTERNAL
 	}
-	return moves, chance, kids, nil
+	return movesToNodes(moves), chance, kids, nil
+}
+
+// movesToNodes returns a node for each of moves (LegalMoves with results):
+// the move without its result, and the result as the node's state.
+func movesToNodes(moves []*gamerulesv1.Move) []*gamerulesv1.ExpandNode {
+	if len(moves) == 0 {
+		return nil
+	}
+	block := make([]gamerulesv1.ExpandNode, len(moves))
+	nodes := make([]*gamerulesv1.ExpandNode, len(moves))
+	for i, m := range moves {
+		c := &block[i]
+		c.Move, c.State = m, m.Result
+		m.Result = nil
+		nodes[i] = c
+	}
+	return nodes
 }
 
 // Expand returns the tree of the request's state to its depth. The tree is
@@ -99,10 +118,15 @@ func (s *Server) Expand(ctx context.Context, req *gamerulesv1.ExpandRequest) (*g
 		budget = MaxExpandNodes
 	}
 	w := moveParts{Notation: true, Typed: req.GetIncludeTyped(), Probability: true, Action: true, ResultText: true, ResultTyped: req.GetIncludeTyped()}
-	b := &treeBuilder{ctx: ctx, budget: budget, countCap: max(expandCountFactor*budget, expandCountFloor), parts: w}
-	root := &expandNode{pos: pos}
+	st := pos.Encode()
+	if !req.GetIncludeTyped() {
+		st = &gamerulesv1.GameState{Text: st.GetText()}
+	}
+	out := &gamerulesv1.ExpandResponse{Root: &gamerulesv1.ExpandNode{State: st}}
+	b := &treeBuilder{ctx: ctx, budget: budget, countCap: max(expandCountFactor*budget, expandCountFloor), parts: w,
+		players: len(pos.Outcome().Points), points: makeChunkedSlab[int32](expandSlabChunk), flags: makeChunkedSlab[bool](expandSlabChunk)}
 	b.count = 1
-	if err := b.grow(root, depth); err != nil {
+	if err := b.grow(out.Root, pos, depth); err != nil {
 		return nil, err
 	}
 	if b.count > budget {
@@ -112,19 +136,16 @@ func (s *Server) Expand(ctx context.Context, req *gamerulesv1.ExpandRequest) (*g
 		}
 		return nil, toStatusMeta("depth", fmt.Errorf("%w: the tree to depth %d has %s nodes; at most %d (max_nodes): ask for less depth", errInvalidRequest, depth, need, budget), map[string]string{"nodes": need})
 	}
-	st := pos.Encode()
-	if !req.GetIncludeTyped() {
-		st = &gamerulesv1.GameState{Text: st.GetText()}
-	}
-	out := &gamerulesv1.ExpandResponse{Root: &gamerulesv1.ExpandNode{State: st}, NodeCount: int32(b.count)}
-	players := len(pos.Outcome().Points)
-	sl := &nodeSlabs{nodes: makeSlab[gamerulesv1.ExpandNode](b.count), points: makeSlab[int32](b.count * players)}
-	buildNode(out.Root, root, sl)
-	if n := proto.Size(out); n > expandAnswerLimit {
+	out.NodeCount = int32(b.count)
+	if n := out.SizeVT(); n > expandAnswerLimit {
 		return nil, toStatus("depth", fmt.Errorf("%w: the tree to depth %d (%d nodes) is %d bytes; at most %d: ask for less depth, a smaller max_nodes, or leave out include_typed", errInvalidRequest, depth, b.count, n, expandAnswerLimit))
 	}
 	return out, nil
 }
+
+// expandSlabChunk is how many values the tree's points and chance flags
+// take from the heap at a time.
+const expandSlabChunk = 1024
 
 // treeBuilder grows an Expand tree and counts it.
 type treeBuilder struct {
@@ -133,25 +154,40 @@ type treeBuilder struct {
 	countCap int // how far a tree over the budget is counted
 	parts    moveParts
 	count    int
+	players  int         // the game's players: each node's points
+	points   slab[int32] // the nodes' points
+	flags    slab[bool]  // the nodes' chance flags
+	text     textArena   // the texts of the nodes' moves and states (backgammon)
 }
 
-// grow adds depth plies of children below n, with their moves while the
-// tree is within the budget. Past the budget it only counts (up to
-// countCap), without keeping nodes or building moves.
-func (b *treeBuilder) grow(n *expandNode, depth int) error {
-	if depth == 0 || n.pos.Outcome().Finished {
+// grow sets out's outcome and adds depth plies of children below it, each
+// with its move, state and outcome, while the tree is within the budget.
+// Past the budget (out nil, or the count over it) it only counts (up to
+// countCap), without building nodes or moves.
+func (b *treeBuilder) grow(out *gamerulesv1.ExpandNode, pos Position, depth int) error {
+	if out != nil && b.count > b.budget {
+		out = nil
+	}
+	var finished bool
+	if out != nil {
+		finished = b.setOutcome(out, pos)
+	} else {
+		finished = isFinished(pos)
+	}
+	if depth == 0 || finished {
 		return nil
 	}
-	if _, ok := n.pos.(searcher); !ok {
+	if _, ok := pos.(searcher); !ok {
 		return toStatus("state", fmt.Errorf("expand: the game's positions cannot be searched"))
 	}
+	var nodes []*gamerulesv1.ExpandNode
+	var chance bool
 	var kids []Position
 	var err error
-	keep := b.count <= b.budget
-	if keep {
-		n.moves, n.chance, kids, err = expandOf(n.pos, b.parts)
+	if out != nil {
+		nodes, chance, kids, err = expandOf(pos, b.parts, &b.text)
 	} else {
-		kids, err = n.pos.(searcher).children()
+		kids, err = pos.(searcher).children()
 	}
 	if err != nil {
 		return toStatus("state", err)
@@ -163,37 +199,41 @@ func (b *treeBuilder) grow(n *expandNode, depth int) error {
 			return toStatus("depth", err)
 		}
 	}
-	if keep = keep && b.count <= b.budget; keep {
-		n.kids = make([]*expandNode, len(kids))
+	if out != nil && b.count <= b.budget && len(kids) > 0 {
+		c := b.flags.next()
+		*c = chance
+		out.Chance, out.Children = c, nodes
+	} else {
+		nodes = nil
 	}
 	for i, k := range kids {
 		if b.count > b.countCap {
 			return nil
 		}
-		kn := &expandNode{pos: k}
-		if keep {
-			n.kids[i] = kn
+		var kn *gamerulesv1.ExpandNode
+		if nodes != nil {
+			kn = nodes[i]
 		}
-		if err := b.grow(kn, depth-1); err != nil {
+		if err := b.grow(kn, k, depth-1); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// nodeSlabs hold the nodes and points of one Expand answer, so that its
-// thousands of small messages cost a few allocations.
-type nodeSlabs struct {
-	nodes  slab[gamerulesv1.ExpandNode]
-	points slab[int32]
-}
-
-// buildNode fills out's outcome and children from n: the children's moves
-// and states are n's LegalMoves with results, in order.
-func buildNode(out *gamerulesv1.ExpandNode, n *expandNode, sl *nodeSlabs) {
-	sc := n.pos.Outcome()
+// setOutcome sets out's finished flag, points and winner from pos's
+// outcome (Score's) and reports whether the game is over.
+func (b *treeBuilder) setOutcome(out *gamerulesv1.ExpandNode, pos Position) bool {
+	if u, ok := pos.(unfinisher); ok && u.unfinished() {
+		out.Points = b.points.take(b.players)
+		if out.Points == nil {
+			out.Points = []int32{}
+		}
+		return false
+	}
+	sc := pos.Outcome()
 	out.Finished = sc.Finished
-	out.Points = sl.points.take(len(sc.Points))
+	out.Points = b.points.take(len(sc.Points))
 	if out.Points == nil {
 		out.Points = []int32{}
 	}
@@ -204,18 +244,13 @@ func buildNode(out *gamerulesv1.ExpandNode, n *expandNode, sl *nodeSlabs) {
 		wn := int32(sc.Winner)
 		out.Winner = &wn
 	}
-	if len(n.kids) == 0 {
-		return
+	return sc.Finished
+}
+
+// isFinished reports whether pos's game is over.
+func isFinished(pos Position) bool {
+	if u, ok := pos.(unfinisher); ok && u.unfinished() {
+		return false
 	}
-	chance := n.chance
-	out.Chance = &chance
-	out.Children = make([]*gamerulesv1.ExpandNode, len(n.moves))
-	for i, m := range n.moves {
-		st := m.Result
-		m.Result = nil
-		c := sl.nodes.next()
-		c.Move, c.State = m, st
-		buildNode(c, n.kids[i], sl)
-		out.Children[i] = c
-	}
+	return pos.Outcome().Finished
 }

@@ -1,6 +1,10 @@
 package service
 
-import gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+import (
+	"strings"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+)
 
 // slab hands out pointers into, and short slices of, one backing slice, so
 // that the n messages (or values) of one response cost one allocation
@@ -8,9 +12,13 @@ import gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 // result states. Protobuf messages may live in a slice like this (they are
 // never copied; each is used through its pointer), and the messages that
 // point into it marshal as if each had its own allocation. When the size
-// given to makeSlab is short, next and take start a new backing slice: the
+// given to makeSlab is short, next and take start a new backing slice (of
+// at least the slab's chunk, 8 unless made by makeChunkedSlab): the
 // answer is the same, it merely costs one more allocation.
-type slab[T any] struct{ buf []T }
+type slab[T any] struct {
+	buf   []T
+	chunk int // the least a new backing slice holds; 0: 8
+}
 
 // makeSlab returns a slab of n values (n may be 0).
 func makeSlab[T any](n int) slab[T] {
@@ -20,10 +28,18 @@ func makeSlab[T any](n int) slab[T] {
 	return slab[T]{buf: make([]T, n)}
 }
 
+// makeChunkedSlab returns an empty slab that takes chunk values from the
+// heap at a time, for an answer whose count is not known before it is
+// built (Expand's).
+func makeChunkedSlab[T any](chunk int) slab[T] { return slab[T]{chunk: chunk} }
+
+// refill starts a new backing slice of at least n values.
+func (s *slab[T]) refill(n int) { s.buf = make([]T, max(n, s.chunk, 8)) }
+
 // next returns a pointer to the next zero value.
 func (s *slab[T]) next() *T {
 	if len(s.buf) == 0 {
-		s.buf = make([]T, 8)
+		s.refill(1)
 	}
 	p := &s.buf[0]
 	s.buf = s.buf[1:]
@@ -37,7 +53,7 @@ func (s *slab[T]) take(n int) []T {
 		return nil
 	}
 	if len(s.buf) < n {
-		s.buf = make([]T, max(n, 8))
+		s.refill(n)
 	}
 	out := s.buf[:n:n]
 	s.buf = s.buf[n:]
@@ -75,4 +91,45 @@ func (t *texts) finish() {
 		start = t.ends[i]
 	}
 	t.buf, t.ends, t.states = t.buf[:0], t.ends[:0], t.states[:0]
+}
+
+// textArena holds the texts of one Expand answer (its moves' notations and
+// its states' texts) in a few large buffers instead of one or two
+// allocations per node's list: each text is a substring of a
+// strings.Builder's String. A Builder only appends (the bytes behind a
+// String it has returned are never written again), so a text stays as it
+// was added; a full Builder is left to the texts that point into it and a
+// new one, twice as large up to textArenaMaxChunk, takes its place.
+type textArena struct {
+	b     strings.Builder
+	chunk int // the current Builder's capacity
+}
+
+// textArenaFirstChunk and textArenaMaxChunk bound the arena's buffers, in
+// bytes: a backgammon node's texts are about 40 bytes.
+const (
+	textArenaFirstChunk = 4 << 10
+	textArenaMaxChunk   = 64 << 10
+)
+
+// room makes sure the current Builder can take n more bytes without
+// growing (which would copy it), starting a new one if not.
+func (t *textArena) room(n int) {
+	if t.b.Cap()-t.b.Len() >= n {
+		return
+	}
+	t.chunk = min(max(2*t.chunk, textArenaFirstChunk), textArenaMaxChunk)
+	t.b = strings.Builder{}
+	t.b.Grow(max(t.chunk, n))
+}
+
+// add returns text as a string held by the arena.
+func (t *textArena) add(text []byte) string {
+	if len(text) == 0 {
+		return ""
+	}
+	t.room(len(text))
+	start := t.b.Len()
+	t.b.Write(text)
+	return t.b.String()[start:]
 }

@@ -3,6 +3,7 @@ package backgammon
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/gamerules/gamerules/rules/game"
@@ -145,16 +146,36 @@ func (s State) LegalMovesWithResults() ([]Move, []State) {
 	moves := s.LegalMoves()
 	next := make([]State, len(moves))
 	for i, m := range moves {
-		switch m.kind {
-		case KindPlay:
-			next[i] = s.play(m)
-		case KindPass:
-			next[i] = s.endTurn(s)
-		default:
-			next[i], _ = s.Apply(m) // a chance outcome: cheap, and cannot fail for a listed move
-		}
+		next[i] = s.resultOf(m)
 	}
 	return moves, next
+}
+
+// AppendLegalMovesWithResults appends LegalMovesWithResults' moves to
+// moves and their States to next and returns the extended slices; with
+// reused slices (e.g. an earlier call's, cut to [:0]) it does not allocate.
+// The moves appended are moves[len(moves):] of the result, their States
+// next[len(next):].
+func (s State) AppendLegalMovesWithResults(moves []Move, next []State) ([]Move, []State) {
+	base := len(moves)
+	moves = s.AppendLegalMoves(moves)
+	next = slices.Grow(next, len(moves)-base)
+	for _, m := range moves[base:] {
+		next = append(next, s.resultOf(m))
+	}
+	return moves, next
+}
+
+// resultOf is the State after m, a listed move of s (LegalMovesWithResults).
+func (s State) resultOf(m Move) State {
+	switch m.kind {
+	case KindPlay:
+		return s.play(m)
+	case KindPass:
+		return s.endTurn(s)
+	}
+	next, _ := s.Apply(m) // a chance outcome or a decision: cheap, and cannot fail for a listed move
+	return next
 }
 
 // IsRollRequest reports whether text is a bare "roll" (any case, spaces

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -325,6 +326,9 @@ func TestCanonicalAndResults(t *testing.T) {
 	if c, err := mustState(t, openingID).Canonical(OpeningRollMove(1, 2)); err != nil || c != OpeningRollMove(1, 2) {
 		t.Errorf("Canonical(opening roll) = %v, %v", c, err)
 	}
+	// The Append form into reused slices that already hold entries: the
+	// same moves and States after them.
+	keptMoves, keptNext := []Move{PassMove()}, []State{s}
 	for _, text := range []string{openingID, white31, "4HPwATDgc/ABMA:cAkAAAAAAAAE", fromBoard(map[int]int{25: 1, 6: 14}, map[int]int{2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 5}, 6, 5)} {
 		s := mustState(t, text)
 		moves, results := s.LegalMovesWithResults()
@@ -336,6 +340,11 @@ func TestCanonicalAndResults(t *testing.T) {
 				t.Errorf("%s: result of %s = %s; Apply gives %s, %v", s, m, results[i], next, err)
 			}
 		}
+		am, an := s.AppendLegalMovesWithResults(keptMoves[:1], keptNext[:1])
+		if am[0] != PassMove() || an[0] != keptNext[0] || !slices.Equal(am[1:], moves) || !slices.Equal(an[1:], results) {
+			t.Errorf("%s: AppendLegalMovesWithResults = %v %v; want %v %v after the kept entry", s, am[1:], an[1:], moves, results)
+		}
+		keptMoves, keptNext = am, an
 	}
 	for text, want := range map[string]bool{"roll": true, " ROLL ": true, "roll 6-5": false, "": false} {
 		if IsRollRequest(text) != want {
