@@ -701,57 +701,98 @@ func (p backgammonPos) LegalMoves(want moveParts) ([]*gamerulesv1.Move, bool, er
 // state, action id, probability and position share one allocation per
 // node's list, and the texts (notation, state) go to the tree's arena:
 // the same messages as LegalMoves with results builds, cheaper.
-func (p backgammonPos) expandNodes(want moveParts, tx *textArena) ([]*gamerulesv1.ExpandNode, bool, []Position, error) {
+func (p backgammonPos) expandNodes(want moveParts, sc *expandScratch, leaves bool) ([]*gamerulesv1.ExpandNode, bool, []Position, error) {
 	chance := p.s.Phase() == backgammon.PhaseOpening || p.s.Phase() == backgammon.PhaseRoll
 	if want.Typed || want.ResultTyped {
 		moves, results := p.s.LegalMovesWithResults()
 		out, _ := p.listMoves(want, moves, results)
+		sc.bounded = false
 		kids := make([]Position, len(results))
 		for i, s := range results {
 			kids[i] = backgammonPos{s}
 		}
 		return movesToNodes(out), chance, kids, nil
 	}
-	moves, results := p.s.AppendLegalMovesWithResults(make([]backgammon.Move, 0, 32), make([]backgammon.State, 0, 32))
+	moves, results := p.s.AppendLegalMovesWithResults(sc.bg.moves[:0], sc.bg.states[:0])
+	sc.bg.moves, sc.bg.states = moves, results
 	if len(moves) == 0 {
 		return nil, chance, nil, nil
 	}
-	type child struct {
-		node   gamerulesv1.ExpandNode
-		move   gamerulesv1.Move
-		state  gamerulesv1.GameState
-		action int32
-		prob   float64
-		pos    backgammonPos
-	}
-	block := make([]child, len(moves))
 	nodes := make([]*gamerulesv1.ExpandNode, len(moves))
+	if leaves {
+		// The tree ends below: no positions kept, the outcomes set here.
+		block := make([]backgammonNode, len(moves))
+		for i := range block {
+			c := &block[i]
+			p.fillNode(c, want, sc, i)
+			if results[i].Phase() != backgammon.PhaseOver {
+				sc.setUnfinished(&c.node)
+			} else {
+				sc.setFinalOutcome(&c.node, results[i].Outcome())
+			}
+			nodes[i] = &c.node
+		}
+		return nodes, chance, nil, nil
+	}
+	block := make([]backgammonInner, len(moves))
 	kids := make([]Position, len(moves))
-	var text [64]byte
-	for i, m := range moves {
+	for i := range block {
 		c := &block[i]
+		p.fillNode(&c.backgammonNode, want, sc, i)
 		c.pos.s = results[i]
-		if want.Notation {
-			b, _ := m.AppendText(text[:0])
-			c.move.Notation = tx.add(b)
-		}
-		if want.Probability && (m.Kind() == backgammon.KindRoll || m.Kind() == backgammon.KindOpeningRoll) {
-			c.prob = m.Probability()
-			c.move.Probability = &c.prob
-		}
-		if want.Action {
-			c.action = int32(p.s.Action(m))
-			c.move.Action = &c.action
-		}
-		c.node.Move = &c.move
-		if want.ResultText {
-			b, _ := results[i].AppendText(text[:0])
-			c.state.Text = tx.add(b)
-			c.node.State = &c.state
-		}
 		nodes[i], kids[i] = &c.node, &c.pos
 	}
 	return nodes, chance, kids, nil
+}
+
+// backgammonNode is an Expand child's node with its move and state, in
+// one allocation with its neighbours' (expandNodes).
+type backgammonNode struct {
+	node   gamerulesv1.ExpandNode
+	move   gamerulesv1.Move
+	state  gamerulesv1.GameState
+	action int32
+	prob   float64
+}
+
+// backgammonInner is a backgammonNode with the position it stands for,
+// for a child that is expanded in turn.
+type backgammonInner struct {
+	backgammonNode
+	pos backgammonPos
+}
+
+// fillNode sets c's move and state: the i-th move of sc.bg and the state
+// after it, the parts want asks for (LegalMoves with results, text only).
+func (p backgammonPos) fillNode(c *backgammonNode, want moveParts, sc *expandScratch, i int) {
+	var text [64]byte
+	m := sc.bg.moves[i]
+	if want.Notation {
+		b, _ := m.AppendText(text[:0])
+		c.move.Notation = sc.text.add(b)
+	}
+	if want.Probability && (m.Kind() == backgammon.KindRoll || m.Kind() == backgammon.KindOpeningRoll) {
+		c.prob = m.Probability()
+		c.move.Probability = &c.prob
+	}
+	if want.Action {
+		c.action = int32(p.s.Action(m))
+		c.move.Action = &c.action
+	}
+	c.node.Move = &c.move
+	if want.ResultText {
+		b, _ := sc.bg.states[i].AppendText(text[:0])
+		c.state.Text = sc.text.add(b)
+		c.node.State = &c.state
+	}
+	sc.addBound(len(c.move.Notation) + len(c.state.Text))
+}
+
+// backgammonScratch is the move generator's output, reused from node to
+// node of an Expand (expandScratch).
+type backgammonScratch struct {
+	moves  []backgammon.Move
+	states []backgammon.State
 }
 
 // unfinished implements unfinisher: the game goes on until PhaseOver

@@ -455,3 +455,40 @@ func TestBulkAnswerBounds(t *testing.T) {
 		t.Errorf("replay by actions with a bad second: %v (field %q); want the field actions[1]", err, field)
 	}
 }
+
+// TestExpandAnswerLimitExact: the answer limit holds to the byte whether
+// the answer's size is measured or bounded (a backgammon tree without
+// typed parts is only measured when its bound passes the limit): with the
+// limit one byte under an answer's size the tree is refused, at its size
+// it is answered.
+func TestExpandAnswerLimitExact(t *testing.T) {
+	srv := New()
+	ctx := context.Background()
+	defer func() { expandAnswerLimit = MaxExpandAnswerBytes }()
+	checked := 0
+	for g, states := range sampleStates(t, srv, 4, 13) {
+		for i, st := range states {
+			for depth := int32(1); depth <= 2; depth++ {
+				req := &gamerulesv1.ExpandRequest{Game: g, State: st, Depth: depth, IncludeTyped: i%3 == 2}
+				expandAnswerLimit = MaxExpandAnswerBytes
+				resp, err := srv.Expand(ctx, req)
+				if err != nil {
+					continue // over the node budget
+				}
+				size := resp.SizeVT()
+				expandAnswerLimit = size - 1
+				if _, err := srv.Expand(ctx, req); !strings.Contains(fmt.Sprint(err), fmt.Sprintf("is %d bytes", size)) {
+					t.Errorf("%s %s depth %d: a limit 1 byte under its %d bytes: %v; want it refused", g, st.GetText(), depth, size, err)
+				}
+				expandAnswerLimit = size
+				if _, err := srv.Expand(ctx, req); err != nil {
+					t.Errorf("%s %s depth %d: a limit of its %d bytes: %v", g, st.GetText(), depth, size, err)
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("only %d answers checked", checked)
+	}
+}

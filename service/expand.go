@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/gamerules/gamerules/rules/game"
+
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 )
 
@@ -49,9 +51,38 @@ type expander interface {
 	// state (the parts w asks for, LegalMoves with results: the result is
 	// the node's state, not the move's) and nothing else set, the
 	// positions of the children in the same order, and whether the moves
-	// are chance outcomes.
-	expandNodes(w moveParts, tx *textArena) (nodes []*gamerulesv1.ExpandNode, chance bool, kids []Position, err error)
+	// are chance outcomes. With leaves (the tree ends below the children)
+	// it may instead set the children's outcomes itself (sc.setOutcome's)
+	// and return no positions.
+	expandNodes(w moveParts, sc *expandScratch, leaves bool) (nodes []*gamerulesv1.ExpandNode, chance bool, kids []Position, err error)
 }
+
+// expandScratch is what the nodes of one Expand share while they are
+// built: the arena of their texts, and buffers an expander reuses from
+// node to node (what it keeps of them, it copies out).
+type expandScratch struct {
+	text    textArena
+	bg      backgammonScratch
+	players int         // the game's players: each node's points
+	points  slab[int32] // the nodes' points
+	flags   slab[bool]  // the nodes' chance flags
+	// bound is at least the protobuf size of the nodes built so far, when
+	// every one was built by an expander that adds to it (bounded);
+	// otherwise the answer is measured (SizeVT).
+	bound   int
+	bounded bool
+}
+
+// expandNodeOverhead is at most the protobuf bytes of a node whose move
+// has a notation, a probability and an action id and whose state only a
+// text, without the two texts and its children: the field's tag and
+// length (5 bytes: a subtree under 32 GiB), the move's 2 + 2 + 9 + 11,
+// the state's 2 + 2, finished 2, two points 2 + 20, a winner 11 and the
+// chance flag 2 (71), with room to spare.
+const expandNodeOverhead = 96
+
+// addBound adds a node with texts of n bytes in all to sc.bound.
+func (sc *expandScratch) addBound(n int) { sc.bound += expandNodeOverhead + n }
 
 // unfinisher is implemented by the Positions that tell cheaply (without
 // building an Outcome) that the game goes on: Outcome is then no winner
@@ -62,9 +93,9 @@ type unfinisher interface {
 
 // expandOf returns pos's children as nodes with their moves (the parts w
 // asks for) and states, and their positions.
-func expandOf(pos Position, w moveParts, tx *textArena) ([]*gamerulesv1.ExpandNode, bool, []Position, error) {
+func expandOf(pos Position, w moveParts, sc *expandScratch, leaves bool) ([]*gamerulesv1.ExpandNode, bool, []Position, error) {
 	if e, ok := pos.(expander); ok {
-		return e.expandNodes(w, tx)
+		return e.expandNodes(w, sc, leaves)
 	}
 	moves, chance, err := pos.LegalMoves(w)
 	if err != nil {
@@ -77,6 +108,7 @@ func expandOf(pos Position, w moveParts, tx *textArena) ([]*gamerulesv1.ExpandNo
 	if len(kids) != len(moves) {
 		return nil, false, nil, fmt.Errorf("expand: %d legal moves but %d children", len(moves), len(kids)) // a bug: INTERNAL
 	}
+	sc.bounded = false
 	return movesToNodes(moves), chance, kids, nil
 }
 
@@ -123,8 +155,11 @@ func (s *Server) Expand(ctx context.Context, req *gamerulesv1.ExpandRequest) (*g
 		st = &gamerulesv1.GameState{Text: st.GetText()}
 	}
 	out := &gamerulesv1.ExpandResponse{Root: &gamerulesv1.ExpandNode{State: st}}
-	b := &treeBuilder{ctx: ctx, budget: budget, countCap: max(expandCountFactor*budget, expandCountFloor), parts: w,
-		players: len(pos.Outcome().Points), points: makeChunkedSlab[int32](expandSlabChunk), flags: makeChunkedSlab[bool](expandSlabChunk)}
+	b := &treeBuilder{ctx: ctx, budget: budget, countCap: max(expandCountFactor*budget, expandCountFloor), parts: w}
+	b.scratch.players = len(pos.Outcome().Points)
+	b.scratch.points, b.scratch.flags = makeChunkedSlab[int32](expandSlabChunk), makeChunkedSlab[bool](expandSlabChunk)
+	// The response's own fields (root, node_count) and the root's outcome.
+	b.scratch.bound, b.scratch.bounded = st.SizeVT()+2*expandNodeOverhead, true
 	b.count = 1
 	if err := b.grow(out.Root, pos, depth); err != nil {
 		return nil, err
@@ -137,6 +172,9 @@ func (s *Server) Expand(ctx context.Context, req *gamerulesv1.ExpandRequest) (*g
 		return nil, toStatusMeta("depth", fmt.Errorf("%w: the tree to depth %d has %s nodes; at most %d (max_nodes): ask for less depth", errInvalidRequest, depth, need, budget), map[string]string{"nodes": need})
 	}
 	out.NodeCount = int32(b.count)
+	if b.scratch.bounded && b.scratch.bound <= expandAnswerLimit {
+		return out, nil // within the limit, not measured
+	}
 	if n := out.SizeVT(); n > expandAnswerLimit {
 		return nil, toStatus("depth", fmt.Errorf("%w: the tree to depth %d (%d nodes) is %d bytes; at most %d: ask for less depth, a smaller max_nodes, or leave out include_typed", errInvalidRequest, depth, b.count, n, expandAnswerLimit))
 	}
@@ -154,10 +192,7 @@ type treeBuilder struct {
 	countCap int // how far a tree over the budget is counted
 	parts    moveParts
 	count    int
-	players  int         // the game's players: each node's points
-	points   slab[int32] // the nodes' points
-	flags    slab[bool]  // the nodes' chance flags
-	text     textArena   // the texts of the nodes' moves and states (backgammon)
+	scratch  expandScratch
 }
 
 // grow sets out's outcome and adds depth plies of children below it, each
@@ -170,7 +205,7 @@ func (b *treeBuilder) grow(out *gamerulesv1.ExpandNode, pos Position, depth int)
 	}
 	var finished bool
 	if out != nil {
-		finished = b.setOutcome(out, pos)
+		finished = b.scratch.setOutcome(out, pos)
 	} else {
 		finished = isFinished(pos)
 	}
@@ -185,26 +220,34 @@ func (b *treeBuilder) grow(out *gamerulesv1.ExpandNode, pos Position, depth int)
 	var kids []Position
 	var err error
 	if out != nil {
-		nodes, chance, kids, err = expandOf(pos, b.parts, &b.text)
+		nodes, chance, kids, err = expandOf(pos, b.parts, &b.scratch, depth == 1)
 	} else {
 		kids, err = pos.(searcher).children()
 	}
 	if err != nil {
 		return toStatus("state", err)
 	}
+	n := len(kids)
+	leavesSet := depth == 1 && kids == nil && nodes != nil // the expander set the leaves' outcomes
+	if leavesSet {
+		n = len(nodes)
+	}
 	before := b.count
-	b.count += len(kids)
+	b.count += n
 	if before/expandCheckEvery != b.count/expandCheckEvery {
 		if err := b.ctx.Err(); err != nil {
 			return toStatus("depth", err)
 		}
 	}
-	if out != nil && b.count <= b.budget && len(kids) > 0 {
-		c := b.flags.next()
+	if out != nil && b.count <= b.budget && n > 0 {
+		c := b.scratch.flags.next()
 		*c = chance
 		out.Chance, out.Children = c, nodes
 	} else {
 		nodes = nil
+	}
+	if leavesSet {
+		return nil
 	}
 	for i, k := range kids {
 		if b.count > b.countCap {
@@ -223,28 +266,39 @@ func (b *treeBuilder) grow(out *gamerulesv1.ExpandNode, pos Position, depth int)
 
 // setOutcome sets out's finished flag, points and winner from pos's
 // outcome (Score's) and reports whether the game is over.
-func (b *treeBuilder) setOutcome(out *gamerulesv1.ExpandNode, pos Position) bool {
+func (sc *expandScratch) setOutcome(out *gamerulesv1.ExpandNode, pos Position) bool {
 	if u, ok := pos.(unfinisher); ok && u.unfinished() {
-		out.Points = b.points.take(b.players)
-		if out.Points == nil {
-			out.Points = []int32{}
-		}
+		sc.setUnfinished(out)
 		return false
 	}
-	sc := pos.Outcome()
-	out.Finished = sc.Finished
-	out.Points = b.points.take(len(sc.Points))
+	return sc.setFinalOutcome(out, pos.Outcome())
+}
+
+// setUnfinished sets out's outcome to a game that goes on: every
+// player's points 0 (unfinisher).
+func (sc *expandScratch) setUnfinished(out *gamerulesv1.ExpandNode) {
+	out.Points = sc.points.take(sc.players)
 	if out.Points == nil {
 		out.Points = []int32{}
 	}
-	for i, p := range sc.Points {
+}
+
+// setFinalOutcome sets out's finished flag, points and winner from o and
+// reports whether the game is over.
+func (sc *expandScratch) setFinalOutcome(out *gamerulesv1.ExpandNode, o game.Outcome) bool {
+	out.Finished = o.Finished
+	out.Points = sc.points.take(len(o.Points))
+	if out.Points == nil {
+		out.Points = []int32{}
+	}
+	for i, p := range o.Points {
 		out.Points[i] = int32(p)
 	}
-	if sc.Finished && sc.Winner >= 0 {
-		wn := int32(sc.Winner)
+	if o.Finished && o.Winner >= 0 {
+		wn := int32(o.Winner)
 		out.Winner = &wn
 	}
-	return sc.Finished
+	return o.Finished
 }
 
 // isFinished reports whether pos's game is over.
