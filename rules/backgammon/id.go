@@ -77,36 +77,55 @@ func (s State) PositionID() string {
 
 // positionKey returns the 80 bits the Position ID encodes: for each of
 // the 50 slots (the player not on turn's 25, then the player on turn's),
-// as many 1 bits as it has checkers, then a 0. The bits are gathered in
-// two words, a slot's run of ones at once (a valid State has at most 15
-// checkers on a slot and 30 in all, so the runs fit in 80 bits); any other
-// board is written bit by bit, cut at 80 bits.
+// as many 1 bits as it has checkers, then a 0. A valid State has at most 15
+// checkers a side, so each side's 25 slots take at most 40 bits: each side
+// is gathered in one word, two slots at a time (pairRuns), and the two
+// words joined. Any other board is written bit by bit, cut at 80 bits
+// (positionKeyBits).
 func (s State) positionKey() (key [10]byte) {
-	var lo, hi uint64
-	bit := uint(0)
-	for _, p := range [2]uint8{1 - s.turn, s.turn} {
-		for _, c := range s.board[p] {
-			if c > Checkers || bit+uint(c) > 80 {
-				return s.positionKeyBits()
-			}
-			if c > 0 {
-				run := uint64(1)<<c - 1
-				if bit < 64 {
-					lo |= run << bit
-					if bit+uint(c) > 64 {
-						hi |= run >> (64 - bit)
-					}
-				} else {
-					hi |= run << (bit - 64)
-				}
-			}
-			bit += uint(c) + 1
-		}
+	first, n0, ok0 := rowKey(&s.board[1-s.turn])
+	second, _, ok1 := rowKey(&s.board[s.turn])
+	if !ok0 || !ok1 {
+		return s.positionKeyBits()
 	}
+	lo := first | second<<n0  // n0 <= 40
+	hi := second >> (64 - n0) // 64-n0 >= 24
 	binary.LittleEndian.PutUint64(key[:8], lo)
 	key[8], key[9] = byte(hi), byte(hi>>8)
 	return key
 }
+
+// rowKey returns the Position ID bits of one side's 25 slots (from bit 0),
+// their number, and false when the side has more than Checkers checkers
+// (the bits are then not used).
+func rowKey(row *[25]uint8) (bits uint64, n uint, ok bool) {
+	total := uint(0)
+	for i := 0; i < 24; i += 2 {
+		a, b := row[i], row[i+1]
+		t := pairRuns[a&15|(b&15)<<4]
+		bits |= uint64(t>>8) << (n & 63)
+		n += uint(t & 0xff)
+		total += uint(a) + uint(b)
+	}
+	c := row[24]
+	bits |= (1<<(c&15) - 1) << (n & 63)
+	n += uint(c&15) + 1
+	total += uint(c)
+	return bits, n, total <= Checkers
+}
+
+// pairRuns[a | b<<4] is the Position ID bits of two neighbouring slots
+// with a and b checkers (a ones, a 0, b ones, a 0) shifted left by 8, plus
+// their number (a+b+2).
+var pairRuns = func() (t [256]uint64) {
+	for a := range 16 {
+		for b := range 16 {
+			bits := uint64(1)<<a - 1 | (uint64(1)<<b-1)<<(a+1)
+			t[a|b<<4] = bits<<8 | uint64(a+b+2)
+		}
+	}
+	return t
+}()
 
 // positionKeyBits is positionKey one bit at a time, cut at 80 bits: for a
 // board no valid State has.
