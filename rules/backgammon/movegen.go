@@ -298,8 +298,22 @@ func (g *gen) doubles(p *pos, depth, from, d int) {
 }
 
 // sortEntries puts the plays in LegalMoves order: by their steps, compared
-// from the first, each step by descending (from, to).
+// from the first, each step by descending (from, to). The sort keys are
+// distinct (one entry per play), so any sort gives the same order; a short
+// list (most rolls have fewer than 40 plays) is
+// insertion-sorted in place, without a comparison function's calls.
 func (g *gen) sortEntries() {
+	if e := g.ents; len(e) <= 40 {
+		for i := 1; i < len(e); i++ {
+			x := e[i]
+			j := i
+			for ; j > 0 && e[j-1].sk < x.sk; j-- {
+				e[j] = e[j-1]
+			}
+			e[j] = x
+		}
+		return
+	}
 	slices.SortFunc(g.ents, func(a, b entry) int {
 		switch {
 		case a.sk > b.sk:
