@@ -189,10 +189,12 @@ func IsRollRequest(text string) bool {
 func (s State) play(m Move) State {
 	next := s
 	me, op := &next.board[s.turn], &next.board[1-s.turn]
+	bore := false
 	for i := 0; i < int(m.n); i++ {
 		from, to := m.steps[i][0], m.steps[i][1]
 		me[from-1]--
 		if to == Off {
+			bore = true
 			continue
 		}
 		if o := &op[24-to]; *o == 1 { // the mover's point t is the opponent's 25-t
@@ -201,15 +203,28 @@ func (s State) play(m Move) State {
 		}
 		me[to-1]++
 	}
+	if !bore {
+		// No checker borne off: the mover has as many on the board as
+		// before, so the game goes on.
+		return s.handOver(next)
+	}
 	return s.endTurn(next)
 }
 
-// endTurn hands next (s after the mover's play) to the opponent.
-func (s State) endTurn(next State) State {
+// handOver hands next (s after the mover's play, which leaves him
+// checkers on the board) to the opponent to roll.
+func (s State) handOver(next State) State {
 	next.dice = [2]uint8{}
 	next.turn = 1 - s.turn
 	next.actor = next.turn
 	next.phase = PhaseRoll
+	return next
+}
+
+// endTurn hands next (s after the mover's play) to the opponent, or ends
+// the game when the mover has borne off his last checker.
+func (s State) endTurn(next State) State {
+	next = s.handOver(next)
 	if next.off(int(s.turn)) == Checkers {
 		next.phase = PhaseOver
 		next.end = endBorneOff
