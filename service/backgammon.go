@@ -718,6 +718,7 @@ func (p backgammonPos) expandNodes(want moveParts, sc *expandScratch, leaves boo
 	if len(moves) == 0 {
 		return nil, chance, nil, nil
 	}
+	sc.bg.texts(want, &sc.text)
 	nodes := make([]*gamerulesv1.ExpandNode, len(moves))
 	if leaves {
 		// The tree ends below: no positions kept, the outcomes set here.
@@ -763,26 +764,24 @@ type backgammonInner struct {
 }
 
 // fillNode sets c's move and state: the i-th move of sc.bg and the state
-// after it, the parts want asks for (LegalMoves with results, text only).
+// after it, the parts want asks for (LegalMoves with results, text only),
+// the texts those sc.bg.texts wrote.
 func (p backgammonPos) fillNode(c *backgammonNode, want moveParts, sc *expandScratch, i int) {
-	var text [64]byte
-	m := sc.bg.moves[i]
+	m := &sc.bg.moves[i]
 	if want.Notation {
-		b, _ := m.AppendText(text[:0])
-		c.move.Notation = sc.text.add(b)
+		c.move.Notation = sc.bg.notation(i)
 	}
 	if want.Probability && (m.Kind() == backgammon.KindRoll || m.Kind() == backgammon.KindOpeningRoll) {
 		c.prob = m.Probability()
 		c.move.Probability = &c.prob
 	}
 	if want.Action {
-		c.action = int32(p.s.Action(m))
+		c.action = int32(p.s.Action(*m))
 		c.move.Action = &c.action
 	}
 	c.node.Move = &c.move
 	if want.ResultText {
-		b, _ := sc.bg.states[i].AppendText(text[:0])
-		c.state.Text = sc.text.add(b)
+		c.state.Text = sc.bg.stateText(i)
 		c.node.State = &c.state
 	}
 	sc.addBound(len(c.move.Notation) + len(c.state.Text))
@@ -793,6 +792,35 @@ func (p backgammonPos) fillNode(c *backgammonNode, want moveParts, sc *expandScr
 type backgammonScratch struct {
 	moves  []backgammon.Move
 	states []backgammon.State
+	buf    []byte // the list's notations, then its states' texts
+	ends   []int  // where each text ends in buf: the notations', then the states'
+	all    string // buf, in the tree's arena
+}
+
+// texts writes the notations of the list's moves and the texts of their
+// states (those want asks for) and puts them in the arena as one string:
+// notation(i) and stateText(i) are substrings of it.
+func (b *backgammonScratch) texts(want moveParts, tx *textArena) {
+	b.buf, b.ends = b.buf[:0], append(b.ends[:0], 0)
+	for i := range b.moves {
+		if want.Notation {
+			b.buf, _ = b.moves[i].AppendText(b.buf)
+		}
+		b.ends = append(b.ends, len(b.buf))
+	}
+	if want.ResultText {
+		b.buf, b.ends = backgammon.AppendTexts(b.buf, b.ends, b.states)
+	}
+	b.all = tx.add(b.buf)
+}
+
+// notation returns the notation of move i (texts).
+func (b *backgammonScratch) notation(i int) string { return b.all[b.ends[i]:b.ends[i+1]] }
+
+// stateText returns the text of state i (texts, with ResultText).
+func (b *backgammonScratch) stateText(i int) string {
+	n := len(b.moves)
+	return b.all[b.ends[n+i]:b.ends[n+i+1]]
 }
 
 // unfinished implements unfinisher: the game goes on until PhaseOver

@@ -300,8 +300,14 @@ func (s State) String() string {
 // to b and returns the extended buffer; it does not allocate when b has
 // room, and the error is always nil (State implements encoding.TextAppender).
 func (s State) AppendText(b []byte) ([]byte, error) {
-	pk, mk := s.positionKey(), s.matchKey()
-	b = appendEncode64(b, pk[:])
+	pk := s.positionKey()
+	return s.appendMatchText(appendEncode64(b, pk[:])), nil
+}
+
+// appendMatchText appends what follows the Position ID in s's text: ':',
+// the Match ID and the settings words. It does not depend on the board.
+func (s State) appendMatchText(b []byte) []byte {
+	mk := s.matchKey()
 	b = append(b, ':')
 	b = appendEncode64(b, mk[:])
 	if s.cubeUse && s.matchLen == 0 {
@@ -314,7 +320,33 @@ func (s State) AppendText(b []byte) ([]byte, error) {
 		b = append(b, " beaver_count="...)
 		b = append(b, '0'+s.beavered)
 	}
-	return b, nil
+	return b
+}
+
+// AppendTexts appends the text of each of states to b, one after the
+// other (the bytes of each one's String), and returns the extended buffer
+// and ends extended by where each text ends in it. A state that differs
+// from the one before only in its board (as the results of one roll's
+// plays do) reuses the part after its Position ID, which only the board
+// does not change.
+func AppendTexts(b []byte, ends []int, states []State) ([]byte, []int) {
+	var tail [48]byte
+	var prev State
+	n := 0
+	for i := range states {
+		s := &states[i]
+		pk := s.positionKey()
+		b = appendEncode64(b, pk[:])
+		key := *s
+		key.board = [2][25]uint8{}
+		if i == 0 || key != prev {
+			n = len(s.appendMatchText(tail[:0]))
+			prev = key
+		}
+		b = append(b, tail[:n]...)
+		ends = append(ends, len(b))
+	}
+	return b, ends
 }
 
 // ParseState reads a state from gnubg's ID "<PositionID>:<MatchID>" (as

@@ -94,3 +94,43 @@ func TestKeysMatchBitByBit(t *testing.T) {
 		t.Errorf("only %d states checked", checked)
 	}
 }
+
+// TestAppendTexts: AppendTexts writes each state's String, whether the
+// state shares its Match ID part with the one before (the plays of one
+// roll, the rolls of one state) or not (the cube's and a match's states,
+// a finished game, mixed in one list).
+func TestAppendTexts(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	var states []State
+	for g := 0; g < 9; g++ {
+		o := []Options{{}, {Cube: true, Beavers: true}, {MatchLength: 7}}[g%3]
+		s, err := New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ply := 0; ply < 300; ply++ {
+			_, next := s.LegalMovesWithResults()
+			if len(next) == 0 {
+				break
+			}
+			states = append(states, next...)
+			s = next[r.IntN(len(next))]
+		}
+	}
+	buf, ends := AppendTexts([]byte("kept"), []int{4}, states)
+	if len(ends) != len(states)+1 || string(buf[:4]) != "kept" {
+		t.Fatalf("AppendTexts kept %q and %d ends; want the 4 bytes before and %d ends", buf[:4], len(ends), len(states)+1)
+	}
+	finished := 0
+	for i, s := range states {
+		if got := string(buf[ends[i]:ends[i+1]]); got != s.String() {
+			t.Fatalf("state %d: AppendTexts wrote %q; String is %q", i, got, s.String())
+		}
+		if s.Phase() == PhaseOver {
+			finished++
+		}
+	}
+	if len(states) < 5000 || finished == 0 {
+		t.Errorf("%d states, %d finished: want more, and some finished", len(states), finished)
+	}
+}
