@@ -713,12 +713,15 @@ func (p backgammonPos) expandNodes(want moveParts, sc *expandScratch, leaves boo
 		}
 		return movesToNodes(out), chance, kids, nil
 	}
+	if sc.bg.moves == nil {
+		sc.bg.moves, sc.bg.states = make([]backgammon.Move, 0, 128), make([]backgammon.State, 0, 128)
+	}
 	moves, results := p.s.AppendLegalMovesWithResults(sc.bg.moves[:0], sc.bg.states[:0])
 	sc.bg.moves, sc.bg.states = moves, results
 	if len(moves) == 0 {
 		return nil, chance, nil, nil
 	}
-	sc.bg.texts(want, &sc.text)
+	sc.bg.texts(want)
 	nodes := make([]*gamerulesv1.ExpandNode, len(moves))
 	if leaves {
 		// The tree ends below: no positions kept, the outcomes set here.
@@ -794,13 +797,19 @@ type backgammonScratch struct {
 	states []backgammon.State
 	buf    []byte // the list's notations, then its states' texts
 	ends   []int  // where each text ends in buf: the notations', then the states'
-	all    string // buf, in the tree's arena
+	all    string // buf as a string: the list's texts are substrings of it
 }
 
 // texts writes the notations of the list's moves and the texts of their
-// states (those want asks for) and puts them in the arena as one string:
-// notation(i) and stateText(i) are substrings of it.
-func (b *backgammonScratch) texts(want moveParts, tx *textArena) {
+// states (those want asks for) and makes them one string, of which
+// notation(i) and stateText(i) are substrings: one allocation of just the
+// list's texts.
+func (b *backgammonScratch) texts(want moveParts) {
+	if b.buf == nil {
+		// Room for a long list: 128 moves' notations and states' texts,
+		// about 40 bytes each move (at most 32 + 55).
+		b.buf, b.ends = make([]byte, 0, 8<<10), make([]int, 0, 2*128+1)
+	}
 	b.buf, b.ends = b.buf[:0], append(b.ends[:0], 0)
 	for i := range b.moves {
 		if want.Notation {
@@ -811,7 +820,7 @@ func (b *backgammonScratch) texts(want moveParts, tx *textArena) {
 	if want.ResultText {
 		b.buf, b.ends = backgammon.AppendTexts(b.buf, b.ends, b.states)
 	}
-	b.all = tx.add(b.buf)
+	b.all = string(b.buf)
 }
 
 // notation returns the notation of move i (texts).

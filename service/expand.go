@@ -43,8 +43,8 @@ var expandAnswerLimit = MaxExpandAnswerBytes
 const expandCheckEvery = 256
 
 // expander is implemented by the Positions that build their children's
-// nodes themselves, from one pass of the move generator and into the
-// tree's text arena (backgammon); the others' nodes are built from
+// nodes themselves, from one pass of the move generator and with the
+// tree's scratch buffers (backgammon); the others' nodes are built from
 // LegalMoves and their positions from searcher.children.
 type expander interface {
 	// expandNodes returns the children's nodes, each with its move and
@@ -58,10 +58,9 @@ type expander interface {
 }
 
 // expandScratch is what the nodes of one Expand share while they are
-// built: the arena of their texts, and buffers an expander reuses from
-// node to node (what it keeps of them, it copies out).
+// built: buffers an expander reuses from node to node (what it keeps of
+// them, it copies out), and the slabs of the nodes' points and flags.
 type expandScratch struct {
-	text    textArena
 	bg      backgammonScratch
 	players int         // the game's players: each node's points
 	points  slab[int32] // the nodes' points

@@ -1,10 +1,6 @@
 package service
 
-import (
-	"strings"
-
-	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
-)
+import gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 
 // slab hands out pointers into, and short slices of, one backing slice, so
 // that the n messages (or values) of one response cost one allocation
@@ -91,45 +87,4 @@ func (t *texts) finish() {
 		start = t.ends[i]
 	}
 	t.buf, t.ends, t.states = t.buf[:0], t.ends[:0], t.states[:0]
-}
-
-// textArena holds the texts of one Expand answer (its moves' notations and
-// its states' texts) in a few large buffers instead of one or two
-// allocations per node's list: each text is a substring of a
-// strings.Builder's String. A Builder only appends (the bytes behind a
-// String it has returned are never written again), so a text stays as it
-// was added; a full Builder is left to the texts that point into it and a
-// new one, twice as large up to textArenaMaxChunk, takes its place.
-type textArena struct {
-	b     strings.Builder
-	chunk int // the current Builder's capacity
-}
-
-// textArenaFirstChunk and textArenaMaxChunk bound the arena's buffers, in
-// bytes: a backgammon node's texts are about 40 bytes.
-const (
-	textArenaFirstChunk = 4 << 10
-	textArenaMaxChunk   = 64 << 10
-)
-
-// room makes sure the current Builder can take n more bytes without
-// growing (which would copy it), starting a new one if not.
-func (t *textArena) room(n int) {
-	if t.b.Cap()-t.b.Len() >= n {
-		return
-	}
-	t.chunk = min(max(2*t.chunk, textArenaFirstChunk), textArenaMaxChunk)
-	t.b = strings.Builder{}
-	t.b.Grow(max(t.chunk, n))
-}
-
-// add returns text as a string held by the arena.
-func (t *textArena) add(text []byte) string {
-	if len(text) == 0 {
-		return ""
-	}
-	t.room(len(text))
-	start := t.b.Len()
-	t.b.Write(text)
-	return t.b.String()[start:]
 }
