@@ -128,29 +128,47 @@ func movesToNodes(moves []*gamerulesv1.Move) []*gamerulesv1.ExpandNode {
 	return nodes
 }
 
-// Expand returns the tree of the request's state to its depth. The tree is
-// first built as rules positions while it is counted; a tree over the node
-// budget is refused then (INVALID_REQUEST on depth, ErrorInfo metadata
-// "nodes" the count it needs), before any answer is built.
+// Expand returns the tree of the request's state to its depth. The nodes
+// are built while the tree is grown and counted; a tree over the node
+// budget is refused (INVALID_REQUEST on depth, ErrorInfo metadata "nodes"
+// the count it needs): past the budget it is only counted, and what was
+// built is dropped.
 func (s *Server) Expand(ctx context.Context, req *gamerulesv1.ExpandRequest) (*gamerulesv1.ExpandResponse, error) {
-	pos, err := s.decode(req.GetGame(), req.GetState())
+	pos, depth, budget, err := s.expandRequest(req)
 	if err != nil {
 		return nil, err
 	}
+	return expandTree(ctx, pos, depth, budget, req.GetIncludeTyped())
+}
+
+// expandRequest checks an Expand request: its position, depth and node
+// budget (0: MaxExpandNodes).
+func (s *Server) expandRequest(req *gamerulesv1.ExpandRequest) (Position, int, int, error) {
+	pos, err := s.decode(req.GetGame(), req.GetState())
+	if err != nil {
+		return nil, 0, 0, err
+	}
 	depth := int(req.GetDepth())
 	if depth < 1 || depth > MaxExpandDepth {
-		return nil, toStatus("depth", fmt.Errorf("%w: depth %d; want 1..%d plies", errInvalidRequest, depth, MaxExpandDepth))
+		return nil, 0, 0, toStatus("depth", fmt.Errorf("%w: depth %d; want 1..%d plies", errInvalidRequest, depth, MaxExpandDepth))
 	}
 	budget := int(req.GetMaxNodes())
 	switch {
 	case budget < 0 || budget > MaxExpandNodes:
-		return nil, toStatus("max_nodes", fmt.Errorf("%w: max_nodes %d; want 0 (the most, %d) up to %d", errInvalidRequest, budget, MaxExpandNodes, MaxExpandNodes))
+		return nil, 0, 0, toStatus("max_nodes", fmt.Errorf("%w: max_nodes %d; want 0 (the most, %d) up to %d", errInvalidRequest, budget, MaxExpandNodes, MaxExpandNodes))
 	case budget == 0:
 		budget = MaxExpandNodes
 	}
-	w := moveParts{Notation: true, Typed: req.GetIncludeTyped(), Probability: true, Action: true, ResultText: true, ResultTyped: req.GetIncludeTyped()}
+	return pos, depth, budget, nil
+}
+
+// expandTree is Expand's tree of pos to depth within budget nodes. It is
+// apart from Expand, and its refusals apart from it, so that its stack
+// frame, under the whole recursion, stays small.
+func expandTree(ctx context.Context, pos Position, depth, budget int, typed bool) (*gamerulesv1.ExpandResponse, error) {
+	w := moveParts{Notation: true, Typed: typed, Probability: true, Action: true, ResultText: true, ResultTyped: typed}
 	st := pos.Encode()
-	if !req.GetIncludeTyped() {
+	if !typed {
 		st = &gamerulesv1.GameState{Text: st.GetText()}
 	}
 	out := &gamerulesv1.ExpandResponse{Root: &gamerulesv1.ExpandNode{State: st}}
@@ -164,20 +182,31 @@ func (s *Server) Expand(ctx context.Context, req *gamerulesv1.ExpandRequest) (*g
 		return nil, err
 	}
 	if b.count > budget {
-		need := strconv.Itoa(b.count)
-		if b.count > b.countCap {
-			need = ">" + strconv.Itoa(b.countCap)
-		}
-		return nil, toStatusMeta("depth", fmt.Errorf("%w: the tree to depth %d has %s nodes; at most %d (max_nodes): ask for less depth", errInvalidRequest, depth, need, budget), map[string]string{"nodes": need})
+		return nil, b.overBudget(depth)
 	}
 	out.NodeCount = int32(b.count)
 	if b.scratch.bounded && b.scratch.bound <= expandAnswerLimit {
 		return out, nil // within the limit, not measured
 	}
 	if n := out.SizeVT(); n > expandAnswerLimit {
-		return nil, toStatus("depth", fmt.Errorf("%w: the tree to depth %d (%d nodes) is %d bytes; at most %d: ask for less depth, a smaller max_nodes, or leave out include_typed", errInvalidRequest, depth, b.count, n, expandAnswerLimit))
+		return nil, b.overSize(depth, n)
 	}
 	return out, nil
+}
+
+// overBudget is the refusal of a tree to depth over b's node budget.
+func (b *treeBuilder) overBudget(depth int) error {
+	need := strconv.Itoa(b.count)
+	if b.count > b.countCap {
+		need = ">" + strconv.Itoa(b.countCap)
+	}
+	return toStatusMeta("depth", fmt.Errorf("%w: the tree to depth %d has %s nodes; at most %d (max_nodes): ask for less depth", errInvalidRequest, depth, need, b.budget), map[string]string{"nodes": need})
+}
+
+// overSize is the refusal of a tree to depth of n bytes, over the answer
+// limit.
+func (b *treeBuilder) overSize(depth, n int) error {
+	return toStatus("depth", fmt.Errorf("%w: the tree to depth %d (%d nodes) is %d bytes; at most %d: ask for less depth, a smaller max_nodes, or leave out include_typed", errInvalidRequest, depth, b.count, n, expandAnswerLimit))
 }
 
 // expandSlabChunk is how many values the tree's points and chance flags
