@@ -57,7 +57,11 @@ func playoutPolicy(req *gamerulesv1.PlayoutRequest) (policy, error) {
 	case gamerulesv1.PlayoutPolicy_PLAYOUT_POLICY_GREEDY:
 		return policyGreedy, nil
 	}
-	return 0, toStatus("policy", fmt.Errorf("%w: policy %s is not a policy; want PLAYOUT_POLICY_RANDOM or PLAYOUT_POLICY_GREEDY, or leave it out for random", errInvalidRequest, enumText(req.GetPolicy())))
+	what := "PLAYOUT_POLICY_UNSPECIFIED is not a policy"
+	if req.GetPolicy() != gamerulesv1.PlayoutPolicy_PLAYOUT_POLICY_UNSPECIFIED {
+		what = enumText(req.GetPolicy())
+	}
+	return 0, toStatus("policy", fmt.Errorf("%w: policy %s; want PLAYOUT_POLICY_RANDOM or PLAYOUT_POLICY_GREEDY, or leave it out for random", errInvalidRequest, what))
 }
 
 // Playout plays the request's games from its state and answers their
