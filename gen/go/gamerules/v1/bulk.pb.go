@@ -41,8 +41,8 @@ const (
 	// "Greedy playout policy", says how it chooses and why it beats random):
 	// backgammon, the play whose position scores best on a simple count
 	// (checkers borne off, blots hit, own blots, points made); Abalone, a
-	// push off the board first, else the move that brings the most marbles
-	// toward the centre; Labyrinth, the figure's move onto its target, else
+	// push off the board first, else the move that best keeps its marbles in
+	// the centre and drives the opponent's to the edge; Labyrinth, the figure's move onto its target, else
 	// nearest to it (the shift at random); Gravity Trap, a move that traps
 	// the other ship first, never one that traps the mover's own or lets the
 	// other ship trap it on the next move, else the most room left. A ply
