@@ -43,10 +43,11 @@ func (s *State) greedyFigure(moves []Move, rng *rand.Rand) int {
 	p := int(s.turn)
 	// goals[v]: the squares where the ship (v = 0) or Vader (v = 1) finds
 	// a card, or the ship's home once every card is found.
-	var goals [2][]Square
+	var goalArr [2][NumTargets]Square
+	goals := [2][]Square{goalArr[0][:0], goalArr[1][:0]}
 	lo, hi := s.found[p], s.count[p]
 	if lo == hi {
-		goals[0] = []Square{s.colors[p].Start()}
+		goals[0] = append(goals[0], s.colors[p].Start())
 	} else {
 		if !s.variants.OpenCards {
 			hi = lo + 1
