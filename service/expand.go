@@ -139,7 +139,7 @@ type treeBuilder struct {
 // tree is within the budget. Past the budget it only counts (up to
 // countCap), without keeping nodes or building moves.
 func (b *treeBuilder) grow(n *expandNode, depth int) error {
-	if depth == 0 || n.pos.Outcome().Finished {
+	if depth == 0 || over(n.pos) {
 		return nil
 	}
 	if _, ok := n.pos.(searcher); !ok {
@@ -179,6 +179,16 @@ func (b *treeBuilder) grow(n *expandNode, depth int) error {
 		}
 	}
 	return nil
+}
+
+// over reports whether pos has no move: finished, and not a finished game
+// inside an unfinished backgammon match, whose LegalMoves (and so whose
+// children) are its "next game".
+func over(pos Position) bool {
+	if c, ok := pos.(continuer); ok && c.Continues() {
+		return false
+	}
+	return pos.Outcome().Finished
 }
 
 // nodeSlabs hold the nodes and points of one Expand answer, so that its
