@@ -9,6 +9,9 @@ FROM golang:1.26 AS build
 # GOTOOLCHAIN=local, which ignores that line, so the go command is told to
 # fetch it (once, in the module download layer below).
 ENV GOTOOLCHAIN=go1.27.3
+# The image builds the server alone: not the workspace (go.work, which adds
+# the WebAssembly command's module, wasm/).
+ENV GOWORK=off
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download

@@ -1,5 +1,5 @@
 // Times LegalMoves and ApplyMove (the first legal move) on each state of
-// wasm/testdata/bench-states.json through the wasm (gamerules.call), as
+// internal/wasmcall/testdata/bench-states.json through the wasm (gamerules.call), as
 // wasm's BenchmarkCall times them natively; prints, per call, the median
 // of 5 rounds of about 0.5 s of CPU time each, after 1 s of warm-up: cpu-ns/op (the process's
 // CPU time, as BenchmarkCall's cpu-ns/op) and ns/op (wall time, which on a
@@ -11,7 +11,7 @@ import { load } from "./dist/index.js";
 
 // GAMERULES_WASM: another wasm to time (an A/B comparison).
 const rules = await load(process.env.GAMERULES_WASM || undefined);
-const states = JSON.parse(readFileSync(new URL("../wasm/testdata/bench-states.json", import.meta.url), "utf8"));
+const states = JSON.parse(readFileSync(new URL("../internal/wasmcall/testdata/bench-states.json", import.meta.url), "utf8"));
 const cases = [];
 for (const st of states) {
   const lm = JSON.stringify({ game: st.game, state: st.state });

@@ -26,7 +26,7 @@ cp js/src/index.js js/src/index.d.ts "$out/"
 
 (cd js && npm ci --no-audit --no-fund --silent)
 if [ ! -x .bin/buf ]; then
-  (cd tools/buf && GOBIN="$top/.bin" go install github.com/bufbuild/buf/cmd/buf)
+  (cd tools/buf && GOWORK=off GOBIN="$top/.bin" go install github.com/bufbuild/buf/cmd/buf)
 fi
 .bin/buf generate --template '{"version":"v2","plugins":[{"local":"js/node_modules/.bin/protoc-gen-es","out":"js/dist/gen","opt":["target=dts","json_types=true","import_extension=js"]}]}'
 (cd js && node_modules/.bin/tsc -p tsconfig.json)

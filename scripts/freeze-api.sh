@@ -8,7 +8,7 @@ set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$top"
 export GOBIN="$top/.bin"
-(cd tools/buf && go install github.com/bufbuild/buf/cmd/buf)
+(cd tools/buf && GOWORK=off go install github.com/bufbuild/buf/cmd/buf)
 mkdir -p api
 "$GOBIN/buf" build proto -o api/v1.binpb
 echo "api/v1.binpb written"

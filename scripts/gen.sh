@@ -9,13 +9,13 @@ top="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$top"
 export GOBIN="$top/.bin"
 export PATH="$GOBIN:$PATH"
-(cd tools && go install \
+(cd tools && GOWORK=off go install \
   google.golang.org/protobuf/cmd/protoc-gen-go \
   google.golang.org/grpc/cmd/protoc-gen-go-grpc \
   github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-grpc-gateway \
   github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2 \
   github.com/planetscale/vtprotobuf/cmd/protoc-gen-go-vtproto)
-(cd tools/buf && go install github.com/bufbuild/buf/cmd/buf)
+(cd tools/buf && GOWORK=off go install github.com/bufbuild/buf/cmd/buf)
 buf lint
 rm -rf gen/go
 rm -f gen/openapiv2/*.json

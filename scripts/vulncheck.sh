@@ -18,10 +18,10 @@ set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$top"
 export GOBIN="$top/.bin"
-(cd tools/vuln && go install golang.org/x/vuln/cmd/govulncheck golang.org/x/vulndb/cmd/indexdb)
+(cd tools/vuln && GOWORK=off go install golang.org/x/vuln/cmd/govulncheck golang.org/x/vulndb/cmd/indexdb)
 
 # The database, built once per pinned x/vulndb version.
-read -r src ver < <(cd tools/vuln && go list -m -f '{{.Dir}} {{.Version}}' golang.org/x/vulndb)
+read -r src ver < <(cd tools/vuln && GOWORK=off go list -m -f '{{.Dir}} {{.Version}}' golang.org/x/vulndb)
 db="$top/.bin/vulndb/$ver"
 if [ ! -f "$db/index/db.json" ]; then
   echo "building the vulnerability database from x/vulndb $ver into ${db#"$top"/} ..." >&2

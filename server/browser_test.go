@@ -640,38 +640,17 @@ func TestPlaygroundInBrowser(t *testing.T) {
 		}
 	})
 
-	// A game against the computer (random) reaches its end: the person
-	// clicks stations, the computer answers after a visible pause.
-	t.Run("against the computer", func(t *testing.T) {
-		p.t = t
-		v := p.newGame("gravity_trap", nil)
-		// "Server playouts": the computer plays the first move of
-		// Playout's firstMoves that won most often for it (issue 21).
-		if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#seat-1"), "playout")); err != nil {
-			t.Fatal(err)
-		}
-		computerPlies := 0
-		for ply := 0; !v.Finished; ply++ {
-			if ply > 40 {
-				t.Fatalf("not over after %d plies: %s", ply, v.Text)
-			}
-			// The page settles only when no computer move is pending:
-			// Red, the person, is to act.
-			if !strings.HasPrefix(v.Turn, "Red") {
-				t.Fatalf("the page waits with %q (state %s); Blue is the computer's", v.Turn, v.Text)
-			}
-			before := v
-			m := v.Moves[p.rng.IntN(len(v.Moves))]
-			p.click("#station-" + strings.TrimPrefix(m, "place "))
-			v = p.settle(before.Version)
-			computerPlies += v.History - before.History - 1
-			p.check("gravity_trap", v)
-		}
-		if computerPlies == 0 {
-			t.Fatalf("the computer never moved")
-		}
-		t.Logf("against the computer: over after %d computer moves; %s", computerPlies, v.Turn)
-	})
+	// Games against the computer reach their end: the person clicks
+	// stations, the computer answers after a visible pause. "Server
+	// playouts": the computer plays the first move of Playout's firstMoves
+	// (greedy games) that won most often for it; "greedy": the move of
+	// the server's greedy policy (issue 21).
+	for _, kind := range []string{"playout", "greedy"} {
+		t.Run("against the computer "+kind, func(t *testing.T) {
+			p.t = t
+			p.againstComputer(kind)
+		})
+	}
 
 	// A bad permalink says what is wrong and keeps its text in the paste
 	// box; editing the #… of the open page loads the new state.
@@ -901,4 +880,40 @@ func requireChromium(t *testing.T, what string) string {
 		t.Skip("no Chromium found (looked for $GAMERULES_CHROMIUM, chromium, chromium-browser, google-chrome): skipping " + what + "; install Debian's chromium package to run it")
 	}
 	return bin
+}
+
+// againstComputer plays a Gravity Trap game, the person (Red) at random
+// against the computer of seat kind kind (Blue) to its end, checking each
+// ply; the computer must have moved.
+func (p *page) againstComputer(kind string) {
+	t := p.t
+	t.Helper()
+	v := p.newGame("gravity_trap", nil)
+	if err := chromedp.Do(p.ctx, chromedp.SetValue(chromedp.CSS("#seat-1"), kind)); err != nil {
+		t.Fatal(err)
+	}
+	computerPlies := 0
+	for ply := 0; !v.Finished; ply++ {
+		if ply > 40 {
+			t.Fatalf("not over after %d plies: %s", ply, v.Text)
+		}
+		// The page settles only when no computer move is pending: Red,
+		// the person, is to act.
+		if !strings.HasPrefix(v.Turn, "Red") {
+			t.Fatalf("the page waits with %q (state %s); Blue is the computer's", v.Turn, v.Text)
+		}
+		before := v
+		m := v.Moves[p.rng.IntN(len(v.Moves))]
+		p.click("#station-" + strings.TrimPrefix(m, "place "))
+		v = p.settle(before.Version)
+		computerPlies += v.History - before.History - 1
+		p.check("gravity_trap", v)
+	}
+	if computerPlies == 0 {
+		t.Fatalf("the computer (%s) never moved", kind)
+	}
+	t.Logf("against the computer (%s): over after %d computer moves; %s", kind, computerPlies, v.Turn)
+	if err := chromedp.Do(p.ctx, chromedp.SetValue(chromedp.CSS("#seat-1"), "person")); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -55,8 +55,10 @@ func buildWasmDir(t *testing.T) string {
 // TestPlaygroundOffline opens the playground with ?offline=1 in headless
 // Chromium, with the wasm served (Options.PlaygroundWasmDir), and plays a
 // whole game of each of the four games there, checking every ply against
-// the server's LegalMoves and Score (called by the test, not the page);
-// the browser must have fetched the wasm and made no /v1 request at all.
+// the server's LegalMoves and Score (called by the test, not the page),
+// and a Gravity Trap game against the greedy computer, whose Playout the
+// wasm answers; the browser must have fetched the wasm and made no /v1
+// request at all.
 // Without Chromium it is skipped; CI installs Debian's chromium.
 func TestPlaygroundOffline(t *testing.T) {
 	bin := requireChromium(t, "the offline browser test")
@@ -153,6 +155,11 @@ func TestPlaygroundOffline(t *testing.T) {
 			t.Logf("%s offline: %d plies; %s", pl.game, n, v.Turn)
 		})
 	}
+	// The greedy computer offline: the wasm answers its Playout.
+	t.Run("against the greedy computer", func(t *testing.T) {
+		p.t = t
+		p.againstComputer("greedy")
+	})
 	p.t = t
 	mu.Lock()
 	defer mu.Unlock()

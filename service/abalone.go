@@ -469,8 +469,8 @@ func (p abalonePos) children() ([]Position, error) {
 	return childrenOf("abalone", p.s, func(s abalone.State) Position { return abalonePos{s} })
 }
 
-func (p abalonePos) playout(rng *rand.Rand, first, maxPlies int, record bool) (playedGame, error) {
-	return playRandom[abalone.State, abalone.Move]("abalone", p.s, rng, first, maxPlies, record, nil)
+func (p abalonePos) playout(rng *rand.Rand, pol policy, first, maxPlies int, record bool) (playedGame, error) {
+	return playRandom("abalone", p.s, rng, pol, abalone.State.GreedyMove, first, maxPlies, record, nil)
 }
 
 func (p abalonePos) turn() int { return p.s.ToMove() }

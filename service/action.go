@@ -10,9 +10,14 @@ import (
 )
 
 // actionMove returns the legal move of pos whose action id is action
-// (Move.action), with its notation and id. Errors wrap
+// (Move.action), with its notation and id. space is the game's action
+// space size (GameInfo.action_space_size; 0: not known): an id outside
+// 0..space-1 is refused saying the range. Errors wrap
 // game.ErrIllegalMove.
-func actionMove(pos Position, action int32) (*gamerulesv1.Move, error) {
+func actionMove(pos Position, action, space int32) (*gamerulesv1.Move, error) {
+	if space > 0 && (action < 0 || action >= space) {
+		return nil, fmt.Errorf("%w: action %d is out of range: the game's action ids are 0..%d (actionSpaceSize %d in ListGames)", game.ErrIllegalMove, action, space-1, space)
+	}
 	moves, _, err := pos.LegalMoves(moveParts{Notation: true, Action: true})
 	if err != nil {
 		return nil, err
@@ -25,25 +30,37 @@ func actionMove(pos Position, action int32) (*gamerulesv1.Move, error) {
 	return nil, fmt.Errorf("%w: action %d is no legal move here (the state has %d legal moves)", game.ErrIllegalMove, action, len(moves))
 }
 
-// applyAction is ReplayGame's moveApplier for a replay given as actions:
-// notation is the action id in decimal (ReplayGame writes it so).
-func applyAction(pos Position, i int, notation string, rng *rand.Rand) (Position, string, bool, error) {
-	if err := refuseNotation(pos, notation); err != nil {
-		return nil, "", false, err
+// actionSpace is the action space size of game id, 0 when it is not
+// served (the call then fails on its game).
+func (s *Server) actionSpace(id string) int32 {
+	if e, ok := s.engines[id]; ok {
+		return e.Info().GetActionSpaceSize()
 	}
-	a, err := strconv.ParseInt(notation, 10, 32)
-	if err != nil {
-		return nil, "", false, fmt.Errorf("%w: action %q", game.ErrIllegalMove, notation) // not reached: ReplayGame writes it
+	return 0
+}
+
+// applyActionIn is ReplayGame's moveApplier for a replay given as actions
+// of a game of action space size space: notation is the action id in
+// decimal (ReplayGame writes it so).
+func applyActionIn(space int32) moveApplier {
+	return func(pos Position, i int, notation string, rng *rand.Rand) (Position, string, bool, error) {
+		if err := refuseNotation(pos, notation); err != nil {
+			return nil, "", false, err
+		}
+		a, err := strconv.ParseInt(notation, 10, 32)
+		if err != nil {
+			return nil, "", false, fmt.Errorf("%w: action %q", game.ErrIllegalMove, notation) // not reached: ReplayGame writes it
+		}
+		m, err := actionMove(pos, int32(a), space)
+		if err != nil {
+			return nil, "", false, err
+		}
+		return applyNotation(pos, i, m.GetNotation(), rng)
 	}
-	m, err := actionMove(pos, int32(a))
-	if err != nil {
-		return nil, "", false, err
-	}
-	return applyNotation(pos, i, m.GetNotation(), rng)
 }
 
 // actionsReplay is the replay of req with its actions written as the
-// decimal ids applyAction reads, in moves; an error status when req gives
+// decimal ids applyActionIn reads, in moves; an error status when req gives
 // both moves and actions.
 func actionsReplay(req *gamerulesv1.ReplayGameRequest) (*gamerulesv1.ReplayGameRequest, error) {
 	if len(req.GetMoves()) > 0 {

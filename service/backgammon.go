@@ -1222,10 +1222,11 @@ func (p backgammonPos) children() ([]Position, error) {
 }
 
 // playout draws the rolls with backgammon.RollDice (each roll by its
-// probability), and plays uniformly among the other legal moves (the
-// cube's decisions included, when the cube is in use).
-func (p backgammonPos) playout(rng *rand.Rand, first, maxPlies int, record bool) (playedGame, error) {
-	return playRandom("backgammon", p.s, rng, first, maxPlies, record, backgammonDraw)
+// probability), and plays the other legal moves by the policy: uniformly
+// (the cube's decisions included, when the cube is in use), or by
+// backgammon.State.GreedyMove.
+func (p backgammonPos) playout(rng *rand.Rand, pol policy, first, maxPlies int, record bool) (playedGame, error) {
+	return playRandom("backgammon", p.s, rng, pol, backgammon.State.GreedyMove, first, maxPlies, record, backgammonDraw)
 }
 
 // backgammonDraw draws the roll of a roll phase (the opening's included).

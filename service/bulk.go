@@ -100,7 +100,7 @@ func (s *Server) batchItem(ctx context.Context, i int, item *gamerulesv1.BatchRe
 			return &gamerulesv1.BatchResponseItem{Response: &gamerulesv1.BatchResponseItem_ObserveState{ObserveState: a}}
 		}
 	default:
-		err = toStatus("requests["+strconv.Itoa(i)+"]", fmt.Errorf("%w: the item names no call; want one of newGame, legalMoves, applyMove, score, observeState", errInvalidRequest))
+		err = toStatus("requests["+strconv.Itoa(i)+"]", fmt.Errorf("%w: the item names no call; want one of new_game, legal_moves, apply_move, score, observe_state", errInvalidRequest))
 	}
 	return batchError(err)
 }

@@ -380,8 +380,9 @@ func b2i(b bool) int32 {
 	return 0
 }
 
-// TestPlayoutLimits: the games and plies budgets are enforced before
-// any game is played.
+// TestPlayoutLimits: the games, plies and recorded games limits and the
+// policy are checked before any game is played (the budget of the plies
+// played: TestPlayoutPlyBudget).
 func TestPlayoutLimits(t *testing.T) {
 	srv := New()
 	st := &gamerulesv1.GameState{Text: "RoooBooooooooooooooooo r"}
@@ -391,7 +392,8 @@ func TestPlayoutLimits(t *testing.T) {
 	}{
 		{&gamerulesv1.PlayoutRequest{Games: 0}, "games"},
 		{&gamerulesv1.PlayoutRequest{Games: MaxPlayoutGames + 1}, "games"},
-		{&gamerulesv1.PlayoutRequest{Games: 1000, MaxPlies: 5000}, "max_plies"},
+		{&gamerulesv1.PlayoutRequest{Games: 1, MaxPlies: -1}, "max_plies"},
+		{&gamerulesv1.PlayoutRequest{Games: 1, Policy: gamerulesv1.PlayoutPolicy(7).Enum()}, "policy"},
 		{&gamerulesv1.PlayoutRequest{Games: 1, MaxPlies: MaxPlayoutGamePlies + 1}, "max_plies"},
 		{&gamerulesv1.PlayoutRequest{Games: MaxPlayoutRecorded + 1, IncludeMoves: true}, "include_moves"},
 	} {

@@ -237,7 +237,7 @@ func (b *treeBuilder) grow(out *gamerulesv1.ExpandNode, pos Position, depth int)
 	} else {
 		finished = isFinished(pos)
 	}
-	if depth == 0 || finished {
+	if depth == 0 || (finished && !continues(pos)) {
 		return nil
 	}
 	if _, ok := pos.(searcher); !ok {
@@ -327,6 +327,14 @@ func (sc *expandScratch) setFinalOutcome(out *gamerulesv1.ExpandNode, o game.Out
 		out.Winner = &wn
 	}
 	return o.Finished
+}
+
+// continues reports whether pos, a finished game, still has a move: a
+// finished game inside an unfinished backgammon match, whose LegalMoves
+// (and so whose children) are its "next game".
+func continues(pos Position) bool {
+	c, ok := pos.(continuer)
+	return ok && c.Continues()
 }
 
 // isFinished reports whether pos's game is over.

@@ -453,8 +453,8 @@ func (p gravityTrapPos) children() ([]Position, error) {
 	return childrenOf("gravity_trap", p.s, func(s gravitytrap.State) Position { return gravityTrapPos{s} })
 }
 
-func (p gravityTrapPos) playout(rng *rand.Rand, first, maxPlies int, record bool) (playedGame, error) {
-	return playRandom[gravitytrap.State, gravitytrap.Move]("gravity_trap", p.s, rng, first, maxPlies, record, nil)
+func (p gravityTrapPos) playout(rng *rand.Rand, pol policy, first, maxPlies int, record bool) (playedGame, error) {
+	return playRandom("gravity_trap", p.s, rng, pol, gravitytrap.State.GreedyMove, first, maxPlies, record, nil)
 }
 
 func (p gravityTrapPos) turn() int { return p.s.ToAct() }

@@ -549,8 +549,8 @@ func (p labyrinthPos) children() ([]Position, error) {
 	return childrenOf("labyrinth", p.s, func(s labyrinth.State) Position { return labyrinthPos{s} })
 }
 
-func (p labyrinthPos) playout(rng *rand.Rand, first, maxPlies int, record bool) (playedGame, error) {
-	return playRandom[labyrinth.State, labyrinth.Move]("labyrinth", p.s, rng, first, maxPlies, record, nil)
+func (p labyrinthPos) playout(rng *rand.Rand, pol policy, first, maxPlies int, record bool) (playedGame, error) {
+	return playRandom("labyrinth", p.s, rng, pol, labyrinth.State.GreedyMove, first, maxPlies, record, nil)
 }
 
 func (p labyrinthPos) turn() int { return p.s.Turn() }

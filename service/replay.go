@@ -51,7 +51,7 @@ func (s *Server) ReplayGame(ctx context.Context, req *gamerulesv1.ReplayGameRequ
 		if err != nil {
 			return nil, err
 		}
-		return s.replayGameOf(ctx, r, applyAction, "actions")
+		return s.replayGameOf(ctx, r, applyActionIn(s.actionSpace(req.GetGame())), "actions")
 	}
 	return s.replayGame(ctx, req, applyNotation)
 }

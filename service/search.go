@@ -3,6 +3,7 @@ package service
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/gamerules/gamerules/rules/game"
 )
@@ -16,14 +17,14 @@ type searcher interface {
 	// LegalMoves' order (the same moves, the same count). Errors are
 	// engine bugs (a listed move that does not apply).
 	children() ([]Position, error)
-	// playout plays one game from the position with rng: uniformly random
-	// legal moves, chance outcomes drawn by their probability. first >= 0
-	// makes the first move the first-th legal move (a decision, not a
-	// chance point); otherwise it is chosen as any other. It stops at the
-	// end of the game (a finished game inside a backgammon match ends it
-	// too) or after maxPlies plies. With record, it keeps the moves'
-	// notations.
-	playout(rng *rand.Rand, first, maxPlies int, record bool) (playedGame, error)
+	// playout plays one game from the position with rng: legal moves by
+	// the policy pol (uniformly random, or the game's greedy one), chance
+	// outcomes drawn by their probability. first >= 0 makes the first move
+	// the first-th legal move (a decision, not a chance point); otherwise
+	// it is chosen as any other. It stops at the end of the game (a
+	// finished game inside a backgammon match ends it too) or after
+	// maxPlies plies. With record, it keeps the moves' notations.
+	playout(rng *rand.Rand, pol policy, first, maxPlies int, record bool) (playedGame, error)
 	// turn is the player (0-based) to act; meaningful only where the
 	// game is not over and the moves are not chance outcomes.
 	turn() int
@@ -66,14 +67,32 @@ func childrenOf[S rulesState[S, M], M comparable](name string, s S, wrap func(S)
 	return out, nil
 }
 
+// policy is how a playout's players choose their moves
+// (PlayoutRequest.policy).
+type policy uint8
+
+const (
+	policyRandom policy = iota // uniformly among the legal moves
+	policyGreedy               // the game's GreedyMove (rules/<game>)
+)
+
+// greedyFunc is a rules package's greedy playout policy: the move it plays
+// in s, the state after it, and false when s has no legal move. Its ties
+// are broken with the generator it is given.
+type greedyFunc[S, M any] func(s S, rng *rand.Rand) (M, S, bool)
+
 // playRandom implements searcher.playout for a rules state s. draw, when
 // not nil, serves the chance points: it returns the drawn outcome and true
-// there, false elsewhere (then a legal move is picked uniformly).
+// there, false elsewhere (then a legal move is chosen by the policy: pol,
+// with greedy the game's greedy policy, uniformly at random otherwise).
 func playRandom[S rulesState[S, M], M interface {
 	comparable
 	String() string
-}](name string, s S, rng *rand.Rand, first, maxPlies int, record bool, draw func(S, *rand.Rand) (M, bool)) (playedGame, error) {
+}](name string, s S, rng *rand.Rand, pol policy, greedy greedyFunc[S, M], first, maxPlies int, record bool, draw func(S, *rand.Rand) (M, bool)) (playedGame, error) {
 	g := playedGame{first: -1}
+	if pol != policyGreedy {
+		greedy = nil
+	}
 	var moves []M
 	for ply := 0; ; ply++ {
 		out := s.Outcome()
@@ -91,23 +110,30 @@ func playRandom[S rulesState[S, M], M interface {
 		if draw != nil {
 			m, chance = draw(s, rng)
 		}
-		if !chance || ply == 0 {
+		if ply == 0 || (!chance && greedy == nil) {
 			moves = s.LegalMoves()
 			if len(moves) == 0 {
 				// Not finished, yet no move: an engine bug.
 				return g, fmt.Errorf("%s: playout: no legal move in an unfinished state", name)
 			}
 		}
+		var next S
+		applied := false
 		switch {
 		case chance && ply == 0:
-			for i, c := range moves {
-				if c == m {
-					g.first = i
-				}
-			}
+			g.first = slices.Index(moves, m)
 		case chance:
 		case ply == 0 && first >= 0 && first < len(moves):
 			m, g.first = moves[first], first
+		case greedy != nil:
+			var ok bool
+			if m, next, ok = greedy(s, rng); !ok {
+				return g, fmt.Errorf("%s: playout: no greedy move in an unfinished state", name)
+			}
+			applied = true
+			if ply == 0 {
+				g.first = slices.Index(moves, m)
+			}
 		default:
 			i := rng.IntN(len(moves))
 			m = moves[i]
@@ -115,9 +141,11 @@ func playRandom[S rulesState[S, M], M interface {
 				g.first = i
 			}
 		}
-		next, err := s.Apply(m)
-		if err != nil {
-			return g, fmt.Errorf("%s: playout: move %v does not apply: %v", name, m, err)
+		if !applied {
+			var err error
+			if next, err = s.Apply(m); err != nil {
+				return g, fmt.Errorf("%s: playout: move %v does not apply: %v", name, m, err)
+			}
 		}
 		if record {
 			g.moves = append(g.moves, m.String())

@@ -122,7 +122,7 @@ func (s *Server) ApplyMove(_ context.Context, req *gamerulesv1.ApplyMoveRequest)
 	}
 	var byAction *gamerulesv1.Move
 	if mv.Action != nil {
-		if byAction, err = actionMove(pos, mv.GetAction()); err != nil {
+		if byAction, err = actionMove(pos, mv.GetAction(), s.actionSpace(req.GetGame())); err != nil {
 			return nil, toStatus("move.action", err)
 		}
 		if mv.GetNotation() == "" && oneofCase(mv, "move") == "" {

@@ -1,19 +1,22 @@
 //go:build js && wasm
 
-// Command wasm is the rules service as WebAssembly, for browsers and Node
-// (GOOS=js GOARCH=wasm go build -o gamerules.wasm ./wasm; js/build.sh makes the npm
-// package). It registers globalThis.gamerules.call(method, request): method
-// is an RPC's name ("LegalMoves"), request the REST body with the path's
-// fields in it ({"game": "backgammon", "state": {...}}), as a JSON string
-// or an object (passed through JSON.stringify); the answer is a JSON
-// string: the REST answer, or the REST error body (a google.rpc.Status).
-// It is synchronous and does not throw. It runs package service in
-// process, with the REST API's JSON (internal/restjson).
+// Command gamerules.wasm is the rules service as WebAssembly, for browsers
+// and Node: from the repository's root, GOOS=js GOARCH=wasm go build ./wasm
+// writes gamerules.wasm (this folder is a module of its own, in the
+// repository's go.work, so that its name is not the folder's); js/build.sh
+// makes the npm package. It registers globalThis.gamerules.call(method,
+// request): method is an RPC's name ("LegalMoves"), request the REST body
+// with the path's fields in it ({"game": "backgammon", "state": {...}}), as
+// a JSON string or an object (passed through JSON.stringify); the answer is
+// a JSON string: the REST answer, or the REST error body (a
+// google.rpc.Status). It is synchronous and does not throw. It runs package
+// service in process, with the REST API's JSON (internal/wasmcall).
 package main
 
 import (
 	"syscall/js"
 
+	"github.com/gamerules/gamerules/internal/wasmcall"
 	"github.com/gamerules/gamerules/service"
 )
 
@@ -35,7 +38,7 @@ func main() {
 				}
 			}
 		}
-		return string(call(s, name, body))
+		return string(wasmcall.Call(s, name, body))
 	})
 	obj := js.Global().Get("Object").New()
 	obj.Set("call", callFn)

@@ -7,9 +7,9 @@ import (
 	"os"
 )
 
-// main outside js/wasm says how to build the command: the package's code
-// (call.go) builds everywhere, so that its tests run natively.
+// main outside js/wasm says how to build the command (its code is
+// internal/wasmcall, which builds and is tested everywhere).
 func main() {
-	fmt.Fprintln(os.Stderr, "wasm: build with GOOS=js GOARCH=wasm go build -o gamerules.wasm ./wasm (or js/build.sh)")
+	fmt.Fprintln(os.Stderr, "gamerules.wasm: build with GOOS=js GOARCH=wasm go build ./wasm (from the repository's root; or js/build.sh)")
 	os.Exit(2)
 }

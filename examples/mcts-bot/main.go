@@ -21,6 +21,7 @@ import (
 	"log"
 	"math/rand/v2"
 	"os"
+	"strings"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -34,17 +35,22 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:50051", "the server's gRPC address")
 	id := flag.String("game", "gravity_trap", "the game: backgammon, abalone, labyrinth or gravity_trap")
 	games := flag.Int("games", 100, "games to play against the random player")
-	playouts := flag.Int("playouts", 200, "Playout games per decision of the bot")
+	playouts := flag.Int("playouts", 1000, "Playout games per decision of the bot")
 	seed := flag.Uint64("seed", 1, "seed of the set-ups, the dice, the playouts and the random player")
 	maxPlies := flag.Int("max-plies", 2000, "a game still going after this many plies counts as unfinished")
 	playoutPlies := flag.Int("playout-plies", 0, "plies per playout game (0: the server's budget); a short horizon judges by the points so far")
+	policy := flag.String("playout-policy", "greedy", "how the playout games go on after their first move: random or greedy (the server's cheap better-than-random policy)")
 	flag.Parse()
+	pol, ok := gamerulesv1.PlayoutPolicy_value["PLAYOUT_POLICY_"+strings.ToUpper(*policy)]
+	if !ok || pol == 0 {
+		log.Fatalf("--playout-policy %q: want random or greedy", *policy)
+	}
 	conn, err := grpc.NewClient(*addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer conn.Close()
-	b := bot{c: gamerulesv1grpc.NewGameRulesClient(conn), playouts: int32(*playouts), maxPlies: *maxPlies, playoutPlies: int32(*playoutPlies)}
+	b := bot{c: gamerulesv1grpc.NewGameRulesClient(conn), playouts: int32(*playouts), maxPlies: *maxPlies, playoutPlies: int32(*playoutPlies), policy: gamerulesv1.PlayoutPolicy(pol)}
 	sc, err := b.match(context.Background(), *id, *games, *seed)
 	if err != nil {
 		log.Fatal(err)
@@ -60,6 +66,17 @@ type bot struct {
 	maxPlies int
 	// playoutPlies bounds each playout game (0: the server's budget).
 	playoutPlies int32
+	// policy plays the playout games after their first move (0: the
+	// server's default, random).
+	policy gamerulesv1.PlayoutPolicy
+}
+
+// playoutPolicy is b.policy as Playout's optional field: absent for 0.
+func (b bot) playoutPolicy() *gamerulesv1.PlayoutPolicy {
+	if b.policy == gamerulesv1.PlayoutPolicy_PLAYOUT_POLICY_UNSPECIFIED {
+		return nil
+	}
+	return b.policy.Enum()
 }
 
 // score is a match's result.
@@ -135,7 +152,7 @@ func (b bot) game(ctx context.Context, id string, seat int, seed uint64) (*int32
 // best points (its own less the best other's, per game; with a short
 // horizon most games are unfinished, and the points so far decide).
 func (b bot) choose(ctx context.Context, id string, st *gamerulesv1.GameState, seed uint64) (string, error) {
-	resp, err := b.c.Playout(ctx, &gamerulesv1.PlayoutRequest{Game: id, State: st, Games: max(b.playouts, 1), Seed: &seed, MaxPlies: b.playoutPlies})
+	resp, err := b.c.Playout(ctx, &gamerulesv1.PlayoutRequest{Game: id, State: st, Games: max(b.playouts, 1), Seed: &seed, MaxPlies: b.playoutPlies, Policy: b.playoutPolicy()})
 	if err != nil {
 		return "", err
 	}

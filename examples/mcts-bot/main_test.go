@@ -5,13 +5,15 @@ import (
 	"os"
 	"testing"
 
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/server/servertest"
 )
 
-// TestBotBeatsRandom plays the bot against the random player through the
-// real server on a loopback port: in Gravity Trap it must win at least
-// 90% of the games (100 with GAMERULES_LONG=1, else 20), and in
+// TestBotBeatsRandom plays the bot (1,000 greedy playouts a decision, the
+// command's defaults) against the random player through the real server
+// on a loopback port: in Gravity Trap it must win at least 90% of the
+// games (100 with GAMERULES_LONG=1, else 20), and in
 // backgammon more than the random player (GAMERULES_LONG=1 only: a game
 // is a few seconds).
 func TestBotBeatsRandom(t *testing.T) {
@@ -21,7 +23,8 @@ func TestBotBeatsRandom(t *testing.T) {
 	if long {
 		games = 100
 	}
-	b := bot{c: c, playouts: 200, maxPlies: 2000}
+	greedy := gamerulesv1.PlayoutPolicy_PLAYOUT_POLICY_GREEDY
+	b := bot{c: c, playouts: 1000, maxPlies: 2000, policy: greedy} // the command's defaults
 	sc, err := b.match(context.Background(), "gravity_trap", games, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -34,10 +37,7 @@ func TestBotBeatsRandom(t *testing.T) {
 		return
 	}
 	for _, id := range []string{"backgammon", "labyrinth", "abalone"} {
-		b := bot{c: c, playouts: 100, maxPlies: 2000}
-		if id != "backgammon" {
-			b.playoutPlies = 40 // random games of these last thousands of plies
-		}
+		b := bot{c: c, playouts: 100, maxPlies: 2000, policy: greedy}
 		sc, err := b.match(context.Background(), id, 10, 1)
 		if err != nil {
 			t.Fatal(err)

@@ -69,7 +69,8 @@
 //
 // State, Move and Board are immutable values (a State holds its Board by an
 // immutable pointer): they are safe to copy, share and use from many
-// goroutines. The package has no mutable globals and no randomness.
+// goroutines. The package has no mutable globals and no randomness of its
+// own (GreedyMove breaks its ties with the caller's generator).
 //
 // # Files
 //

@@ -4,7 +4,8 @@
 // backgammon's cube and match included, through Config's hooks). It also
 // holds the test scaffolding the engines share: the text-form checks
 // against the legacy string code (CheckTexts, CheckStateTexts), the
-// notation benchmark (BenchNotation) and RaceEnabled.
+// notation benchmark (BenchNotation), the greedy policy's match against
+// the random one (HeadToHead) and RaceEnabled.
 package rulestest
 
 import (

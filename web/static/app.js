@@ -4,7 +4,8 @@
 // selection, the legal destinations and the last move), every move list
 // from LegalMoves. The page has no game logic of its own: it matches board
 // clicks to the listed moves' notations, and the computer player picks
-// among the listed moves (or asks the server's Playout).
+// among the listed moves (or asks the server's Playout, whose greedy
+// policy is the page's only game sense).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -486,7 +487,7 @@ function showSeats(state) {
     const sel = document.createElement("select");
     sel.id = `seat-${i}`;
     sel.className = "seat";
-    for (const [v, t] of [["person", "person"], ["random", "computer: random"], ["playout", "computer: playouts"]]) {
+    for (const [v, t] of [["person", "person"], ["random", "computer: random"], ["greedy", "computer: greedy"], ["playout", "computer: playouts"]]) {
       const o = document.createElement("option"); o.value = v; o.textContent = t; sel.appendChild(o);
     }
     sel.value = keep[i] || "person";
@@ -531,18 +532,32 @@ function scheduleComputer() {
 }
 
 // chooseMove is the computer's pick among the listed moves: uniformly at
-// random, or ("playout") the move after which the server's Playout wins
-// most often for the mover. Without Playout on the server (404 or 501)
-// it falls back to random: the page has no policy of its own.
+// random; ("greedy") the move the server's greedy playout policy plays,
+// asked of Playout as one game of one ply; or ("playout") the move after
+// which the server's Playout, its games played by that greedy policy,
+// wins most often for the mover. Without Playout on the server (404 or
+// 501) it falls back to random: the page has no policy of its own.
 async function chooseMove(kind) {
   const random = () => moves[Math.floor(Math.random() * moves.length)];
-  if (kind !== "playout" || playoutMissing || moves.length === 1) return random();
+  if (kind === "random" || playoutMissing || moves.length === 1) return random();
+  const seed = () => String(Math.floor(Math.random() * 1e9));
+  if (kind === "greedy") {
+    try {
+      const p = await call("playout", { state: wire(cur()), games: 1, maxPlies: 1, includeMoves: true, policy: "PLAYOUT_POLICY_GREEDY", firstMoveByPolicy: true, seed: seed() });
+      const m = ((((p.played || {}).games || [])[0] || {}).moves || [])[0];
+      if (moves.includes(m)) return m;
+    } catch (e) {
+      if (e.status === 404 || e.status === 501) { playoutMissing = true; say("The server has no Playout yet: the computer plays at random."); return random(); }
+      throw e;
+    }
+    return random();
+  }
   const me = seatOf();
   // One Playout from the state: its firstMoves list every legal move with
   // the games that began with it (dealt round robin) and their winCounts,
   // for the player to move (turn); a draw counts half.
   try {
-    const p = await call("playout", { state: wire(cur()), games: 200, seed: String(Math.floor(Math.random() * 1e9)) });
+    const p = await call("playout", { state: wire(cur()), games: 200, policy: "PLAYOUT_POLICY_GREEDY", seed: seed() });
     if (p.turn !== undefined && Array.isArray(p.firstMoves)) {
       let best = null, bestValue = -1;
       for (const f of p.firstMoves) {
@@ -562,7 +577,7 @@ async function chooseMove(kind) {
   for (const m of candidates) {
     try {
       const r = await call("applyMove", { state: wire(cur()), move: { notation: m } });
-      const p = await call("playout", { state: wire(r.state), games: 40, seed: String(Math.floor(Math.random() * 1e9)) });
+      const p = await call("playout", { state: wire(r.state), games: 40, policy: "PLAYOUT_POLICY_GREEDY", seed: seed() });
       const v = playoutWins(p, me);
       if (v > bestValue) { best = m; bestValue = v; }
     } catch (e) {

@@ -27,6 +27,70 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// PlayoutPolicy is how the players of Playout's games choose their moves.
+type PlayoutPolicy int32
+
+const (
+	// Not a policy: INVALID_REQUEST on `policy` (leave the field out for
+	// the random policy).
+	PlayoutPolicy_PLAYOUT_POLICY_UNSPECIFIED PlayoutPolicy = 0
+	// Every legal move alike (uniformly random), the default.
+	PlayoutPolicy_PLAYOUT_POLICY_RANDOM PlayoutPolicy = 1
+	// The game's one cheap better-than-random policy, ties broken at
+	// random (each game's rules specification, docs/rules/, section
+	// "Greedy playout policy", says how it chooses and why it beats random):
+	// backgammon, the play whose position scores best on a simple count
+	// (checkers borne off, blots hit, own blots, points made); Abalone, a
+	// push off the board first, else the move that best keeps its marbles in
+	// the centre and drives the opponent's to the edge; Labyrinth, the figure's move onto its target, else
+	// nearest to it (the shift at random); Gravity Trap, a move that traps
+	// the other ship first, never one that traps the mover's own or lets the
+	// other ship trap it on the next move, else the most room left. A ply
+	// costs a small constant factor over a random one (BENCHMARKS.md).
+	PlayoutPolicy_PLAYOUT_POLICY_GREEDY PlayoutPolicy = 2
+)
+
+// Enum value maps for PlayoutPolicy.
+var (
+	PlayoutPolicy_name = map[int32]string{
+		0: "PLAYOUT_POLICY_UNSPECIFIED",
+		1: "PLAYOUT_POLICY_RANDOM",
+		2: "PLAYOUT_POLICY_GREEDY",
+	}
+	PlayoutPolicy_value = map[string]int32{
+		"PLAYOUT_POLICY_UNSPECIFIED": 0,
+		"PLAYOUT_POLICY_RANDOM":      1,
+		"PLAYOUT_POLICY_GREEDY":      2,
+	}
+)
+
+func (x PlayoutPolicy) Enum() *PlayoutPolicy {
+	p := new(PlayoutPolicy)
+	*p = x
+	return p
+}
+
+func (x PlayoutPolicy) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (PlayoutPolicy) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamerules_v1_bulk_proto_enumTypes[0].Descriptor()
+}
+
+func (PlayoutPolicy) Type() protoreflect.EnumType {
+	return &file_gamerules_v1_bulk_proto_enumTypes[0]
+}
+
+func (x PlayoutPolicy) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use PlayoutPolicy.Descriptor instead.
+func (PlayoutPolicy) EnumDescriptor() ([]byte, []int) {
+	return file_gamerules_v1_bulk_proto_rawDescGZIP(), []int{0}
+}
+
 // BatchRequest is a list of single calls, of any games, mixed.
 type BatchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -585,7 +649,9 @@ type ExpandNode struct {
 	// present only when the node has children.
 	Chance *bool `protobuf:"varint,6,opt,name=chance,proto3,oneof" json:"chance,omitempty"`
 	// The nodes one ply below, in LegalMoves' order; empty at the tree's
-	// depth and where the game is over.
+	// depth and where the game is over (a finished game inside an
+	// unfinished backgammon match has one child, its `next game`, as
+	// LegalMoves lists it).
 	Children      []*ExpandNode `protobuf:"bytes,7,rep,name=children,proto3" json:"children,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -683,14 +749,27 @@ type PlayoutRequest struct {
 	// one and echoes it. The same request with the same seed gets the same
 	// answer.
 	Seed *uint64 `protobuf:"varint,4,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
-	// The most plies one game may take; a game still going then is counted
-	// in `unfinished`. Absent or 0: the per-call ply budget (4,000,000
-	// plies) divided by `games`, at most 10,000; more than that is refused.
+	// The most plies one game may take, 1..10,000; a game still going then
+	// is counted in `unfinished`. Absent or 0: 10,000, which random games
+	// of every game stay well under (the longest of 100 random Labyrinth
+	// games of four players took 4,558 plies, Abalone 2,945, backgammon
+	// 556, Gravity Trap 21). The games of one call may take 4,000,000 plies
+	// in all: a call whose games pass that fails (INVALID_REQUEST on
+	// `games`; the same request always does) as soon as they do.
 	MaxPlies int32 `protobuf:"varint,5,opt,name=max_plies,json=maxPlies,proto3" json:"max_plies,omitempty"`
 	// When true, the answer lists each game's moves (at most 100 games).
-	IncludeMoves  bool `protobuf:"varint,6,opt,name=include_moves,json=includeMoves,proto3" json:"include_moves,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	IncludeMoves bool `protobuf:"varint,6,opt,name=include_moves,json=includeMoves,proto3" json:"include_moves,omitempty"`
+	// How the players choose their moves; chance outcomes are drawn by their
+	// probability whatever the policy. Absent: PLAYOUT_POLICY_RANDOM.
+	// PLAYOUT_POLICY_UNSPECIFIED is refused (INVALID_REQUEST on `policy`).
+	Policy *PlayoutPolicy `protobuf:"varint,7,opt,name=policy,proto3,enum=gamerules.v1.PlayoutPolicy,oneof" json:"policy,omitempty"`
+	// When true, the first move of every game is the policy's choice too,
+	// instead of being dealt round robin (see PlayoutResponse.first_moves):
+	// a computer player's move is `games` 1, `max_plies` 1, `include_moves`,
+	// this and PLAYOUT_POLICY_GREEDY, and the recorded game's one move.
+	FirstMoveByPolicy bool `protobuf:"varint,8,opt,name=first_move_by_policy,json=firstMoveByPolicy,proto3" json:"first_move_by_policy,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *PlayoutRequest) Reset() {
@@ -765,6 +844,20 @@ func (x *PlayoutRequest) GetIncludeMoves() bool {
 	return false
 }
 
+func (x *PlayoutRequest) GetPolicy() PlayoutPolicy {
+	if x != nil && x.Policy != nil {
+		return *x.Policy
+	}
+	return PlayoutPolicy_PLAYOUT_POLICY_UNSPECIFIED
+}
+
+func (x *PlayoutRequest) GetFirstMoveByPolicy() bool {
+	if x != nil {
+		return x.FirstMoveByPolicy
+	}
+	return false
+}
+
 // PlayoutResponse is the statistics of the games played.
 type PlayoutResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -792,8 +885,12 @@ type PlayoutResponse struct {
 	// in LegalMoves' order: a move chooser's table (flat Monte Carlo: pick
 	// the move with the highest win_counts[turn] / play_count). At a decision (not a chance point) the first moves are dealt
 	// round robin, game i playing move i mod n, so every move gets games/n
-	// games (the first games mod n one more); at a chance point the first
-	// move is drawn by its probability. Empty when the state is over.
+	// games (the first games mod n one more), whatever the policy (the
+	// policy plays the moves after the first), unless first_move_by_policy;
+	// at a chance point the first move is drawn by its probability. Empty
+	// when the state is over, a finished game inside an unfinished
+	// backgammon match included: Playout plays the current game to its end,
+	// so such a state's games take 0 plies and have its result.
 	FirstMoves []*PlayoutFirstMove `protobuf:"bytes,10,rep,name=first_moves,json=firstMoves,proto3" json:"first_moves,omitempty"`
 	// With include_moves (only then present): each game's moves.
 	Played *PlayoutGames `protobuf:"bytes,11,opt,name=played,proto3" json:"played,omitempty"`
@@ -1225,15 +1322,18 @@ const file_gamerules_v1_bulk_proto_rawDesc = "" +
 	"\x06chance\x18\x06 \x01(\bB\x03\xe0A\x03H\x01R\x06chance\x88\x01\x01\x129\n" +
 	"\bchildren\x18\a \x03(\v2\x18.gamerules.v1.ExpandNodeB\x03\xe0A\x03R\bchildrenB\t\n" +
 	"\a_winnerB\t\n" +
-	"\a_chance\"\xeb\x01\n" +
+	"\a_chance\"\xeb\x02\n" +
 	"\x0ePlayoutRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
 	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x12\x19\n" +
 	"\x05games\x18\x03 \x01(\x05B\x03\xe0A\x02R\x05games\x12\x1c\n" +
 	"\x04seed\x18\x04 \x01(\x04B\x03\xe0A\x01H\x00R\x04seed\x88\x01\x01\x12 \n" +
 	"\tmax_plies\x18\x05 \x01(\x05B\x03\xe0A\x01R\bmaxPlies\x12(\n" +
-	"\rinclude_moves\x18\x06 \x01(\bB\x03\xe0A\x01R\fincludeMovesB\a\n" +
-	"\x05_seed\"\x9a\x04\n" +
+	"\rinclude_moves\x18\x06 \x01(\bB\x03\xe0A\x01R\fincludeMoves\x12=\n" +
+	"\x06policy\x18\a \x01(\x0e2\x1b.gamerules.v1.PlayoutPolicyB\x03\xe0A\x01H\x01R\x06policy\x88\x01\x01\x124\n" +
+	"\x14first_move_by_policy\x18\b \x01(\bB\x03\xe0A\x01R\x11firstMoveByPolicyB\a\n" +
+	"\x05_seedB\t\n" +
+	"\a_policy\"\x9a\x04\n" +
 	"\x0fPlayoutResponse\x12$\n" +
 	"\vtotal_plies\x18\x01 \x01(\x03B\x03\xe0A\x03R\n" +
 	"totalPlies\x12\x17\n" +
@@ -1275,7 +1375,11 @@ const file_gamerules_v1_bulk_proto_rawDesc = "" +
 	"\x05moves\x18\x01 \x03(\tB\x03\xe0A\x03R\x05moves\x12 \n" +
 	"\x06winner\x18\x02 \x01(\x05B\x03\xe0A\x03H\x00R\x06winner\x88\x01\x01\x12\x1f\n" +
 	"\bfinished\x18\x03 \x01(\bB\x03\xe0A\x03R\bfinishedB\t\n" +
-	"\a_winnerB@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
+	"\a_winner*e\n" +
+	"\rPlayoutPolicy\x12\x1e\n" +
+	"\x1aPLAYOUT_POLICY_UNSPECIFIED\x10\x00\x12\x19\n" +
+	"\x15PLAYOUT_POLICY_RANDOM\x10\x01\x12\x19\n" +
+	"\x15PLAYOUT_POLICY_GREEDY\x10\x02B@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
 
 var (
 	file_gamerules_v1_bulk_proto_rawDescOnce sync.Once
@@ -1289,64 +1393,67 @@ func file_gamerules_v1_bulk_proto_rawDescGZIP() []byte {
 	return file_gamerules_v1_bulk_proto_rawDescData
 }
 
+var file_gamerules_v1_bulk_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
 var file_gamerules_v1_bulk_proto_msgTypes = make([]protoimpl.MessageInfo, 13)
 var file_gamerules_v1_bulk_proto_goTypes = []any{
-	(*BatchRequest)(nil),         // 0: gamerules.v1.BatchRequest
-	(*BatchRequestItem)(nil),     // 1: gamerules.v1.BatchRequestItem
-	(*BatchResponse)(nil),        // 2: gamerules.v1.BatchResponse
-	(*BatchResponseItem)(nil),    // 3: gamerules.v1.BatchResponseItem
-	(*ExpandRequest)(nil),        // 4: gamerules.v1.ExpandRequest
-	(*ExpandResponse)(nil),       // 5: gamerules.v1.ExpandResponse
-	(*ExpandNode)(nil),           // 6: gamerules.v1.ExpandNode
-	(*PlayoutRequest)(nil),       // 7: gamerules.v1.PlayoutRequest
-	(*PlayoutResponse)(nil),      // 8: gamerules.v1.PlayoutResponse
-	(*PlayoutGames)(nil),         // 9: gamerules.v1.PlayoutGames
-	(*PlayoutPoints)(nil),        // 10: gamerules.v1.PlayoutPoints
-	(*PlayoutFirstMove)(nil),     // 11: gamerules.v1.PlayoutFirstMove
-	(*PlayoutGame)(nil),          // 12: gamerules.v1.PlayoutGame
-	(*NewGameRequest)(nil),       // 13: gamerules.v1.NewGameRequest
-	(*LegalMovesRequest)(nil),    // 14: gamerules.v1.LegalMovesRequest
-	(*ApplyMoveRequest)(nil),     // 15: gamerules.v1.ApplyMoveRequest
-	(*ScoreRequest)(nil),         // 16: gamerules.v1.ScoreRequest
-	(*ObserveStateRequest)(nil),  // 17: gamerules.v1.ObserveStateRequest
-	(*NewGameResponse)(nil),      // 18: gamerules.v1.NewGameResponse
-	(*LegalMovesResponse)(nil),   // 19: gamerules.v1.LegalMovesResponse
-	(*ApplyMoveResponse)(nil),    // 20: gamerules.v1.ApplyMoveResponse
-	(*ScoreResponse)(nil),        // 21: gamerules.v1.ScoreResponse
-	(*ObserveStateResponse)(nil), // 22: gamerules.v1.ObserveStateResponse
-	(*status.Status)(nil),        // 23: google.rpc.Status
-	(*GameState)(nil),            // 24: gamerules.v1.GameState
-	(*Move)(nil),                 // 25: gamerules.v1.Move
+	(PlayoutPolicy)(0),           // 0: gamerules.v1.PlayoutPolicy
+	(*BatchRequest)(nil),         // 1: gamerules.v1.BatchRequest
+	(*BatchRequestItem)(nil),     // 2: gamerules.v1.BatchRequestItem
+	(*BatchResponse)(nil),        // 3: gamerules.v1.BatchResponse
+	(*BatchResponseItem)(nil),    // 4: gamerules.v1.BatchResponseItem
+	(*ExpandRequest)(nil),        // 5: gamerules.v1.ExpandRequest
+	(*ExpandResponse)(nil),       // 6: gamerules.v1.ExpandResponse
+	(*ExpandNode)(nil),           // 7: gamerules.v1.ExpandNode
+	(*PlayoutRequest)(nil),       // 8: gamerules.v1.PlayoutRequest
+	(*PlayoutResponse)(nil),      // 9: gamerules.v1.PlayoutResponse
+	(*PlayoutGames)(nil),         // 10: gamerules.v1.PlayoutGames
+	(*PlayoutPoints)(nil),        // 11: gamerules.v1.PlayoutPoints
+	(*PlayoutFirstMove)(nil),     // 12: gamerules.v1.PlayoutFirstMove
+	(*PlayoutGame)(nil),          // 13: gamerules.v1.PlayoutGame
+	(*NewGameRequest)(nil),       // 14: gamerules.v1.NewGameRequest
+	(*LegalMovesRequest)(nil),    // 15: gamerules.v1.LegalMovesRequest
+	(*ApplyMoveRequest)(nil),     // 16: gamerules.v1.ApplyMoveRequest
+	(*ScoreRequest)(nil),         // 17: gamerules.v1.ScoreRequest
+	(*ObserveStateRequest)(nil),  // 18: gamerules.v1.ObserveStateRequest
+	(*NewGameResponse)(nil),      // 19: gamerules.v1.NewGameResponse
+	(*LegalMovesResponse)(nil),   // 20: gamerules.v1.LegalMovesResponse
+	(*ApplyMoveResponse)(nil),    // 21: gamerules.v1.ApplyMoveResponse
+	(*ScoreResponse)(nil),        // 22: gamerules.v1.ScoreResponse
+	(*ObserveStateResponse)(nil), // 23: gamerules.v1.ObserveStateResponse
+	(*status.Status)(nil),        // 24: google.rpc.Status
+	(*GameState)(nil),            // 25: gamerules.v1.GameState
+	(*Move)(nil),                 // 26: gamerules.v1.Move
 }
 var file_gamerules_v1_bulk_proto_depIdxs = []int32{
-	1,  // 0: gamerules.v1.BatchRequest.requests:type_name -> gamerules.v1.BatchRequestItem
-	13, // 1: gamerules.v1.BatchRequestItem.new_game:type_name -> gamerules.v1.NewGameRequest
-	14, // 2: gamerules.v1.BatchRequestItem.legal_moves:type_name -> gamerules.v1.LegalMovesRequest
-	15, // 3: gamerules.v1.BatchRequestItem.apply_move:type_name -> gamerules.v1.ApplyMoveRequest
-	16, // 4: gamerules.v1.BatchRequestItem.score:type_name -> gamerules.v1.ScoreRequest
-	17, // 5: gamerules.v1.BatchRequestItem.observe_state:type_name -> gamerules.v1.ObserveStateRequest
-	3,  // 6: gamerules.v1.BatchResponse.responses:type_name -> gamerules.v1.BatchResponseItem
-	18, // 7: gamerules.v1.BatchResponseItem.new_game:type_name -> gamerules.v1.NewGameResponse
-	19, // 8: gamerules.v1.BatchResponseItem.legal_moves:type_name -> gamerules.v1.LegalMovesResponse
-	20, // 9: gamerules.v1.BatchResponseItem.apply_move:type_name -> gamerules.v1.ApplyMoveResponse
-	21, // 10: gamerules.v1.BatchResponseItem.score:type_name -> gamerules.v1.ScoreResponse
-	22, // 11: gamerules.v1.BatchResponseItem.observe_state:type_name -> gamerules.v1.ObserveStateResponse
-	23, // 12: gamerules.v1.BatchResponseItem.error:type_name -> google.rpc.Status
-	24, // 13: gamerules.v1.ExpandRequest.state:type_name -> gamerules.v1.GameState
-	6,  // 14: gamerules.v1.ExpandResponse.root:type_name -> gamerules.v1.ExpandNode
-	25, // 15: gamerules.v1.ExpandNode.move:type_name -> gamerules.v1.Move
-	24, // 16: gamerules.v1.ExpandNode.state:type_name -> gamerules.v1.GameState
-	6,  // 17: gamerules.v1.ExpandNode.children:type_name -> gamerules.v1.ExpandNode
-	24, // 18: gamerules.v1.PlayoutRequest.state:type_name -> gamerules.v1.GameState
-	10, // 19: gamerules.v1.PlayoutResponse.points:type_name -> gamerules.v1.PlayoutPoints
-	11, // 20: gamerules.v1.PlayoutResponse.first_moves:type_name -> gamerules.v1.PlayoutFirstMove
-	9,  // 21: gamerules.v1.PlayoutResponse.played:type_name -> gamerules.v1.PlayoutGames
-	12, // 22: gamerules.v1.PlayoutGames.games:type_name -> gamerules.v1.PlayoutGame
-	23, // [23:23] is the sub-list for method output_type
-	23, // [23:23] is the sub-list for method input_type
-	23, // [23:23] is the sub-list for extension type_name
-	23, // [23:23] is the sub-list for extension extendee
-	0,  // [0:23] is the sub-list for field type_name
+	2,  // 0: gamerules.v1.BatchRequest.requests:type_name -> gamerules.v1.BatchRequestItem
+	14, // 1: gamerules.v1.BatchRequestItem.new_game:type_name -> gamerules.v1.NewGameRequest
+	15, // 2: gamerules.v1.BatchRequestItem.legal_moves:type_name -> gamerules.v1.LegalMovesRequest
+	16, // 3: gamerules.v1.BatchRequestItem.apply_move:type_name -> gamerules.v1.ApplyMoveRequest
+	17, // 4: gamerules.v1.BatchRequestItem.score:type_name -> gamerules.v1.ScoreRequest
+	18, // 5: gamerules.v1.BatchRequestItem.observe_state:type_name -> gamerules.v1.ObserveStateRequest
+	4,  // 6: gamerules.v1.BatchResponse.responses:type_name -> gamerules.v1.BatchResponseItem
+	19, // 7: gamerules.v1.BatchResponseItem.new_game:type_name -> gamerules.v1.NewGameResponse
+	20, // 8: gamerules.v1.BatchResponseItem.legal_moves:type_name -> gamerules.v1.LegalMovesResponse
+	21, // 9: gamerules.v1.BatchResponseItem.apply_move:type_name -> gamerules.v1.ApplyMoveResponse
+	22, // 10: gamerules.v1.BatchResponseItem.score:type_name -> gamerules.v1.ScoreResponse
+	23, // 11: gamerules.v1.BatchResponseItem.observe_state:type_name -> gamerules.v1.ObserveStateResponse
+	24, // 12: gamerules.v1.BatchResponseItem.error:type_name -> google.rpc.Status
+	25, // 13: gamerules.v1.ExpandRequest.state:type_name -> gamerules.v1.GameState
+	7,  // 14: gamerules.v1.ExpandResponse.root:type_name -> gamerules.v1.ExpandNode
+	26, // 15: gamerules.v1.ExpandNode.move:type_name -> gamerules.v1.Move
+	25, // 16: gamerules.v1.ExpandNode.state:type_name -> gamerules.v1.GameState
+	7,  // 17: gamerules.v1.ExpandNode.children:type_name -> gamerules.v1.ExpandNode
+	25, // 18: gamerules.v1.PlayoutRequest.state:type_name -> gamerules.v1.GameState
+	0,  // 19: gamerules.v1.PlayoutRequest.policy:type_name -> gamerules.v1.PlayoutPolicy
+	11, // 20: gamerules.v1.PlayoutResponse.points:type_name -> gamerules.v1.PlayoutPoints
+	12, // 21: gamerules.v1.PlayoutResponse.first_moves:type_name -> gamerules.v1.PlayoutFirstMove
+	10, // 22: gamerules.v1.PlayoutResponse.played:type_name -> gamerules.v1.PlayoutGames
+	13, // 23: gamerules.v1.PlayoutGames.games:type_name -> gamerules.v1.PlayoutGame
+	24, // [24:24] is the sub-list for method output_type
+	24, // [24:24] is the sub-list for method input_type
+	24, // [24:24] is the sub-list for extension type_name
+	24, // [24:24] is the sub-list for extension extendee
+	0,  // [0:24] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_bulk_proto_init() }
@@ -1379,13 +1486,14 @@ func file_gamerules_v1_bulk_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamerules_v1_bulk_proto_rawDesc), len(file_gamerules_v1_bulk_proto_rawDesc)),
-			NumEnums:      0,
+			NumEnums:      1,
 			NumMessages:   13,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
 		GoTypes:           file_gamerules_v1_bulk_proto_goTypes,
 		DependencyIndexes: file_gamerules_v1_bulk_proto_depIdxs,
+		EnumInfos:         file_gamerules_v1_bulk_proto_enumTypes,
 		MessageInfos:      file_gamerules_v1_bulk_proto_msgTypes,
 	}.Build()
 	File_gamerules_v1_bulk_proto = out.File

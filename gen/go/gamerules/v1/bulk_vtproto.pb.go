@@ -720,6 +720,21 @@ func (m *PlayoutRequest) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if m.FirstMoveByPolicy {
+		i--
+		if m.FirstMoveByPolicy {
+			dAtA[i] = 1
+		} else {
+			dAtA[i] = 0
+		}
+		i--
+		dAtA[i] = 0x40
+	}
+	if m.Policy != nil {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(*m.Policy))
+		i--
+		dAtA[i] = 0x38
+	}
 	if m.IncludeMoves {
 		i--
 		if m.IncludeMoves {
@@ -1462,6 +1477,12 @@ func (m *PlayoutRequest) SizeVT() (n int) {
 		n += 1 + protohelpers.SizeOfVarint(uint64(m.MaxPlies))
 	}
 	if m.IncludeMoves {
+		n += 2
+	}
+	if m.Policy != nil {
+		n += 1 + protohelpers.SizeOfVarint(uint64(*m.Policy))
+	}
+	if m.FirstMoveByPolicy {
 		n += 2
 	}
 	n += len(m.unknownFields)
@@ -3107,6 +3128,46 @@ func (m *PlayoutRequest) UnmarshalVT(dAtA []byte) error {
 				}
 			}
 			m.IncludeMoves = bool(v != 0)
+		case 7:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Policy", wireType)
+			}
+			var v PlayoutPolicy
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= PlayoutPolicy(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.Policy = &v
+		case 8:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field FirstMoveByPolicy", wireType)
+			}
+			var v int
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				v |= int(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			m.FirstMoveByPolicy = bool(v != 0)
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])

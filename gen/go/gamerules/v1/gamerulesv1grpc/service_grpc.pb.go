@@ -138,16 +138,16 @@ type GameRulesClient interface {
 	// needed (counted up to 5 budgets, at least 100,000; beyond, ">N"). The
 	// answer is at most 4 MiB of protobuf (INVALID_REQUEST on "depth").
 	Expand(ctx context.Context, in *v1.ExpandRequest, opts ...grpc.CallOption) (*v1.ExpandResponse, error)
-	// Playout plays games to the end from a state with a seeded uniformly
-	// random policy (a chance outcome drawn by its probability), spread over
-	// the cores, and answers their statistics: wins, draws, points, plies,
-	// and per first move the games and wins with the player to move (a move
-	// chooser's table). The
+	// Playout plays games to the end from a state with a seeded policy,
+	// uniformly random or the game's greedy one (a chance outcome drawn by
+	// its probability), spread over the cores, and answers their
+	// statistics: wins, draws, points, plies, and per first move the games
+	// and wins with the player to move (a move chooser's table). The
 	// same request with the same seed gets the same answer. At most 10,000
-	// games and 4,000,000 plies per call (max_plies per game, at most
-	// 10,000); the call's deadline usually binds first (DEADLINE_EXCEEDED,
-	// saying to ask for fewer games): about 150,000 backgammon plies a
-	// second on two cores.
+	// games and 4,000,000 plies played per call (max_plies per game, at most
+	// 10,000, the default); the call's deadline usually binds first
+	// (DEADLINE_EXCEEDED, saying to ask for fewer games): about 150,000
+	// backgammon plies a second on two cores.
 	Playout(ctx context.Context, in *v1.PlayoutRequest, opts ...grpc.CallOption) (*v1.PlayoutResponse, error)
 }
 
@@ -395,16 +395,16 @@ type GameRulesServer interface {
 	// needed (counted up to 5 budgets, at least 100,000; beyond, ">N"). The
 	// answer is at most 4 MiB of protobuf (INVALID_REQUEST on "depth").
 	Expand(context.Context, *v1.ExpandRequest) (*v1.ExpandResponse, error)
-	// Playout plays games to the end from a state with a seeded uniformly
-	// random policy (a chance outcome drawn by its probability), spread over
-	// the cores, and answers their statistics: wins, draws, points, plies,
-	// and per first move the games and wins with the player to move (a move
-	// chooser's table). The
+	// Playout plays games to the end from a state with a seeded policy,
+	// uniformly random or the game's greedy one (a chance outcome drawn by
+	// its probability), spread over the cores, and answers their
+	// statistics: wins, draws, points, plies, and per first move the games
+	// and wins with the player to move (a move chooser's table). The
 	// same request with the same seed gets the same answer. At most 10,000
-	// games and 4,000,000 plies per call (max_plies per game, at most
-	// 10,000); the call's deadline usually binds first (DEADLINE_EXCEEDED,
-	// saying to ask for fewer games): about 150,000 backgammon plies a
-	// second on two cores.
+	// games and 4,000,000 plies played per call (max_plies per game, at most
+	// 10,000, the default); the call's deadline usually binds first
+	// (DEADLINE_EXCEEDED, saying to ask for fewer games): about 150,000
+	// backgammon plies a second on two cores.
 	Playout(context.Context, *v1.PlayoutRequest) (*v1.PlayoutResponse, error)
 	mustEmbedUnimplementedGameRulesServer()
 }

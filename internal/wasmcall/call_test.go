@@ -1,4 +1,4 @@
-package main
+package wasmcall
 
 import (
 	"bytes"
@@ -215,7 +215,7 @@ func setPath(m map[string]any, p []string, v any) {
 // seed draws one: call then gets the server's seed. With
 // GAMERULES_WASM_CASES set it writes the cases to that file for js/test.
 func TestCallMatchesREST(t *testing.T) {
-	raw, err := os.ReadFile("../README.md")
+	raw, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,10 @@
-package main
+// Package wasmcall answers the service's REST JSON in process, for the
+// WebAssembly build (the command in wasm/, a module of its own so that
+// "GOOS=js GOARCH=wasm go build ./wasm" writes gamerules.wasm): Call takes
+// an RPC's name and the REST body and returns the REST answer or error
+// body, as the server would. It builds on every platform, so that its
+// tests (the answers equal the server's) run natively.
+package wasmcall
 
 import (
 	"context"
@@ -63,6 +69,9 @@ func methodNames() string {
 	slices.Sort(names)
 	return strings.Join(names, ", ")
 }
+
+// Call answers one request as the REST API does; see call.
+func Call(s *service.Server, name string, body []byte) []byte { return call(s, name, body) }
 
 // call answers one request as the REST API does: body is the request's
 // JSON (the REST body, with the path's fields such as "game" in it; empty

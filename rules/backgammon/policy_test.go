@@ -1,0 +1,62 @@
+package backgammon
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gamerules/gamerules/rules/rulestest"
+)
+
+// TestGreedyBeatsRandom: the greedy playout policy wins at least 70% of
+// its games against the random one, each seat half the time (measured: 94%
+// of 200 games, 95% of 2,000 with GAMERULES_LONG=1).
+func TestGreedyBeatsRandom(t *testing.T) {
+	games := 200
+	if long() {
+		games = 2000
+	}
+	rec := rulestest.HeadToHead(t, games, 21, rulestest.Duel[State, Move]{
+		Start: func(int) State {
+			s, err := New(Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		},
+		Greedy: State.GreedyMove,
+		Chance: func(s State, r *rand.Rand) (Move, bool) {
+			if ph := s.Phase(); ph != PhaseOpening && ph != PhaseRoll {
+				return Move{}, false
+			}
+			m, err := RollDice(s, r)
+			return m, err == nil
+		},
+		ToAct:    State.Turn,
+		MaxPlies: 5000,
+	})
+	t.Logf("greedy against random: %+v", rec)
+	if rec.GreedyWins*100 < 70*games || rec.Unfinished > 0 {
+		t.Errorf("greedy against random: %+v; want at least 70%% greedy wins and every game finished", rec)
+	}
+}
+
+// TestGreedyCount: the count of hand-made boards (white to have moved).
+func TestGreedyCount(t *testing.T) {
+	var b [2][25]uint8
+	// White: two on his 6 point (home, made), one on his 13 point (a blot
+	// black's checker on white's 2 point, behind it, could hit), 12 off.
+	b[White][5], b[White][12] = 2, 1
+	// Black: one on the bar, 14 on his own 23 point (white's 2 point).
+	b[Black][24], b[Black][22] = 1, 14
+	if got, want := greedyCount(&b, White), greedyHit+greedyHomeMade+greedyBlot+12*greedyOff; got != want {
+		t.Errorf("count %d; want %d", got, want)
+	}
+	// Without the checker on the bar, black's rearmost checker is on
+	// white's 2 point: the blot on 13 is still exposed, one on white's 1
+	// point would not be.
+	b[Black][24], b[Black][22] = 0, 15
+	b[White][12], b[White][0] = 0, 1
+	if got, want := greedyCount(&b, White), greedyHomeMade+12*greedyOff; got != want {
+		t.Errorf("count with a blot behind every black checker: %d; want %d", got, want)
+	}
+}

@@ -1,0 +1,86 @@
+package gravitytrap
+
+import (
+	"math/bits"
+	"math/rand/v2"
+)
+
+// Scores of a flight for GreedyMove, best first; a flight that neither
+// wins nor loses at once scores its room (see GreedyMove) between
+// greedyLoseNext and greedyWin.
+const (
+	greedyWin      = 1 << 20  // the other ship is trapped: the mover wins
+	greedyLoseNext = -1 << 10 // the other ship can trap the mover next
+	greedyLose     = -1 << 20 // the mover's own ship is trapped: he loses
+)
+
+// GreedyMove is the greedy playout policy (spec "Greedy playout policy"):
+// it returns the legal move of s the policy plays, the state after it, and
+// true; false when s has no legal move (a finished game). Ties are broken
+// uniformly with rng; s is not changed. It looks one flight of each ship
+// ahead on the state's bitboards, so a ply costs a few bit operations per
+// legal move beside LegalMoves' own work:
+//
+//   - a flight after which the other ship has no marble to fly to traps it
+//     and wins: it is played first;
+//   - a flight after which the mover's own ship has none loses at once
+//     (the player who made his last move loses): it is played last;
+//   - a flight that leaves the mover's ship a single marble the other ship
+//     can take while keeping a flight of its own lets the other trap the
+//     mover next: played only when nothing else is left;
+//   - among the rest, the most room: the marbles the mover's ship can still
+//     reach less the other ship's.
+//
+// In set-up it places the ship on the station whose lines reach the most
+// stations.
+func (s State) GreedyMove(rng *rand.Rand) (Move, State, bool) {
+	moves := s.LegalMoves()
+	if len(moves) == 0 {
+		return Move{}, State{}, false
+	}
+	best, bestScore, ties := 0, 0, 0
+	for i, m := range moves {
+		sc := s.greedyScore(m)
+		switch {
+		case i == 0 || sc > bestScore:
+			best, bestScore, ties = i, sc, 1
+		case sc == bestScore:
+			ties++
+			if rng.IntN(ties) == 0 {
+				best = i
+			}
+		}
+	}
+	next, err := s.Apply(moves[best])
+	if err != nil {
+		return Move{}, State{}, false // not reached: a listed move applies
+	}
+	return moves[best], next, true
+}
+
+// greedyScore is GreedyMove's score of the legal move m of s.
+func (s *State) greedyScore(m Move) int {
+	b := s.board
+	t := m.Station
+	if s.placing {
+		return bits.OnesCount64(b.reach[t])
+	}
+	marbles := s.marbles &^ (1 << t)
+	mine := b.reach[t] & marbles
+	theirs := b.reach[s.ship[1-s.toAct]] & marbles
+	switch {
+	case mine == 0:
+		return greedyLose
+	case theirs == 0:
+		return greedyWin
+	}
+	if bits.OnesCount64(mine) == 1 && theirs&mine != 0 {
+		// The other ship may take the mover's last marble; it traps him
+		// if it keeps a flight of its own from there.
+		u := bits.TrailingZeros64(mine)
+		if b.reach[u]&(marbles&^(1<<u)) != 0 {
+			return greedyLoseNext
+		}
+	}
+	return bits.OnesCount64(mine) - bits.OnesCount64(theirs)
+}
