@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -713,8 +714,8 @@ func (p backgammonPos) expandNodes(want moveParts, sc *expandScratch, leaves boo
 		}
 		return movesToNodes(out), chance, kids, nil
 	}
-	if sc.bg.moves == nil {
-		sc.bg.moves, sc.bg.states = make([]backgammon.Move, 0, 128), make([]backgammon.State, 0, 128)
+	if sc.bg == nil {
+		sc.bg = backgammonScratches.Get().(*backgammonScratch)
 	}
 	moves, results := p.s.AppendLegalMovesWithResults(sc.bg.moves[:0], sc.bg.states[:0])
 	sc.bg.moves, sc.bg.states = moves, results
@@ -790,8 +791,10 @@ func (p backgammonPos) fillNode(c *backgammonNode, want moveParts, sc *expandScr
 	sc.addBound(len(c.move.Notation) + len(c.state.Text))
 }
 
-// backgammonScratch is the move generator's output, reused from node to
-// node of an Expand (expandScratch).
+// backgammonScratch is the move generator's output and the texts of one
+// list, reused from node to node of an Expand (expandScratch) and, through
+// backgammonScratches, from call to call: nothing of it stays in an answer
+// (the states are copied into the nodes, the texts into a string).
 type backgammonScratch struct {
 	moves  []backgammon.Move
 	states []backgammon.State
@@ -805,11 +808,6 @@ type backgammonScratch struct {
 // notation(i) and stateText(i) are substrings: one allocation of just the
 // list's texts.
 func (b *backgammonScratch) texts(want moveParts) {
-	if b.buf == nil {
-		// Room for a long list: 128 moves' notations and states' texts,
-		// about 40 bytes each move (at most 32 + 55).
-		b.buf, b.ends = make([]byte, 0, 8<<10), make([]int, 0, 2*128+1)
-	}
 	b.buf, b.ends = b.buf[:0], append(b.ends[:0], 0)
 	for i := range b.moves {
 		if want.Notation {
@@ -821,6 +819,23 @@ func (b *backgammonScratch) texts(want moveParts) {
 		b.buf, b.ends = backgammon.AppendTexts(b.buf, b.ends, b.states)
 	}
 	b.all = string(b.buf)
+}
+
+// backgammonScratches are the backgammonScratch of the Expand calls, each
+// made with room for a long list: 128 moves and states, their notations
+// and states' texts (about 40 bytes a move; at most 32 + 55).
+var backgammonScratches = sync.Pool{New: func() any {
+	return &backgammonScratch{moves: make([]backgammon.Move, 0, 128), states: make([]backgammon.State, 0, 128),
+		buf: make([]byte, 0, 8<<10), ends: make([]int, 0, 2*128+1)}
+}}
+
+// release gives sc's backgammon buffers back to backgammonScratches.
+func (sc *expandScratch) release() {
+	if sc.bg != nil {
+		sc.bg.all = ""
+		backgammonScratches.Put(sc.bg)
+		sc.bg = nil
+	}
 }
 
 // notation returns the notation of move i (texts).

@@ -61,10 +61,10 @@ type expander interface {
 // built: buffers an expander reuses from node to node (what it keeps of
 // them, it copies out), and the slabs of the nodes' points and flags.
 type expandScratch struct {
-	bg      backgammonScratch
-	players int         // the game's players: each node's points
-	points  slab[int32] // the nodes' points
-	flags   slab[bool]  // the nodes' chance flags
+	bg      *backgammonScratch // from backgammonScratches, given back when the tree is built
+	players int                // the game's players: each node's points
+	points  slab[int32]        // the nodes' points
+	flags   slab[bool]         // the nodes' chance flags
 	// bound is at least the protobuf size of the nodes built so far, when
 	// every one was built by an expander that adds to it (bounded);
 	// otherwise the answer is measured (SizeVT).
@@ -178,7 +178,9 @@ func expandTree(ctx context.Context, pos Position, depth, budget int, typed bool
 	// The response's own fields (root, node_count) and the root's outcome.
 	b.scratch.bound, b.scratch.bounded = st.SizeVT()+2*expandNodeOverhead, true
 	b.count = 1
-	if err := b.grow(out.Root, pos, depth); err != nil {
+	err := b.grow(out.Root, pos, depth)
+	b.scratch.release()
+	if err != nil {
 		return nil, err
 	}
 	if b.count > budget {
