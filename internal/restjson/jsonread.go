@@ -11,7 +11,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/gamerules/gamerules/service"
@@ -23,7 +22,7 @@ import (
 // a whole), what was expected there, derived from the message's descriptor
 // (`state must be an object such as {"text": "…"}, not the string "4HPw…"`),
 // and where in the body (1-based line and column, in characters; 0 when not
-// known). Its status is the service's form of error (service.RequestError):
+// known). Its status is the service's form of error (service.InvalidRequest):
 // INVALID_ARGUMENT with ErrorInfo reason INVALID_REQUEST and a BadRequest
 // field violation.
 type Problem struct {
@@ -40,14 +39,18 @@ func (p *Problem) Error() string {
 	return fmt.Sprintf("%s (line %d:%d)", p.Msg, p.Line, p.Col)
 }
 
-// Status is p as the service's INVALID_ARGUMENT status, with "line" and
-// "column" in the ErrorInfo metadata when known.
-func (p *Problem) Status() *status.Status {
+// Err is p as the service's INVALID_ARGUMENT error
+// (service.InvalidRequest), with "line" and "column" in the ErrorInfo
+// metadata when known.
+func (p *Problem) Err() error { return p.serviceError() }
+
+// serviceError is Err's *service.Error.
+func (p *Problem) serviceError() *service.Error {
 	var meta map[string]string
 	if p.Line > 0 {
 		meta = map[string]string{"line": strconv.Itoa(p.Line), "column": strconv.Itoa(p.Col)}
 	}
-	return service.RequestError(p.Field, p.Error(), meta)
+	return service.InvalidRequest(p.Field, p.Error(), meta)
 }
 
 // maxReadDepth bounds how deep CheckJSON follows nested messages; the API's
