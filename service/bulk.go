@@ -109,11 +109,12 @@ func batchError(err error) *gamerulesv1.BatchResponseItem {
 	return &gamerulesv1.BatchResponseItem{Response: &gamerulesv1.BatchResponseItem_Error{Error: StatusOf(err)}}
 }
 
-// sizeOf is m's protobuf size, by vtprotobuf's generated sizer when it has
-// one.
+// sizeOf is m's protobuf size: by vtprotobuf's generated sizer when m has
+// one and it is linked (vtSize), else by proto.Size, which counts the same
+// bytes.
 func sizeOf(m proto.Message) int {
-	if v, ok := m.(interface{ SizeVT() int }); ok {
-		return v.SizeVT()
+	if n, ok := vtSize(m); ok {
+		return n
 	}
 	return proto.Size(m)
 }
