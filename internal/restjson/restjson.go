@@ -191,12 +191,11 @@ func oneJSONValue(b []byte) error {
 	if json.Valid(b) {
 		return noLoneSurrogate(b)
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
+	end, _, err := readValue(b)
+	if err != nil {
 		return fmt.Errorf("the request body is not valid JSON: %v", err)
 	}
-	if end := dec.InputOffset(); len(bytes.TrimSpace(b[end:])) > 0 {
+	if len(bytes.TrimSpace(b[end:])) > 0 {
 		return fmt.Errorf("the request body has more data after its JSON value (at byte %d); send exactly one JSON object", end)
 	}
 	return noLoneSurrogate(b)
