@@ -38,7 +38,7 @@ func withDetails(ctx context.Context, r *http.Request, err error) error {
 	}
 	if st.Code() == codes.InvalidArgument {
 		if p := readError(ctx, r, st.Message()); p != nil {
-			return p.Status().Err()
+			return p.Err()
 		}
 	}
 	return limit.ErrorStatus(runtime.HTTPStatusFromCode(st.Code()), st.Code(), st.Message(), nil).Err()

@@ -8,8 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
+	"google.golang.org/genproto/googleapis/rpc/code"
 	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
@@ -69,7 +68,7 @@ func (s *Server) Batch(ctx context.Context, req *gamerulesv1.BatchRequest) (*gam
 func (s *Server) batchItem(ctx context.Context, i int, item *gamerulesv1.BatchRequestItem) (resp *gamerulesv1.BatchResponseItem) {
 	defer func() {
 		if p := recover(); p != nil {
-			resp = batchError(status.Error(codes.Internal, "internal error"))
+			resp = batchError(Errorf(code.Code_INTERNAL, "internal error"))
 		}
 	}()
 	var err error
@@ -107,14 +106,15 @@ func (s *Server) batchItem(ctx context.Context, i int, item *gamerulesv1.BatchRe
 
 // batchError is an item's error answer.
 func batchError(err error) *gamerulesv1.BatchResponseItem {
-	return &gamerulesv1.BatchResponseItem{Response: &gamerulesv1.BatchResponseItem_Error{Error: status.Convert(err).Proto()}}
+	return &gamerulesv1.BatchResponseItem{Response: &gamerulesv1.BatchResponseItem_Error{Error: StatusOf(err)}}
 }
 
-// sizeOf is m's protobuf size, by vtprotobuf's generated sizer when it has
-// one.
+// sizeOf is m's protobuf size: by vtprotobuf's generated sizer when m has
+// one and it is linked (vtSize), else by proto.Size, which counts the same
+// bytes.
 func sizeOf(m proto.Message) int {
-	if v, ok := m.(interface{ SizeVT() int }); ok {
-		return v.SizeVT()
+	if n, ok := vtSize(m); ok {
+		return n
 	}
 	return proto.Size(m)
 }

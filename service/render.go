@@ -6,8 +6,7 @@ import (
 	"fmt"
 
 	"google.golang.org/genproto/googleapis/api/httpbody"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
+	"google.golang.org/genproto/googleapis/rpc/code"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	"github.com/gamerules/gamerules/render"
@@ -41,7 +40,7 @@ func (s *Server) RenderState(_ context.Context, req *gamerulesv1.RenderStateRequ
 	if !ok {
 		// A game registered without pictures: the API's answer for a
 		// method a game does not have, not an internal error.
-		return nil, status.Errorf(codes.Unimplemented, "game %q has no pictures (RenderState)", req.GetGame())
+		return nil, Errorf(code.Code_UNIMPLEMENTED, "game %q has no pictures (RenderState)", req.GetGame())
 	}
 	svg, err := r.Render(opts)
 	if err != nil {

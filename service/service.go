@@ -28,8 +28,6 @@ package service
 
 import (
 	"context"
-	crand "crypto/rand"
-	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 
@@ -265,12 +263,15 @@ func describeOutcome(out game.Outcome) string {
 	return s
 }
 
-// seedOrRandom returns *seed, or a fresh random seed when seed is nil.
+// seedOrRandom returns *seed, or a fresh random seed when seed is nil:
+// math/rand/v2's top-level generator (ChaCha8, seeded by the runtime from
+// the system's randomness; safe for concurrent use). The seed only chooses
+// dice and playouts, so it needs no cryptographic strength, and
+// crypto/rand would link the FIPS 140 module (AES, SHA-2/3, DRBG) and
+// math/big into the WebAssembly build for it.
 func seedOrRandom(seed *uint64) uint64 {
 	if seed != nil {
 		return *seed
 	}
-	var b [8]byte
-	_, _ = crand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
-	return binary.LittleEndian.Uint64(b[:])
+	return rand.Uint64()
 }

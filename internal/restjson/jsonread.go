@@ -11,7 +11,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/gamerules/gamerules/service"
@@ -23,7 +22,7 @@ import (
 // a whole), what was expected there, derived from the message's descriptor
 // (`state must be an object such as {"text": "…"}, not the string "4HPw…"`),
 // and where in the body (1-based line and column, in characters; 0 when not
-// known). Its status is the service's form of error (service.RequestError):
+// known). Its status is the service's form of error (service.InvalidRequest):
 // INVALID_ARGUMENT with ErrorInfo reason INVALID_REQUEST and a BadRequest
 // field violation.
 type Problem struct {
@@ -40,14 +39,18 @@ func (p *Problem) Error() string {
 	return fmt.Sprintf("%s (line %d:%d)", p.Msg, p.Line, p.Col)
 }
 
-// Status is p as the service's INVALID_ARGUMENT status, with "line" and
-// "column" in the ErrorInfo metadata when known.
-func (p *Problem) Status() *status.Status {
+// Err is p as the service's INVALID_ARGUMENT error
+// (service.InvalidRequest), with "line" and "column" in the ErrorInfo
+// metadata when known.
+func (p *Problem) Err() error { return p.serviceError() }
+
+// serviceError is Err's *service.Error.
+func (p *Problem) serviceError() *service.Error {
 	var meta map[string]string
 	if p.Line > 0 {
 		meta = map[string]string{"line": strconv.Itoa(p.Line), "column": strconv.Itoa(p.Col)}
 	}
-	return service.RequestError(p.Field, p.Error(), meta)
+	return service.InvalidRequest(p.Field, p.Error(), meta)
 }
 
 // maxReadDepth bounds how deep CheckJSON follows nested messages; the API's
@@ -111,9 +114,8 @@ func (r *jsonReader) at(off int, field, format string, args ...any) *Problem {
 // syntax is the problem of a body that is not JSON, read up to field.
 func (r *jsonReader) syntax(err error, field string) *Problem {
 	off := int(r.dec.InputOffset())
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		off = int(se.Offset)
+	if at, ok := syntaxOffset(err); ok {
+		off = int(at)
 		if off > 0 {
 			off-- // the offset is after the character that is wrong
 		}
@@ -251,11 +253,11 @@ func (r *jsonReader) single(fd protoreflect.FieldDescriptor, path string, depth 
 		if wellKnown(fd.Message()) {
 			// google.protobuf types with their own JSON forms (FieldMask,
 			// Struct, …): protojson judges them.
-			var raw json.RawMessage
-			if err := r.dec.Decode(&raw); err != nil {
+			null, err := skipValueAt(r.dec, r.b, off, elem && fd.IsList())
+			if err != nil {
 				return false, r.syntax(err, path)
 			}
-			return string(raw) == "null", nil
+			return null, nil
 		}
 	}
 	tok, err := r.dec.Token()
@@ -650,4 +652,49 @@ func isBase64(s string) bool {
 		}
 	}
 	return len(s)%4 != 1
+}
+
+// skipValueAt steps dec over the value that starts at byte off of b (dec
+// has read up to it: white space and separators are all that lie between)
+// as dec.Decode into a json.RawMessage would: its error (readValue's, its
+// offset in b), or whether the value is null. readValue reads from the end
+// of the token dec read last (the name before the value, inArray false;
+// the array's '[' or its element before), behind a prefix that puts its
+// tokenizer where dec's is (in an object after a name; in an array, first
+// or after an element), since what a syntax error says depends on it; then
+// dec reads the value, token by token.
+func skipValueAt(dec *json.Decoder, b []byte, off int, inArray bool) (bool, error) {
+	start := off
+	for start > 0 && strings.IndexByte(" \t\n\r:,", b[start-1]) >= 0 {
+		start--
+	}
+	prefix := `{""`
+	if inArray {
+		prefix = "[0"
+		if start > 0 && b[start-1] == '[' {
+			prefix = "["
+		}
+	}
+	_, null, err := readValueAfter(prefix, b[start:])
+	if err != nil {
+		if se, ok := err.(*syntaxError); ok {
+			return false, &syntaxError{msg: se.msg, offset: se.offset + int64(start)}
+		}
+		return false, err
+	}
+	for depth := 0; ; {
+		tok, err := dec.Token()
+		if err != nil {
+			return false, err
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return null, nil
+		}
+	}
 }

@@ -7,8 +7,11 @@
 // not write) and the error body (a google.rpc.Status as JSON, as the
 // gateway's error handler writes it).
 //
-// It links no gRPC transport and no gateway: only the protobuf runtime and
-// grpc-go's status and codes packages (the types of the service's errors).
+// It links no gRPC code (no transport, no gateway, not grpc-go's status
+// package): only the protobuf runtime and package service, whose errors
+// (service.Error) are google.rpc.Status messages; outside js/wasm they are
+// also grpc-go statuses, and ErrorBody reads any gRPC status
+// (service.StatusOf).
 package restjson
 
 import (
@@ -19,12 +22,12 @@ import (
 	"strconv"
 	"strings"
 
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
+	"google.golang.org/genproto/googleapis/rpc/code"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/gamerules/gamerules/internal/fastjson"
+	"github.com/gamerules/gamerules/service"
 )
 
 // MarshalOptions are the API's JSON answers: protojson's lowerCamelCase
@@ -92,9 +95,9 @@ func DecodeRequest(b []byte, m proto.Message) error {
 	if err := Decode(b, m, func(b []byte, v any) error { return UnmarshalOptions.Unmarshal(b, v.(proto.Message)) }); err != nil {
 		var p *Problem
 		if errors.As(err, &p) {
-			return p.Status().Err()
+			return p.Err()
 		}
-		return status.Errorf(codes.InvalidArgument, "%v", err)
+		return service.Errorf(code.Code_INVALID_ARGUMENT, "%v", err)
 	}
 	return nil
 }
@@ -139,12 +142,13 @@ func plainProtoError(err error) string {
 	return "the request body could not be read: " + msg
 }
 
-// ErrorBody is the JSON body of a REST error for err: its gRPC status
-// (status.Convert: an error that is not one is UNKNOWN with its text) as a
+// ErrorBody is the JSON body of a REST error for err: its status
+// (service.StatusOf, as grpc-go's status.Convert: an error that is not one
+// is UNKNOWN with its text) as a
 // google.rpc.Status written by Marshal, as grpc-gateway's
 // DefaultHTTPErrorHandler writes it through the gateway's marshaler.
 func ErrorBody(err error) []byte {
-	b, merr := Marshal(status.Convert(err).Proto())
+	b, merr := Marshal(service.StatusOf(err))
 	if merr != nil {
 		// DefaultHTTPErrorHandler's own fallback.
 		return []byte(`{"code": 13, "message": "failed to marshal error message"}`)
@@ -187,12 +191,11 @@ func oneJSONValue(b []byte) error {
 	if json.Valid(b) {
 		return noLoneSurrogate(b)
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
+	end, _, err := readValue(b)
+	if err != nil {
 		return fmt.Errorf("the request body is not valid JSON: %v", err)
 	}
-	if end := dec.InputOffset(); len(bytes.TrimSpace(b[end:])) > 0 {
+	if len(bytes.TrimSpace(b[end:])) > 0 {
 		return fmt.Errorf("the request body has more data after its JSON value (at byte %d); send exactly one JSON object", end)
 	}
 	return noLoneSurrogate(b)
@@ -245,4 +248,4 @@ func loneSurrogate(b []byte) int {
 
 // ErrPanic is the error of a call whose handler panicked: INTERNAL with no
 // detail (the panic is logged by the server, not shown to the client).
-var ErrPanic = status.Error(codes.Internal, "internal error")
+var ErrPanic = service.Errorf(code.Code_INTERNAL, "internal error")

@@ -8,12 +8,10 @@ package wasmcall
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
+	"google.golang.org/genproto/googleapis/rpc/code"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/gamerules/gamerules/internal/restjson"
@@ -91,7 +89,7 @@ func call(s *service.Server, name string, body []byte) (answer []byte) {
 	}()
 	m, ok := methods[name]
 	if !ok {
-		return restjson.ErrorBody(status.Errorf(codes.Unimplemented, "unknown method %q; the methods are %s", name, methodNames()))
+		return restjson.ErrorBody(service.Errorf(code.Code_UNIMPLEMENTED, "unknown method %q; the methods are %s", name, methodNames()))
 	}
 	req := m.newRequest()
 	if err := restjson.DecodeRequest(body, req); err != nil {
@@ -103,7 +101,7 @@ func call(s *service.Server, name string, body []byte) (answer []byte) {
 	}
 	b, err := restjson.Marshal(resp)
 	if err != nil {
-		return restjson.ErrorBody(status.Error(codes.Internal, fmt.Sprintf("encoding the answer: %v", err)))
+		return restjson.ErrorBody(service.Errorf(code.Code_INTERNAL, "encoding the answer: %v", err))
 	}
 	return b
 }

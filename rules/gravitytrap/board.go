@@ -96,19 +96,15 @@ func mustBuiltin(name string) *Board {
 	if err != nil {
 		panic("gravitytrap: missing embedded board " + name + ": " + err.Error())
 	}
-	var f struct {
-		BoardDef
-		Name string `json:"name"`
-		Note string `json:"note"`
-	}
-	if err := json.Unmarshal(data, &f); err != nil {
+	def, fname, note, err := builtinDef(data) // as json.Unmarshal (boardjson.go)
+	if err != nil {
 		panic("gravitytrap: embedded board " + name + ": " + err.Error())
 	}
-	b, err := NewBoard(f.BoardDef)
-	if err != nil || f.Name != name {
-		panic(fmt.Sprintf("gravitytrap: embedded board %s (named %q): %v", name, f.Name, err))
+	b, err := NewBoard(def)
+	if err != nil || fname != name {
+		panic(fmt.Sprintf("gravitytrap: embedded board %s (named %q): %v", name, fname, err))
 	}
-	b.name, b.note = name, f.Note
+	b.name, b.note = name, note
 	return b
 }
 

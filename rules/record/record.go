@@ -13,9 +13,7 @@ package record
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/gamerules/gamerules/rules/game"
@@ -119,24 +117,22 @@ func Parse(data []byte) (Record, error) {
 	if off := overElements(data, MaxElements); off >= 0 {
 		return fail(int64(off), "the record holds more than %d objects and strings; no game needs that many, so it was not decoded", MaxElements)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil {
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &se):
-			return fail(se.Offset-1, "%v", se)
-		case errors.As(err, &te):
-			return fail(te.Offset-1, "%s: want a JSON %s, not %s", te.Field, te.Type, te.Value)
-		case errors.Is(err, io.EOF):
+	// As json.Decoder with DisallowUnknownFields (jsonio.go).
+	r, end, derr := decodeRecord(data)
+	if derr != nil {
+		switch derr.kind {
+		case 's':
+			return fail(derr.off-1, "%s", derr.msg)
+		case 't':
+			return fail(derr.off-1, "%s: want a JSON %s, not %s", derr.field, derr.typ, derr.value)
+		case 'e':
 			return fail(0, "empty record")
-		case errors.Is(err, io.ErrUnexpectedEOF):
+		case 'u':
 			return fail(int64(len(data)), "the record ends early")
 		}
-		return fail(dec.InputOffset(), "%v", err)
+		return fail(end, "%s", derr.msg)
 	}
-	if rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
+	if rest := bytes.TrimLeft(data[end:], " \t\r\n"); len(rest) > 0 {
 		return fail(int64(len(data)-len(rest)), "data after the record")
 	}
 	field := func(name string) int64 {
@@ -217,12 +213,16 @@ func Format(r Record) ([]byte, error) {
 		}
 		r.Options = c.Bytes()
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
+	// As json.Encoder with SetEscapeHTML(false) and SetIndent("", "  ")
+	// (jsonio.go).
+	compact, err := encodeRecord(&r)
+	if err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, bytes.TrimRight(compact, "\n"), "", "  "); err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	buf.WriteByte('\n')
 	return buf.Bytes(), nil
 }
