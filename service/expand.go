@@ -67,7 +67,7 @@ type expandScratch struct {
 	flags   slab[bool]         // the nodes' chance flags
 	// bound is at least the protobuf size of the nodes built so far, when
 	// every one was built by an expander that adds to it (bounded);
-	// otherwise the answer is measured (SizeVT).
+	// otherwise the answer is measured (sizeOf).
 	bound   int
 	bounded bool
 }
@@ -176,7 +176,7 @@ func expandTree(ctx context.Context, pos Position, depth, budget int, typed bool
 	b.scratch.players = len(pos.Outcome().Points)
 	b.scratch.points, b.scratch.flags = makeChunkedSlab[int32](expandSlabChunk), makeChunkedSlab[bool](expandSlabChunk)
 	// The response's own fields (root, node_count) and the root's outcome.
-	b.scratch.bound, b.scratch.bounded = st.SizeVT()+2*expandNodeOverhead, true
+	b.scratch.bound, b.scratch.bounded = sizeOf(st)+2*expandNodeOverhead, true
 	b.count = 1
 	err := b.grow(out.Root, pos, depth)
 	b.scratch.release()
@@ -190,7 +190,7 @@ func expandTree(ctx context.Context, pos Position, depth, budget int, typed bool
 	if b.scratch.bounded && b.scratch.bound <= expandAnswerLimit {
 		return out, nil // within the limit, not measured
 	}
-	if n := out.SizeVT(); n > expandAnswerLimit {
+	if n := sizeOf(out); n > expandAnswerLimit {
 		return nil, b.overSize(depth, n)
 	}
 	return out, nil
