@@ -291,4 +291,10 @@ func TestActionOutOfRange(t *testing.T) {
 	if !strings.Contains(err.Error(), "no legal move here") {
 		t.Errorf("action 64 (to station 0, red's own): %v", err)
 	}
+	// Blue's one flight is to station 1: the count is singular.
+	one := &gamerulesv1.GameState{Text: ".o.o...oooo..RB.ooo... b"}
+	_, err = srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "gravity_trap", State: one, Move: &gamerulesv1.Move{Action: proto.Int32(0)}})
+	if err == nil || !strings.Contains(err.Error(), "(the state has 1 legal move)") {
+		t.Errorf("action 0 where one flight is legal: %v; want it to say 1 legal move", err)
+	}
 }
