@@ -41,6 +41,9 @@ func TestPlayoutPolicy(t *testing.T) {
 			if !proto.Equal(a, answers[1]) {
 				t.Fatalf("%s %s: greedy answers differ between 1 and 3 cores", g, st.GetText())
 			}
+			// Every game of these seeds and states ends; not so in
+			// general: of greedy Abalone games from the start, about 4 in
+			// 1,000 are still going at 10,000 plies (docs/rules/abalone.md).
 			if a.GetUnfinishedCount() != 0 {
 				t.Errorf("%s %s: %d greedy games unfinished at the default max_plies", g, st.GetText(), a.GetUnfinishedCount())
 			}
