@@ -27,7 +27,11 @@ func actionMove(pos Position, action, space int32) (*gamerulesv1.Move, error) {
 			return m, nil
 		}
 	}
-	return nil, fmt.Errorf("%w: action %d is no legal move here (the state has %d legal moves)", game.ErrIllegalMove, action, len(moves))
+	plural := "s"
+	if len(moves) == 1 {
+		plural = ""
+	}
+	return nil, fmt.Errorf("%w: action %d is no legal move here (the state has %d legal move%s)", game.ErrIllegalMove, action, len(moves), plural)
 }
 
 // actionSpace is the action space size of game id, 0 when it is not

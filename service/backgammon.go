@@ -1237,9 +1237,15 @@ func (p backgammonPos) children() ([]Position, error) {
 }
 
 // playout draws the rolls with backgammon.RollDice (each roll by its
-// probability), and plays the other legal moves by the policy: uniformly
-// (the cube's decisions included, when the cube is in use), or by
-// backgammon.State.GreedyMove.
+// probability): at every roll phase (the opening's included) the player to
+// move rolls, so a playout never offers the cube nor resigns before
+// rolling. The other moves are played by the policy: uniformly among the
+// legal moves (in the move phase with the cube in use, the plays and the
+// three resignations alike), or by backgammon.State.GreedyMove (the best
+// play, never a resignation). A double already offered in the start
+// state is answered uniformly among take, drop, beaver (where allowed)
+// and, by the random policy only, the resignations; a resignation
+// offered there is accepted or declined uniformly by both.
 func (p backgammonPos) playout(rng *rand.Rand, pol policy, first, maxPlies int, record bool) (playedGame, error) {
 	return playRandom("backgammon", p.s, rng, pol, backgammon.State.GreedyMove, first, maxPlies, record, backgammonDraw)
 }

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"math/rand/v2"
 	"slices"
 	"sort"
 	"strings"
@@ -447,5 +448,53 @@ func TestBackgammonOpeningAtStart(t *testing.T) {
 	lm, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: bgGame, State: &gamerulesv1.GameState{Text: "4HPiASjgc/ABMA:MAAKAAAAAAAE"}})
 	if err != nil || lm.GetChance() || len(lm.GetMoves()) == 0 {
 		t.Errorf("game state 0 with dice: %d moves, chance %v, %v; want plays", len(lm.GetMoves()), lm.GetChance(), err)
+	}
+}
+
+// TestPlayoutRollPhaseCube: at a roll phase with the cube in use the player
+// to move rolls in every playout, whatever the policy: Playout's
+// firstMoves list `double` and the resignations after the 21 rolls with
+// play_count 0, and no recorded game doubles or resigns (as
+// bulk.proto and docs/rules/backgammon.md say).
+func TestPlayoutRollPhaseCube(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	s, err := backgammon.New(backgammon.Options{Cube: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s.Phase() != backgammon.PhaseRoll {
+		m, err := backgammon.RollDice(s, r)
+		if err != nil {
+			m = s.LegalMoves()[0]
+		}
+		if s, err = s.Apply(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := &gamerulesv1.GameState{Text: s.String()}
+	for _, pol := range []gamerulesv1.PlayoutPolicy{gamerulesv1.PlayoutPolicy_PLAYOUT_POLICY_RANDOM, gamerulesv1.PlayoutPolicy_PLAYOUT_POLICY_GREEDY} {
+		resp, err := New().Playout(context.Background(), &gamerulesv1.PlayoutRequest{Game: "backgammon", State: st, Games: 100, Seed: proto.Uint64(3), IncludeMoves: true, Policy: pol.Enum()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fm := resp.GetFirstMoves()
+		if len(fm) != 25 || fm[21].GetNotation() != "double" {
+			t.Fatalf("%v: %d first moves; want 21 rolls, double, 3 resignations", pol, len(fm))
+		}
+		for _, m := range fm[21:] {
+			if m.GetPlayCount() != 0 {
+				t.Errorf("%v: %s played %d times first; want 0", pol, m.GetNotation(), m.GetPlayCount())
+			}
+		}
+		for i, g := range resp.GetPlayed().GetGames() {
+			if mv := g.GetMoves()[0]; !strings.HasPrefix(mv, "roll ") {
+				t.Errorf("%v game %d: first move %q; want a roll", pol, i, mv)
+			}
+			for _, mv := range g.GetMoves() {
+				if mv == "double" {
+					t.Errorf("%v game %d doubles", pol, i)
+				}
+			}
+		}
 	}
 }

@@ -15,12 +15,15 @@ import (
 const MaxPlayoutGames = 10_000
 
 // MaxPlayoutPlies is the CPU budget of one Playout call: the plies its
-// games may take in all. A ply is 0.3 to 3 µs of CPU in the engines (a
-// backgammon play's generation is the dearest; a greedy ply a small factor
-// more), so a call is at most a few seconds of one core, spread over the
-// cores. A call whose games pass it fails as soon as they do; which games
-// are played does not depend on the cores, so the same request always
-// fails or always answers.
+// games may take in all. A ply is 0.16 to 3.6 µs of CPU in the engines
+// (BENCHMARKS.md, "Playout's greedy policy": a random Gravity Trap ply the
+// cheapest, a greedy Abalone ply and a random backgammon one the dearest),
+// so the budget is 0.6 to 14 s of one core, spread over the cores; the
+// request's deadline (server.Options.RequestTimeout, 5 s by default) cuts
+// the dearer calls off first, with DEADLINE_EXCEEDED. A call whose games
+// pass the budget fails as soon as they do; which games are played does
+// not depend on the cores, so the same request always passes it or always
+// fails on it (whether the deadline passes first depends on the machine).
 const MaxPlayoutPlies = 4_000_000
 
 // playoutPlyBudget is MaxPlayoutPlies; tests lower it.

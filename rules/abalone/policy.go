@@ -63,8 +63,9 @@ func centrality(b uint64) int {
 // is the next one off: the maxims of Abalone strategy. A random player
 // walks its marbles to the edge, where they are pushed off. Weighing the
 // opponent's marbles thrice makes greedy players attack, so that two of
-// them end their games (in 60 to 90 plies) instead of shuffling in the
-// centre. Each legal move is made once without its legality check, as a
+// them mostly end their games (from the classic start, in 78 to 80 plies
+// on average) instead of shuffling in the centre; not always: about 0.4%
+// of such games are still going after 10,000 plies (spec). Each legal move is made once without its legality check, as a
 // random ply's Apply makes it once with the check.
 func (s State) GreedyMove(rng *rand.Rand) (Move, State, bool) {
 	if err := s.Validate(); err != nil || s.over() {

@@ -13,19 +13,25 @@ const (
 
 // GreedyMove is the greedy playout policy (spec "Greedy playout policy"):
 // it returns the legal move of s the policy plays, the state after it, and
-// true; false when s has no legal move (a finished game that ends the
-// session). Ties are broken uniformly with rng; s is not changed.
+// true; false at a chance point (PhaseOpening and PhaseRoll: the caller
+// draws the roll with RollDice, so the policy never doubles nor resigns
+// before rolling) and when s has no legal move (a finished game that ends
+// the session). Ties are broken uniformly with rng; s is not changed.
 //
 // In PhaseMove it plays the play whose resulting position counts best for
 // the mover: 10 per opponent checker on the bar, 5 per checker borne off,
 // 3 per home-board point made, 1 per other point made, −4 per blot an
-// opponent checker behind it could hit. Elsewhere (a cube decision, an
-// answer to a resignation, the next game of a match) it picks uniformly,
-// and it never offers to resign while another move is legal. Its cost is
+// opponent checker behind it could hit. Elsewhere (PhaseDouble: take, drop
+// or beaver; PhaseResign: accept or decline; the next game of a match) it
+// picks uniformly among the legal moves other than a resignation, and it
+// never offers to resign while another move is legal. Its cost is
 // LegalMovesWithResults and a pass over the 25 points per play: the
 // results of plays are applied without a legality check, which a random
 // ply's Apply makes.
 func (s State) GreedyMove(rng *rand.Rand) (Move, State, bool) {
+	if ph := s.Phase(); ph == PhaseOpening || ph == PhaseRoll {
+		return Move{}, State{}, false
+	}
 	moves, next := s.LegalMovesWithResults()
 	if len(moves) == 0 {
 		return Move{}, State{}, false

@@ -31,8 +31,11 @@ const (
 //   - among the rest, the most room: the marbles the mover's ship can still
 //     reach less the other ship's.
 //
-// In set-up it places the ship on the station whose lines reach the most
-// stations.
+// In set-up the first ship goes on the station whose lines reach the most
+// stations; the second placement, after which the marbles go on, is scored
+// as a flight: it wins if it leaves the first ship no marble to fly to, is
+// played last if it leaves its own ship none, and otherwise leaves the
+// most room.
 func (s State) GreedyMove(rng *rand.Rand) (Move, State, bool) {
 	moves := s.LegalMoves()
 	if len(moves) == 0 {
@@ -63,7 +66,25 @@ func (s *State) greedyScore(m Move) int {
 	b := s.board
 	t := m.Station
 	if s.placing {
-		return bits.OnesCount64(b.reach[t])
+		o := s.ship[1-s.toAct]
+		if o == NoStation {
+			return bits.OnesCount64(b.reach[t])
+		}
+		// The last placement: the marbles go on every other station, the
+		// first ship moves next, and the result is scored as a flight's
+		// (State.result): the placer stuck loses, else the first ship stuck
+		// wins, else the room, the marbles the placer reaches less the
+		// first ship's (neither ship's station counted; the first ship's
+		// reach is the same for every placement but the one next to it).
+		marbles := b.all &^ (1 << t) &^ (1 << o)
+		mine, theirs := b.reach[t]&marbles, b.reach[o]&marbles
+		switch {
+		case mine == 0:
+			return greedyLose
+		case theirs == 0:
+			return greedyWin
+		}
+		return bits.OnesCount64(mine) - bits.OnesCount64(theirs)
 	}
 	marbles := s.marbles &^ (1 << t)
 	mine := b.reach[t] & marbles

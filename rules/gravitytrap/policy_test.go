@@ -81,3 +81,43 @@ func TestGreedyScore(t *testing.T) {
 		}
 	}
 }
+
+// TestGreedyLastPlacement: on the path 0-1-2-3 (opposites 3, 2, 1, 0) the
+// second placement decides at once; the greedy placer never takes the
+// station where its own ship is stuck and always takes the one that traps
+// the first ship (the set-up score used to count every station the lines
+// reach, the first ship's included, so both were ties drawn at random).
+func TestGreedyLastPlacement(t *testing.T) {
+	b, err := ParseBoardJSON([]byte(`{"stations":[{"id":0},{"id":1},{"id":2},{"id":3}],"lines":[[0,1],[1,2],[2,3]],"opposite":[3,2,1,0]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		red, want int // red's placement, blue's greedy one
+		outcome   string
+	}{
+		// Blue on 0 would reach only red's station: stuck, he loses; on 3
+		// he reaches 2 and red 0 and 2.
+		{1, 3, ""},
+		// Red on 0 (3 is then banned) reaches only 1: blue on 1 traps him;
+		// on 2 neither is stuck.
+		{0, 1, "red trapped"},
+	} {
+		for seed := uint64(0); seed < 64; seed++ {
+			s, err := New(Options{Board: b})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s, err = s.Apply(Move{Place: true, Station: c.red}); err != nil {
+				t.Fatal(err)
+			}
+			m, next, ok := s.GreedyMove(rand.New(rand.NewPCG(seed, 9)))
+			if !ok || m.Station != c.want {
+				t.Fatalf("red on %d, seed %d: blue places %v (%v); want place %d", c.red, seed, m, ok, c.want)
+			}
+			if got := next.Outcome().Detail; got != c.outcome {
+				t.Fatalf("red on %d, blue on %d: outcome %q; want %q", c.red, c.want, got, c.outcome)
+			}
+		}
+	}
+}

@@ -760,7 +760,10 @@ type PlayoutRequest struct {
 	// When true, the answer lists each game's moves (at most 100 games).
 	IncludeMoves bool `protobuf:"varint,6,opt,name=include_moves,json=includeMoves,proto3" json:"include_moves,omitempty"`
 	// How the players choose their moves; chance outcomes are drawn by their
-	// probability whatever the policy. Absent: PLAYOUT_POLICY_RANDOM.
+	// probability whatever the policy. In backgammon the player to move rolls
+	// at every roll phase, so no policy offers the cube or resigns before
+	// rolling (a double already offered in the state is answered by the
+	// policy). Absent: PLAYOUT_POLICY_RANDOM.
 	// PLAYOUT_POLICY_UNSPECIFIED is refused (INVALID_REQUEST on `policy`).
 	Policy *PlayoutPolicy `protobuf:"varint,7,opt,name=policy,proto3,enum=gamerules.v1.PlayoutPolicy,oneof" json:"policy,omitempty"`
 	// When true, the first move of every game is the policy's choice too,
@@ -887,7 +890,9 @@ type PlayoutResponse struct {
 	// round robin, game i playing move i mod n, so every move gets games/n
 	// games (the first games mod n one more), whatever the policy (the
 	// policy plays the moves after the first), unless first_move_by_policy;
-	// at a chance point the first move is drawn by its probability. Empty
+	// at a chance point the first move is drawn by its probability (at a
+	// backgammon roll phase the rolls are drawn, and `double` and the
+	// resignations, listed too where legal, always have play_count 0). Empty
 	// when the state is over, a finished game inside an unfinished
 	// backgammon match included: Playout plays the current game to its end,
 	// so such a state's games take 0 plies and have its result.
