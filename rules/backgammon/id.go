@@ -88,11 +88,31 @@ func (s State) positionKey() (key [10]byte) {
 	if !ok0 || !ok1 {
 		return s.positionKeyBits()
 	}
+	return joinKey(first, n0, second)
+}
+
+// joinKey is the Position ID's 80 bits of two sides' rowKey bits: the
+// player not on turn's (first, n0 of them, at most 40), then the player on
+// turn's (second).
+func joinKey(first uint64, n0 uint, second uint64) (key [10]byte) {
 	lo := first | second<<n0  // n0 <= 40
 	hi := second >> (64 - n0) // 64-n0 >= 24
 	binary.LittleEndian.PutUint64(key[:8], lo)
 	key[8], key[9] = byte(hi), byte(hi>>8)
 	return key
+}
+
+// appendKey64 appends the 14 characters of a Position ID's key: what
+// appendEncode64(b, key[:]) appends (the standard alphabet without
+// padding), three bytes at a time without encoding/base64's loop.
+func appendKey64(b []byte, key *[10]byte) []byte {
+	var out [14]byte
+	for g := range 3 {
+		v := uint(key[3*g])<<16 | uint(key[3*g+1])<<8 | uint(key[3*g+2])
+		out[4*g], out[4*g+1], out[4*g+2], out[4*g+3] = b64[v>>18], b64[v>>12&63], b64[v>>6&63], b64[v&63]
+	}
+	out[12], out[13] = b64[key[9]>>2], b64[key[9]&3<<4]
+	return append(b, out[:]...)
 }
 
 // rowKey returns the Position ID bits of one side's 25 slots (from bit 0),
@@ -301,7 +321,7 @@ func (s State) String() string {
 // room, and the error is always nil (State implements encoding.TextAppender).
 func (s State) AppendText(b []byte) ([]byte, error) {
 	pk := s.positionKey()
-	return s.appendMatchText(appendEncode64(b, pk[:])), nil
+	return s.appendMatchText(appendKey64(b, &pk)), nil
 }
 
 // appendMatchText appends what follows the Position ID in s's text: ':',
@@ -333,10 +353,24 @@ func AppendTexts(b []byte, ends []int, states []State) ([]byte, []int) {
 	var tail [48]byte
 	var prev State
 	n := 0
+	// The side on turn's row and its key bits, kept from state to state:
+	// in one roll's results it is the opponent's, which only a hit changes.
+	var onRow [25]uint8
+	var onBits uint64
+	var onOK bool
 	for i := range states {
 		s := &states[i]
-		pk := s.positionKey()
-		b = appendEncode64(b, pk[:])
+		if on := &s.board[s.turn]; i == 0 || *on != onRow {
+			onRow = *on
+			onBits, _, onOK = rowKey(on)
+		}
+		var pk [10]byte
+		if first, n0, ok := rowKey(&s.board[1-s.turn]); ok && onOK {
+			pk = joinKey(first, n0, onBits)
+		} else {
+			pk = s.positionKeyBits()
+		}
+		b = appendKey64(b, &pk)
 		key := *s
 		key.board = [2][25]uint8{}
 		if i == 0 || key != prev {

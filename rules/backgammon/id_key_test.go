@@ -126,11 +126,39 @@ func TestAppendTexts(t *testing.T) {
 		if got := string(buf[ends[i]:ends[i+1]]); got != s.String() {
 			t.Fatalf("state %d: AppendTexts wrote %q; String is %q", i, got, s.String())
 		}
+		if got := string(buf[ends[i] : ends[i]+14]); got != s.PositionID() {
+			t.Fatalf("state %d: AppendTexts wrote Position ID %q; PositionID (encoding/base64) is %q", i, got, s.PositionID())
+		}
 		if s.Phase() == PhaseOver {
 			finished++
 		}
 	}
 	if len(states) < 5000 || finished == 0 {
 		t.Errorf("%d states, %d finished: want more, and some finished", len(states), finished)
+	}
+}
+
+// TestAppendKey64: the 14 characters appendKey64 writes for a key are
+// encoding/base64's (appendEncode64), for keys of every bit.
+func TestAppendKey64(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	keys := [][10]byte{{}, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}}
+	for bit := range 80 {
+		var k [10]byte
+		k[bit>>3] = 1 << (bit & 7)
+		keys = append(keys, k)
+	}
+	for range 10000 {
+		var k [10]byte
+		for i := range k {
+			k[i] = byte(r.Uint32())
+		}
+		keys = append(keys, k)
+	}
+	for _, k := range keys {
+		got := string(appendKey64([]byte("x"), &k))
+		if want := "x" + string(appendEncode64(nil, k[:])); got != want {
+			t.Fatalf("key %x: appendKey64 wrote %q; encoding/base64 %q", k, got, want)
+		}
 	}
 }
