@@ -161,6 +161,13 @@ func (s State) AppendLegalMovesWithResults(moves []Move, next []State) ([]Move, 
 	moves = s.AppendLegalMoves(moves)
 	next = slices.Grow(next, len(moves)-base)
 	for _, m := range moves[base:] {
+		if m.kind == KindPlay {
+			// A play, the most of a list, is applied in place, without
+			// resultOf's copies of the State.
+			next = append(next, s)
+			s.playInto(&next[len(next)-1], m)
+			continue
+		}
 		next = append(next, s.resultOf(m))
 	}
 	return moves, next
@@ -188,6 +195,13 @@ func IsRollRequest(text string) bool {
 // play applies the steps of a legal play and ends the turn.
 func (s State) play(m Move) State {
 	next := s
+	s.playInto(&next, m)
+	return next
+}
+
+// playInto makes *next, a copy of s, the State after m, a legal play of
+// s: play without copying the State back and forth.
+func (s *State) playInto(next *State, m Move) {
 	me, op := &next.board[s.turn], &next.board[1-s.turn]
 	bore := false
 	for i := 0; i < int(m.n); i++ {
@@ -205,10 +219,14 @@ func (s State) play(m Move) State {
 	}
 	if !bore {
 		// No checker borne off: the mover has as many on the board as
-		// before, so the game goes on.
-		return s.handOver(next)
+		// before, so the game goes on (handOver's).
+		next.dice = [2]uint8{}
+		next.turn = 1 - s.turn
+		next.actor = next.turn
+		next.phase = PhaseRoll
+		return
 	}
-	return s.endTurn(next)
+	*next = s.endTurn(*next)
 }
 
 // handOver hands next (s after the mover's play, which leaves him
