@@ -723,13 +723,16 @@ func (p backgammonPos) expandNodes(want moveParts, sc *expandScratch, leaves boo
 		return nil, chance, nil, nil
 	}
 	sc.bg.texts(want)
+	if want.Action {
+		sc.bg.actions = p.s.AppendActions(sc.bg.actions[:0], moves)
+	}
 	nodes := make([]*gamerulesv1.ExpandNode, len(moves))
 	if leaves {
 		// The tree ends below: no positions kept, the outcomes set here.
 		block := make([]backgammonNode, len(moves))
 		for i := range block {
 			c := &block[i]
-			p.fillNode(c, want, sc, i)
+			sc.fillNode(c, want, i)
 			if results[i].Phase() != backgammon.PhaseOver {
 				sc.setUnfinished(&c.node)
 			} else {
@@ -743,7 +746,7 @@ func (p backgammonPos) expandNodes(want moveParts, sc *expandScratch, leaves boo
 	kids := make([]Position, len(moves))
 	for i := range block {
 		c := &block[i]
-		p.fillNode(&c.backgammonNode, want, sc, i)
+		sc.fillNode(&c.backgammonNode, want, i)
 		c.pos.s = results[i]
 		nodes[i], kids[i] = &c.node, &c.pos
 	}
@@ -769,8 +772,8 @@ type backgammonInner struct {
 
 // fillNode sets c's move and state: the i-th move of sc.bg and the state
 // after it, the parts want asks for (LegalMoves with results, text only),
-// the texts those sc.bg.texts wrote.
-func (p backgammonPos) fillNode(c *backgammonNode, want moveParts, sc *expandScratch, i int) {
+// the texts those sc.bg.texts wrote and the action ids of sc.bg.actions.
+func (sc *expandScratch) fillNode(c *backgammonNode, want moveParts, i int) {
 	m := &sc.bg.moves[i]
 	if want.Notation {
 		c.move.Notation = sc.bg.notation(i)
@@ -780,7 +783,7 @@ func (p backgammonPos) fillNode(c *backgammonNode, want moveParts, sc *expandScr
 		c.move.Probability = &c.prob
 	}
 	if want.Action {
-		c.action = int32(p.s.Action(*m))
+		c.action = sc.bg.actions[i]
 		c.move.Action = &c.action
 	}
 	c.node.Move = &c.move
@@ -796,11 +799,12 @@ func (p backgammonPos) fillNode(c *backgammonNode, want moveParts, sc *expandScr
 // backgammonScratches, from call to call: nothing of it stays in an answer
 // (the states are copied into the nodes, the texts into a string).
 type backgammonScratch struct {
-	moves  []backgammon.Move
-	states []backgammon.State
-	buf    []byte // the list's notations, then its states' texts
-	ends   []int  // where each text ends in buf: the notations', then the states'
-	all    string // buf as a string: the list's texts are substrings of it
+	moves   []backgammon.Move
+	states  []backgammon.State
+	buf     []byte  // the list's notations, then its states' texts
+	ends    []int   // where each text ends in buf: the notations', then the states'
+	all     string  // buf as a string: the list's texts are substrings of it
+	actions []int32 // the moves' action ids (with want.Action)
 }
 
 // texts writes the notations of the list's moves and the texts of their
@@ -826,7 +830,7 @@ func (b *backgammonScratch) texts(want moveParts) {
 // and states' texts (about 40 bytes a move; at most 32 + 55).
 var backgammonScratches = sync.Pool{New: func() any {
 	return &backgammonScratch{moves: make([]backgammon.Move, 0, 128), states: make([]backgammon.State, 0, 128),
-		buf: make([]byte, 0, 8<<10), ends: make([]int, 0, 2*128+1)}
+		buf: make([]byte, 0, 8<<10), ends: make([]int, 0, 2*128+1), actions: make([]int32, 0, 128)}
 }}
 
 // release gives sc's backgammon buffers back to backgammonScratches.

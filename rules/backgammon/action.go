@@ -19,7 +19,21 @@ const ActionSpace = 96 + 677*677 + 27*27*27*27
 
 // Action returns m's action id in s (see ActionSpace). m must be one of
 // s.LegalMoves(); for other values the id is unspecified.
-func (s State) Action(m Move) int {
+func (s State) Action(m Move) int { return actionOf(&m, s.dice[0] == s.dice[1]) }
+
+// AppendActions appends the action id in s of each of moves (Action's,
+// in order) to ids and returns the extended slice: a list's ids without
+// a copy of s per move.
+func (s State) AppendActions(ids []int32, moves []Move) []int32 {
+	double := s.dice[0] == s.dice[1]
+	for i := range moves {
+		ids = append(ids, int32(actionOf(&moves[i], double)))
+	}
+	return ids
+}
+
+// actionOf is Action's id of m in a state whose dice are a double, or not.
+func actionOf(m *Move, double bool) int {
 	switch m.kind {
 	case KindRoll:
 		return int(m.dice[0]-1)*6 + int(m.dice[1]-1)
@@ -38,7 +52,7 @@ func (s State) Action(m Move) int {
 	case KindNextGame:
 		return 82
 	case KindPlay:
-		if s.dice[0] == s.dice[1] {
+		if double {
 			a := 0
 			for i := 0; i < 4; i++ {
 				c := 0
