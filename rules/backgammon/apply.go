@@ -219,11 +219,8 @@ func (s *State) playInto(next *State, m Move) {
 	}
 	if !bore {
 		// No checker borne off: the mover has as many on the board as
-		// before, so the game goes on (handOver's).
-		next.dice = [2]uint8{}
-		next.turn = 1 - s.turn
-		next.actor = next.turn
-		next.phase = PhaseRoll
+		// before, so the game goes on.
+		s.handOverInto(next)
 		return
 	}
 	*next = s.endTurn(*next)
@@ -232,11 +229,17 @@ func (s *State) playInto(next *State, m Move) {
 // handOver hands next (s after the mover's play, which leaves him
 // checkers on the board) to the opponent to roll.
 func (s State) handOver(next State) State {
+	s.handOverInto(&next)
+	return next
+}
+
+// handOverInto is handOver in place: *next, s after the mover's play, is
+// handed to the opponent to roll.
+func (s *State) handOverInto(next *State) {
 	next.dice = [2]uint8{}
 	next.turn = 1 - s.turn
 	next.actor = next.turn
 	next.phase = PhaseRoll
-	return next
 }
 
 // endTurn hands next (s after the mover's play) to the opponent, or ends
