@@ -3,6 +3,8 @@ package abalone
 import (
 	"math/bits"
 	"math/rand/v2"
+
+	"github.com/gamerules/gamerules/rules/game"
 )
 
 // Weights of GreedyMove's count (spec "Greedy playout policy").
@@ -77,7 +79,7 @@ func (s State) GreedyMove(rng *rand.Rand) (Move, State, bool) {
 	}
 	me := s.toMove & 1
 	oppBefore := bits.OnesCount64(s.board[me^1])
-	best, bestScore, ties := -1, 0, 0
+	var pick game.Choice
 	var bestNext State
 	for i, m := range moves {
 		next, err := s.play(m)
@@ -85,16 +87,11 @@ func (s State) GreedyMove(rng *rand.Rand) (Move, State, bool) {
 			continue // not reached: a listed move is legal
 		}
 		sc := greedyPushOff*(oppBefore-bits.OnesCount64(next.board[me^1])) + centrality(next.board[me]) - greedyTheirs*centrality(next.board[me^1])
-		switch {
-		case best < 0 || sc > bestScore:
-			best, bestScore, ties, bestNext = i, sc, 1, next
-		case sc == bestScore:
-			ties++
-			if rng.IntN(ties) == 0 {
-				best, bestNext = i, next
-			}
+		if pick.Offer(i, sc, rng) {
+			bestNext = next
 		}
 	}
+	best := pick.Index()
 	if best < 0 {
 		return Move{}, State{}, false
 	}

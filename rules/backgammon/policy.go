@@ -1,6 +1,10 @@
 package backgammon
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+
+	"github.com/gamerules/gamerules/rules/game"
+)
 
 // Weights of GreedyMove's count (spec "Greedy playout policy").
 const (
@@ -36,7 +40,7 @@ func (s State) GreedyMove(rng *rand.Rand) (Move, State, bool) {
 	if len(moves) == 0 {
 		return Move{}, State{}, false
 	}
-	best, bestScore, ties := -1, 0, 0
+	var pick game.Choice
 	for i, m := range moves {
 		sc := 0
 		switch m.kind {
@@ -45,16 +49,9 @@ func (s State) GreedyMove(rng *rand.Rand) (Move, State, bool) {
 		case KindResign:
 			sc = -1 << 30 // only when nothing else is legal
 		}
-		switch {
-		case best < 0 || sc > bestScore:
-			best, bestScore, ties = i, sc, 1
-		case sc == bestScore:
-			ties++
-			if rng.IntN(ties) == 0 {
-				best = i
-			}
-		}
+		pick.Offer(i, sc, rng)
 	}
+	best := pick.Index()
 	return moves[best], next[best], true
 }
 

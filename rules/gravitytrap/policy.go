@@ -3,6 +3,8 @@ package gravitytrap
 import (
 	"math/bits"
 	"math/rand/v2"
+
+	"github.com/gamerules/gamerules/rules/game"
 )
 
 // Scores of a flight for GreedyMove, best first; a flight that neither
@@ -41,24 +43,15 @@ func (s State) GreedyMove(rng *rand.Rand) (Move, State, bool) {
 	if len(moves) == 0 {
 		return Move{}, State{}, false
 	}
-	best, bestScore, ties := 0, 0, 0
+	var pick game.Choice
 	for i, m := range moves {
-		sc := s.greedyScore(m)
-		switch {
-		case i == 0 || sc > bestScore:
-			best, bestScore, ties = i, sc, 1
-		case sc == bestScore:
-			ties++
-			if rng.IntN(ties) == 0 {
-				best = i
-			}
-		}
+		pick.Offer(i, s.greedyScore(m), rng)
 	}
-	next, err := s.Apply(moves[best])
+	next, err := s.Apply(moves[pick.Index()])
 	if err != nil {
 		return Move{}, State{}, false // not reached: a listed move applies
 	}
-	return moves[best], next, true
+	return moves[pick.Index()], next, true
 }
 
 // greedyScore is GreedyMove's score of the legal move m of s.

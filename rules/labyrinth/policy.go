@@ -1,6 +1,10 @@
 package labyrinth
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+
+	"github.com/gamerules/gamerules/rules/game"
+)
 
 // greedyFind is GreedyMove's score of a figure move that finds a card (or
 // brings the ship home to win); any other move scores minus its distance
@@ -69,7 +73,7 @@ func (s *State) greedyFigure(moves []Move, rng *rand.Rand) int {
 			}
 		}
 	}
-	best, bestScore, ties := 0, 0, 0
+	var pick game.Choice
 	for i, m := range moves {
 		v := 0
 		if m.Vader {
@@ -84,17 +88,9 @@ func (s *State) greedyFigure(moves []Move, rng *rand.Rand) int {
 			}
 			sc = max(sc, -d)
 		}
-		switch {
-		case i == 0 || sc > bestScore:
-			best, bestScore, ties = i, sc, 1
-		case sc == bestScore:
-			ties++
-			if rng.IntN(ties) == 0 {
-				best = i
-			}
-		}
+		pick.Offer(i, sc, rng)
 	}
-	return best
+	return pick.Index()
 }
 
 func abs(x int) int {
