@@ -270,45 +270,35 @@ func (v *valueReader) integer(field string, n *int) {
 // strings reads an array of strings into *s (emptied first); null makes
 // it nil, a null element "".
 func (v *valueReader) strings(field string, s *[]string) {
-	switch t := v.token(); t.Kind() {
-	case 'n':
-		*s = nil
-	case '[':
-		out := (*s)[:0]
-		if out == nil {
-			out = []string{}
-		}
-		for i := 0; v.dec.PeekKind() != ']'; i++ {
-			var e string
-			v.str(field+"."+strconv.Itoa(i), &e)
-			out = append(out, e)
-		}
-		v.token()
-		*s = out
-	default:
-		v.mismatch(field, "[]string", t)
-	}
+	readArray(v, field, "[]string", s, v.str)
 }
 
 // ints reads an array of ints into *s (emptied first); null makes it nil.
 func (v *valueReader) ints(field string, s *[]int) {
+	readArray(v, field, "[]int", s, v.integer)
+}
+
+// readArray reads an array into *s (emptied first, its elements read by
+// elem under field.<index>) as encoding/json fills a slice; null makes it
+// nil, another kind is a mismatch with Go type typ.
+func readArray[T any](v *valueReader, field, typ string, s *[]T, elem func(string, *T)) {
 	switch t := v.token(); t.Kind() {
 	case 'n':
 		*s = nil
 	case '[':
 		out := (*s)[:0]
 		if out == nil {
-			out = []int{}
+			out = []T{}
 		}
 		for i := 0; v.dec.PeekKind() != ']'; i++ {
-			var e int
-			v.integer(field+"."+strconv.Itoa(i), &e)
+			var e T
+			elem(field+"."+strconv.Itoa(i), &e)
 			out = append(out, e)
 		}
 		v.token()
 		*s = out
 	default:
-		v.mismatch(field, "[]int", t)
+		v.mismatch(field, typ, t)
 	}
 }
 
