@@ -6,33 +6,62 @@
 // clicks to the listed moves' notations, and the computer player picks
 // among the listed moves (or asks the server's Playout, whose greedy
 // policy is the page's only game sense).
+//
+// This file names no game. The games are ListGames' answer; what the page
+// knows of one game (its options form, how its state says whose turn it
+// is, how a board click spells a move, which marks to draw) is its module
+// /static/games/<id>.js, loaded for each listed id (a game without one is
+// still played from the move list). A module's default export is a
+// function of the page's helpers (`page` below) returning the game's
+// hooks, every one optional:
+//
+//   label, order       the menu's name (else ListGames' displayName) and
+//                      place (lower first, else after, in ListGames' order)
+//   hint               the line under the buttons saying how to play
+//   options            the HTML of the game's NewGame options (hidden
+//                      unless the game is chosen); newGameOptions() reads
+//                      it into the request's options message
+//   controls, setup()  HTML added to the view row (shown with the game),
+//                      and what wires it once it is in the page
+//   css                style rules of the game's own
+//   targets            the board's data attributes a click goes to
+//                      ("point" for data-point)
+//   toAct(st)          the seat (0-based) to act in a state, -1 unknown
+//   seatNames(st)      the players' names by seat
+//   wire(st)           what of a state to send (default: its text)
+//   flips              true when the board can be drawn from either side
+//   match(st, names)   a line beside the score ({text, cube, owner}) or null
+//   beforePaint()      async, before each paint (page.renderPlain())
+//   destinations()     the board names a click may go to next
+//   selectedMarks()    the board names of the selection
+//   movesPieces(n)     false for moves the last-move marks skip
+//   lastMarks(last, add) marks the last move: last {move, before, mover,
+//                      previous}; add(boardName, style)
+//   click(el)          a click on the board element el
+//   shown()            after a state is shown
+//   moved()            after any move is played (every game's module)
+//
+// The page's contract with the tests and links stays: #game=…&text=…
+// links, #state-text, #app[data-busy], data-point-0/1 on backgammon points.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const app = $("app");
 
-const optKey = { backgammon: "backgammon", abalone: "abalone", labyrinth: "labyrinth", gravity_trap: "gravityTrap" };
-const hints = {
-  backgammon: "Click a point to move from (green dots show where its checkers can go), then where to (or pick a play from the list). Roll with the button or pick a roll from the list.",
-  abalone: "Click the trailing marble (green dots show where it can go), then where it goes; for a broadside click both ends of the group, then where the first goes.",
-  labyrinth: "Shift: rotate the spare if you like, then click a marked arrow. Move: click a marked square (your own square to stay).",
-  gravity_trap: "Click a marked station: to place your ship during set-up, then to fly along a line.",
-};
-
-let game = "backgammon";
+let game = "";
+let g = {}; // games.get(game): the chosen game's hooks and its ListGames info
+const games = new Map(); // id -> hooks, in the menu's order
 let history = []; // [{state, move}] — move is the notation that led to state ("" for the start)
 let at = -1; // index into history of the shown state
 let moves = []; // the legal moves of the shown state (notations)
 let chance = false;
 let finished = false;
 let selection = []; // board clicks so far (board names: points, cells)
-let rotation = 0; // labyrinth: quarter turns for the next shift
 let autoplay = null;
 let computerTimer = null;
 let players = 2;
-let side = 0; // backgammon, Abalone: the player drawn at the bottom
-const pointMaps = {}; // backgammon: side -> [player] -> {notation name: board name}, read from the board's data-point-N
-let pendingView = null; // a permalink's Labyrinth view, for setViewer
+let side = 0; // games that flip: the player drawn at the bottom
+let pendingView = null; // a permalink's view (hidden information), for setViewer
 let playoutMissing = false; // the server has no Playout (answered 404 or 501)
 const computerDelay = 700; // ms: a visible pause before the computer moves
 
@@ -58,8 +87,10 @@ async function api(path, body) {
 }
 const call = async (rpc, body) => (await api(`/v1/games/${game}:${rpc}`, body)).json();
 
-// ---- reading states: the only places that know the typed fields ----
+// ---- reading states: the games' modules know the typed fields ----
 
+// enumIndex is the 0-based index of an enum value (its number, or its name
+// ending in _<one of names>), -1 if none.
 const enumIndex = (v, names) => {
   if (typeof v === "number") return v - 1;
   const i = names.findIndex((n) => String(v || "").endsWith("_" + n));
@@ -67,46 +98,19 @@ const enumIndex = (v, names) => {
 };
 
 // toAct is the seat (0-based) to act in st, -1 if unknown.
-function toAct(st) {
-  if (st.backgammon) return enumIndex(st.backgammon.turn, ["WHITE", "BLACK"]);
-  if (st.abalone) return enumIndex(st.abalone.turn, ["BLACK", "WHITE"]);
-  if (st.labyrinth) return Number(st.labyrinth.turn || 0);
-  if (st.gravityTrap) return enumIndex(st.gravityTrap.turn, ["RED", "BLUE"]);
-  return -1;
-}
+const toAct = (st) => (g.toAct ? g.toAct(st) : -1);
 
 // seatNames are the players' names in st, by seat: one vocabulary for the
 // whole page (the pictures use the same).
 function seatNames(st) {
-  if (game === "backgammon") return ["White", "Black"];
-  if (game === "abalone") return ["Black", "White"];
-  if (game === "gravity_trap") return ["Red", "Blue"];
-  const ps = (st && st.labyrinth && st.labyrinth.players) || [];
-  return ps.map((p, i) => {
-    const c = String(p.color || "").replace(/^LABYRINTH_COLOR_/, "").toLowerCase();
-    return c ? c[0].toUpperCase() + c.slice(1) : `Player ${i}`;
-  });
+  if (g.seatNames) return g.seatNames(st);
+  return Array.from({ length: Number((g.info && g.info.maxPlayers) || 2) }, (_, i) => `Player ${i}`);
 }
 
-// bgMatch is the backgammon match and cube of st: {length, scores, cube, value, owner} (owner a seat or -1).
-function bgMatch(st) {
-  const b = st.backgammon || {};
-  const c = b.cube; // present exactly when the cube is in use (v1)
-  return {
-    length: Number((b.match && b.match.length) || 0),
-    scores: [Number(b.whiteScore || 0), Number(b.blackScore || 0)],
-    cube: Boolean(c),
-    value: Number((c && c.value) || 1),
-    owner: enumIndex(c && c.owner, ["WHITE", "BLACK"]),
-  };
-}
-
-// gtShip is the station of a Gravity Trap player's ship in st, or "".
-function gtShip(st, seat) {
-  const g = st.gravityTrap || {};
-  const v = seat === 0 ? g.redShip : g.blueShip;
-  return v === undefined || v === null ? "" : String(v);
-}
+// hidden: the game's states hold what some players must not see
+// (ListGames' hasHiddenInformation): the page offers a viewer, and
+// ObserveState's answer keeps the state's text.
+const hidden = () => Boolean(g.info && g.info.hasHiddenInformation);
 
 // playoutWins reads a Playout answer: the share of games seat won
 // (winCounts[seat] / gameCount, issue 21's answer).
@@ -122,18 +126,15 @@ function playoutWins(r, seat) {
   return 0;
 }
 
-// wire returns what to send of a state: its text, unless it is on a custom
-// Gravity Trap board, whose board travels only in the typed state.
-function wire(st) {
-  if (game === "gravity_trap" && st.gravityTrap && st.gravityTrap.board && !st.gravityTrap.board.name) return st;
-  return { text: st.text };
-}
+// wire returns what to send of a state: its text, unless the game's
+// module says otherwise.
+const wire = (st) => (g.wire ? g.wire(st) : { text: st.text });
 
 // ---- sides ----
 
-const flips = () => game === "backgammon" || game === "abalone";
-// defaultSide: backgammon White, Abalone Black at the bottom; a single
-// person against the computer sits at the bottom.
+const flips = () => Boolean(g.flips);
+// defaultSide: the first seat at the bottom; a single person against the
+// computer sits at the bottom.
 function defaultSide() {
   const persons = seats().map((s, i) => (s === "person" ? i : -1)).filter((i) => i >= 0);
   return persons.length === 1 ? persons[0] : 0;
@@ -143,94 +144,30 @@ function defaultSide() {
 
 const cur = () => history[at].state;
 
-// bgPaths are the checker paths of a backgammon play's notation.
-function bgPaths(n) {
-  return n.split(" ").map((tok) => tok.replace(/\(\d+\)$/, "").replace(/\*/g, "").split("/"));
-}
-const isBgPlay = (n) => /\//.test(n);
-
-// bgBoardName maps a name in player's notation to the board's name (from
-// the data-point-N attributes the board carries).
-function bgBoardName(player, n) {
-  const m = pointMaps[side] && pointMaps[side][player];
-  return m ? m[n] : undefined;
-}
-function readPointMap() {
-  if (game !== "backgammon" || pointMaps[side]) return;
-  const maps = [{}, {}];
-  for (const el of $("board").querySelectorAll("[data-point]")) {
-    const name = el.id.replace(/^point-/, "");
-    for (const p of [0, 1]) {
-      const n = el.getAttribute(`data-point-${p}`);
-      if (n) maps[p][n] = name;
-    }
-  }
-  pointMaps[side] = maps;
-}
-
 // destinations are the board names a click may go to next.
 function destinations() {
-  if (finished || chance) return [];
-  if (game === "gravity_trap") return moves.map((n) => n.replace(/^place /, ""));
-  if (game === "labyrinth") return [...new Set(moves.map((n) => n.replace(/^V:/, "").replace(/:\d$/, "")))];
-  if (game === "abalone") {
-    if (!selection.length) return [];
-    const s = selection.join("");
-    return [...new Set(moves.filter((n) => n.startsWith(s) && n.length === s.length + 2).map((n) => n.slice(s.length)))];
-  }
-  if (game === "backgammon" && selection.length) {
-    const me = toAct(cur());
-    const from = selection[1]; // the selection is [board name, notation name]
-    const out = new Set();
-    for (const n of moves) {
-      for (const path of bgPaths(n)) {
-        const i = path.indexOf(from);
-        if (i >= 0) for (const q of path.slice(i + 1)) { const b = bgBoardName(me, q); if (b) out.add(b); }
-      }
-    }
-    return [...out];
-  }
-  return [];
+  if (finished || chance || !g.destinations) return [];
+  return g.destinations();
 }
 
 // lastMarks mark the last move: where it started and where it ended.
 function lastMarks() {
   const out = [];
+  if (!g.lastMarks) return out;
   const add = (atName, style) => { if (atName !== undefined && atName !== "") out.push({ at: String(atName), style }); };
-  // The last move that moved something (backgammon: skip rolls and cube actions).
+  // The last move that moved something (the module may skip some, such as rolls).
   let i = at;
-  if (game === "backgammon") while (i > 0 && !isBgPlay(history[i].move)) i--;
+  if (g.movesPieces) while (i > 0 && !g.movesPieces(history[i].move)) i--;
   if (i <= 0) return out;
-  const m = history[i].move, before = history[i - 1].state;
-  const mover = toAct(before);
-  if (game === "backgammon") {
-    for (const path of bgPaths(m)) {
-      add(bgBoardName(mover, path[0]), "STYLE_LAST_FROM");
-      add(bgBoardName(mover, path[path.length - 1]), "STYLE_LAST_TO");
-    }
-  } else if (game === "abalone") {
-    const cells = m.match(/[a-i][1-9]/g) || [];
-    cells.slice(0, -1).forEach((c) => add(c, "STYLE_LAST_FROM"));
-    add(cells[cells.length - 1], "STYLE_LAST_TO");
-  } else if (game === "gravity_trap") {
-    if (!m.startsWith("place ")) add(gtShip(before, mover), "STYLE_LAST_FROM");
-    add(m.replace(/^place /, ""), "STYLE_LAST_TO");
-  } else if (game === "labyrinth") {
-    if (/^[NESW]\d/.test(m)) add(m.replace(/:\d$/, ""), "STYLE_LAST_TO");
-    else {
-      add(m.replace(/^V:/, ""), "STYLE_LAST_TO");
-      const shift = history[i - 1].move;
-      if (/^[NESW]\d/.test(shift)) add(shift.replace(/:\d$/, ""), "STYLE_LAST_FROM");
-    }
-  }
+  const before = history[i - 1].state;
+  g.lastMarks({ move: history[i].move, before, mover: toAct(before), previous: history[i - 1].move }, add);
   return out;
 }
 
 function marks() {
   const out = lastMarks();
   for (const d of destinations()) out.push({ at: d, style: "STYLE_DESTINATION" });
-  if (game === "abalone") for (const c of selection) out.push({ at: c, style: "STYLE_SELECTED" });
-  if (game === "backgammon" && selection.length) out.push({ at: selection[0], style: "STYLE_SELECTED" });
+  if (g.selectedMarks) for (const c of g.selectedMarks()) out.push({ at: c, style: "STYLE_SELECTED" });
   return out;
 }
 
@@ -239,19 +176,22 @@ function marks() {
 function renderRequest(st, withMarks) {
   const body = { state: wire(st), hideCoordinates: !$("coords").checked };
   const v = $("viewer").value;
-  if (game === "labyrinth" && v === "turn") body.side = toAct(st);
-  else if (game === "labyrinth" && v !== "all") body.side = Number(v);
+  if (hidden() && v === "turn") body.side = toAct(st);
+  else if (hidden() && v !== "all") body.side = Number(v);
   if (flips()) body.side = side;
   if (withMarks) body.marks = marks();
   return body;
 }
 
+// renderPlain draws the shown state without marks (for a module that reads
+// the board's data attributes before marking it).
+async function renderPlain() {
+  $("board").innerHTML = await (await api(`/v1/games/${game}:render`, renderRequest(cur(), false))).text();
+}
+
 // paint draws the shown state with the current marks.
 async function paint() {
-  if (game === "backgammon" && !pointMaps[side]) {
-    $("board").innerHTML = await (await api(`/v1/games/${game}:render`, renderRequest(cur(), false))).text();
-    readPointMap();
-  }
+  if (g.beforePaint) await g.beforePaint();
   $("board").innerHTML = await (await api(`/v1/games/${game}:render`, renderRequest(cur(), true))).text();
   bindBoard();
   const svg = $("board").querySelector("svg");
@@ -270,7 +210,7 @@ async function show() {
   stopComputer();
   app.dataset.busy = "1";
   say("");
-  $("hint").textContent = hints[game];
+  $("hint").textContent = hint();
   const st = cur();
   selection = [];
   try {
@@ -278,7 +218,7 @@ async function show() {
     const [lm, sc, view] = await Promise.all([
       call("legalMoves", { state: wire(st) }),
       call("score", { state: wire(st) }),
-      game === "labyrinth" && viewer !== "all" && viewer !== "turn" ? call("observe", { state: wire(st), player: Number(viewer) }) : Promise.resolve(null),
+      hidden() && viewer !== "all" && viewer !== "turn" ? call("observe", { state: wire(st), player: Number(viewer) }) : Promise.resolve(null),
     ]);
     moves = lm.moves.map((m) => m.notation);
     chance = lm.chance;
@@ -293,7 +233,7 @@ async function show() {
     $("view-wrap").hidden = !view;
     $("view-text").value = view ? view.state.text : "";
     $("roll").hidden = !chance;
-    $("rotate-wrap").hidden = !(game === "labyrinth" && moves.length && /^[NESW]\d/.test(moves[0]));
+    if (g.shown) g.shown();
     $("flip").hidden = !flips();
     showHistory();
     permalink();
@@ -344,17 +284,15 @@ function showScore(sc, st) {
   }
 }
 
-// showMatch shows backgammon's match score and cube beside the board.
+// showMatch shows the game's match line (a match score, a doubling cube)
+// beside the board.
 function showMatch(st) {
   const el = $("match");
-  if (game !== "backgammon") { el.hidden = true; return; }
-  const m = bgMatch(st);
-  const names = seatNames(st);
-  const parts = [m.length ? `Match to ${m.length}: ${names[0]} ${m.scores[0]} – ${names[1]} ${m.scores[1]}` : "Money game"];
-  if (m.cube) parts.push(`cube ${m.value}, ${m.owner >= 0 ? "owned by " + names[m.owner] : "in the middle"}`);
-  el.textContent = parts.join(" · ");
-  el.dataset.cube = m.cube ? String(m.value) : "";
-  el.dataset.owner = m.cube ? String(m.owner) : "";
+  const m = g.match ? g.match(st, seatNames(st)) : null;
+  if (!m) { el.hidden = true; return; }
+  el.textContent = m.text;
+  el.dataset.cube = m.cube;
+  el.dataset.owner = m.owner;
   el.hidden = false;
 }
 
@@ -382,7 +320,7 @@ function permalink() {
   if (w.text !== undefined && Object.keys(w).length === 1) p.set("text", st.text);
   else p.set("json", JSON.stringify(w));
   if (flips()) p.set("side", String(side));
-  if (game === "labyrinth" && $("viewer").value !== "turn") p.set("view", $("viewer").value);
+  if (hidden() && $("viewer").value !== "turn") p.set("view", $("viewer").value);
   $("permalink").href = "#" + p;
 }
 
@@ -397,9 +335,7 @@ async function play(notation) {
     history = history.slice(0, at + 1);
     history.push({ state: r.state, move: r.move.notation });
     at++;
-    rotation = 0;
-    $("rotation").textContent = "0";
-    $("rotation").dataset.rotation = "0";
+    for (const x of games.values()) if (x.moved) x.moved();
   } catch (e) {
     say(e.message, true);
     app.dataset.busy = "0";
@@ -417,32 +353,19 @@ async function start(state) {
   await show();
 }
 
+// choose makes id the page's game.
+function choose(id) {
+  game = id;
+  g = games.get(id) || {};
+}
+
 async function newGame() {
-  game = $("game").value;
+  choose($("game").value);
   showOpts();
   const body = {};
   const seed = $("seed").value.trim();
   if (seed) body.seed = seed;
-  const o = {};
-  if (game === "backgammon") {
-    if ($("bg-cube").checked) o.cube = true;
-    const ml = Number($("bg-match").value);
-    if (ml > 0) o.matchLength = ml;
-  } else if (game === "abalone") {
-    o.layout = $("ab-layout").value;
-    const mp = Number($("ab-maxplies").value);
-    if (mp > 0) o.maxPlies = mp;
-  } else if (game === "labyrinth") {
-    o.players = Number($("lb-players").value);
-    o.vader = $("lb-vader").checked;
-    o.openCards = $("lb-open").checked;
-    o.noReturn = $("lb-noreturn").checked;
-  } else if (game === "gravity_trap") {
-    o.board = $("gt-board").value;
-    o.firstPlayer = Number($("gt-first").value);
-    o.allowMirrorPlacement = $("gt-mirror").checked;
-  }
-  body[optKey[game]] = o;
+  body[g.field] = g.newGameOptions ? g.newGameOptions() : {};
   try {
     const r = await call("new", body);
     side = defaultSide();
@@ -457,20 +380,23 @@ function setViewer(state) {
   const keep = pendingView !== null ? pendingView : sel.value;
   pendingView = null;
   sel.textContent = "";
-  players = game === "labyrinth" && state.labyrinth ? state.labyrinth.players.length : 2;
   const names = seatNames(state);
+  players = (hidden() && names.length) || 2;
   const add = (v, label) => { const o = document.createElement("option"); o.value = v; o.textContent = label; sel.appendChild(o); };
   add("turn", "the player to act");
   add("all", "everything (debug)");
   add("-1", "a spectator");
   for (let p = 0; p < players; p++) add(String(p), names[p]);
   sel.value = [...sel.options].some((o) => o.value === keep) ? keep : "turn";
-  $("viewer-label").hidden = game !== "labyrinth";
+  $("viewer-label").hidden = !hidden();
 }
 
+const hint = () => g.hint || "Pick a move from the list.";
+
+// showOpts shows the chosen game's options and controls, and its hint.
 function showOpts() {
-  for (const d of document.querySelectorAll(".opts")) d.hidden = d.dataset.for !== game;
-  $("hint").textContent = hints[game];
+  for (const d of document.querySelectorAll(".opts, .game-controls")) d.hidden = d.dataset.for !== game;
+  $("hint").textContent = hint();
 }
 
 // ---- seats: a person or the computer ----
@@ -480,7 +406,7 @@ function showSeats(state) {
   const keep = seats();
   box.textContent = "";
   const names = seatNames(state);
-  const n = game === "labyrinth" ? names.length : 2;
+  const n = names.length;
   for (let i = 0; i < n; i++) {
     const label = document.createElement("label");
     label.textContent = names[i] + " ";
@@ -590,19 +516,28 @@ async function chooseMove(kind) {
 
 // ---- board clicks ----
 
-const clickable = "[data-point],[data-cell],[data-square],[data-insertion],[data-station]";
+// clickable selects the board elements a click goes to: the games'
+// targets (set when the games are loaded).
+let clickable = "";
 
 function bindBoard() {
+  if (!clickable) return;
   for (const el of $("board").querySelectorAll(clickable)) {
     if (el.tagName === "text") continue;
     el.setAttribute("tabindex", "0");
     el.setAttribute("role", "button");
-    const name = el.dataset.point || el.dataset.cell || el.dataset.square || el.dataset.insertion || el.dataset.station;
-    el.setAttribute("aria-label", name);
+    el.setAttribute("aria-label", targetName(el));
   }
 }
 
+// targetName is the board name a clickable element carries.
+function targetName(el) {
+  for (const x of games.values()) for (const t of x.targets || []) { const v = el.getAttribute(`data-${t}`); if (v) return v; }
+  return "";
+}
+
 function boardTarget(ev) {
+  if (!clickable) return null;
   const el = ev.target.closest(clickable);
   return el && $("board").contains(el) ? el : null;
 }
@@ -621,25 +556,7 @@ function onBoard(el) {
   if (chance) { say("Roll first: press “Roll dice” (or pick a roll from the list).", true); return; }
   if (!moves.length) return;
   say("");
-  const d = el.dataset;
-  if (game === "gravity_trap" && d.station !== undefined) {
-    const m = moves.find((n) => n === d.station || n === "place " + d.station);
-    if (m) play(m); else say(`No legal move to station ${d.station}: the green dots are where you can go.`, true);
-  } else if (game === "labyrinth" && d.insertion) {
-    if (d.forbidden) { say(`${d.insertion} would undo the previous push.`, true); return; }
-    const want = rotation ? `${d.insertion}:${rotation}` : d.insertion;
-    const m = moves.includes(want) ? want : moves.find((n) => n === d.insertion || n.startsWith(d.insertion + ":"));
-    if (m) play(m); else say(`Now is not the time to insert at ${d.insertion}: move your ship first.`, true);
-  } else if (game === "labyrinth" && d.square) {
-    const m = moves.find((n) => n === d.square) || moves.find((n) => n === "V:" + d.square);
-    if (m) play(m);
-    else if (/^[NESW]\d/.test(moves[0])) say("Insert the spare tile first: click a marked arrow.", true);
-    else say(`Cannot reach ${d.square}: the green dots are the squares you can reach.`, true);
-  } else if (game === "abalone" && d.cell) {
-    clickSelect(d.cell, (sel) => sel.join(""));
-  } else if (game === "backgammon" && d.point) {
-    clickBackgammon(el);
-  }
+  if (g.click) g.click(el);
 }
 
 // clickSelect adds name to the selection and plays the move it spells,
@@ -657,34 +574,16 @@ function clickSelect(name, spell) {
   reselect();
 }
 
-// Backgammon: a play matches from→to when one of its checker paths passes
-// from and later to (notation from the mover's side: the board's
-// data-point-<mover> names it). One match is played; several are listed.
-function clickBackgammon(el) {
-  const me = toAct(cur());
-  const p = el.getAttribute(`data-point-${me}`);
-  const board = el.id.replace(/^point-/, "");
-  if (selection.length === 0) {
-    if (p && moves.some((n) => bgPaths(n).some((path) => path.slice(0, -1).includes(p)))) { selection = [board, p]; reselect(); }
-    else { say(`No checker of ${seatNames(cur())[me]} can move from there.`, true); reselect(); }
-    return;
-  }
-  const from = selection[1];
-  if (board === selection[0]) { selection = []; reselect(); return; } // a second click on it unselects
-  const fits = p ? moves.filter((n) => bgPaths(n).some((path) => {
-    const i = path.indexOf(from), j = path.lastIndexOf(p);
-    return i >= 0 && j > i;
-  })) : [];
-  selection = [];
-  if (fits.length === 1) { play(fits[0]); return; }
-  reselect();
-  if (fits.length > 1) {
-    for (const b of $("moves").querySelectorAll("button.move")) b.parentElement.hidden = !fits.includes(b.dataset.notation);
-    say(`${fits.length} plays move a checker ${from}→${p}: pick one in the list.`);
-  } else {
-    say(`No legal play moves a checker from ${from} to ${p || "there"}.`, true);
-  }
-}
+// page is what the games' modules may use of the page.
+const page = {
+  $, enumIndex, say, play, reselect, clickSelect, renderPlain, cur,
+  toAct: (st) => toAct(st),
+  seatNames: (st) => seatNames(st),
+  get moves() { return moves; },
+  get selection() { return selection; },
+  set selection(s) { selection = s; },
+  get side() { return side; },
+};
 
 // ---- autoplay ----
 
@@ -717,18 +616,6 @@ $("roll").addEventListener("click", () => { if (!personToAct()) { say("The compu
 $("coords").addEventListener("change", show);
 $("viewer").addEventListener("change", show);
 $("flip").addEventListener("click", () => { side = 1 - side; show(); });
-$("rotate").addEventListener("click", () => {
-  rotation = (rotation + 1) % 4;
-  $("rotation").textContent = String(rotation);
-  $("rotation").dataset.rotation = String(rotation);
-  const g = $("board").querySelector("#spare-tile") || $("board").querySelector("#spare");
-  const spare = g && g.querySelector("rect");
-  if (spare) {
-    // Preview the turn on the drawn spare (the server turns it for real).
-    const r = spare.getBBox();
-    g.setAttribute("transform", `rotate(${90 * rotation} ${r.x + r.width / 2} ${r.y + r.height / 2})`);
-  }
-});
 $("autoplay").addEventListener("click", () => {
   if (autoplay) { stopAutoplay(); return; }
   $("autoplay").setAttribute("aria-pressed", "true");
@@ -758,11 +645,11 @@ document.addEventListener("keydown", (ev) => {
 // spectator decodes and validates it and gives back both forms) and
 // starts from it; it throws what the server said is wrong.
 async function loadState(st, keepSide) {
-  if (game === "labyrinth" && !st.text) throw new Error("paste a Labyrinth state as text");
+  if (hidden() && !st.text) throw new Error(`paste a ${g.label} state as text`);
   const r = await call("observe", { state: st, player: -1 });
-  // ObserveState masks Labyrinth cards: keep the state as given, with
-  // the typed form only for a custom Gravity Trap board.
-  const state = game === "labyrinth" ? { text: st.text || r.state.text, labyrinth: r.state.labyrinth } : r.state;
+  // ObserveState masks what a spectator must not see: with hidden
+  // information keep the state as given (its text and the typed form).
+  const state = hidden() ? { text: st.text || r.state.text, [g.field]: r.state[g.field] } : r.state;
   side = keepSide === undefined ? 0 : keepSide;
   await start(state);
 }
@@ -772,15 +659,15 @@ async function loadState(st, keepSide) {
 // state in the paste box to fix.
 async function fromHash() {
   const p = new URLSearchParams(location.hash.slice(1));
-  // Object.hasOwn, not optKey[name]: a hash such as #game=__proto__ or
-  // #game=toString names an inherited property, not a game.
-  if (p.get("game") && !Object.hasOwn(optKey, p.get("game"))) {
+  // games.has, not an object's property: a hash such as #game=__proto__
+  // or #game=toString names an inherited property, not a game.
+  if (p.get("game") && !games.has(p.get("game"))) {
     await newGame();
-    say(`The link names an unknown game ${JSON.stringify(p.get("game"))}: pick one of ${Object.keys(optKey).join(", ")}.`, true);
+    say(`The link names an unknown game ${JSON.stringify(p.get("game"))}: pick one of ${[...games.keys()].join(", ")}.`, true);
     return;
   }
   if (!p.get("game")) { await newGame(); return; }
-  game = p.get("game");
+  choose(p.get("game"));
   $("game").value = game;
   showOpts();
   const raw = p.get("json") || p.get("text");
@@ -803,5 +690,59 @@ async function fromHash() {
   say(`The link's state could not be opened (${problem}); a new game started instead. The link's state is in the paste box below to fix and load.`, true);
 }
 
-window.addEventListener("hashchange", () => { stopAutoplay(); fromHash(); });
-fromHash();
+// ---- the games ----
+
+// field is a game id's name as a JSON field (NewGame's options, the typed
+// state): gravity_trap -> gravityTrap.
+const field = (id) => id.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+
+// loadGames asks ListGames for the games, loads each one's module
+// (/static/games/<id>.js), and builds the game menu, the options forms,
+// the games' controls and styles.
+async function loadGames() {
+  const list = (await (await api("/v1/games")).json()).games || [];
+  const hooks = await Promise.all(list.map((info) =>
+    import(`/static/games/${encodeURIComponent(info.id)}.js`).then((m) => m.default(page), () => ({}))));
+  const all = list.map((info, i) => ({ label: info.displayName || info.id, ...hooks[i], info, field: field(info.id), listed: i }));
+  const order = (x) => (x.order === undefined ? Infinity : x.order);
+  all.sort((a, b) => order(a) - order(b) || a.listed - b.listed);
+  const menu = $("game"), before = $("new-game"), row = $("viewer-label").parentElement;
+  const css = [];
+  const targets = [];
+  for (const x of all) {
+    const id = x.info.id;
+    games.set(id, x);
+    const o = document.createElement("option");
+    o.value = id;
+    o.textContent = x.label;
+    menu.appendChild(o);
+    if (x.options) {
+      const d = document.createElement("div");
+      d.className = "opts";
+      d.dataset.for = id;
+      d.hidden = true;
+      d.innerHTML = x.options;
+      before.before(d);
+    }
+    if (x.controls) {
+      const s = document.createElement("span");
+      s.className = "game-controls";
+      s.dataset.for = id;
+      s.hidden = true;
+      s.innerHTML = x.controls;
+      row.appendChild(s);
+    }
+    if (x.css) css.push(x.css);
+    for (const t of x.targets || []) if (!targets.includes(t)) targets.push(t);
+  }
+  clickable = targets.map((t) => `[data-${t}]`).join(",");
+  if (clickable) css.unshift(`#board :is(${clickable}) { cursor: pointer; }`);
+  const style = document.createElement("style");
+  style.textContent = css.join("\n");
+  document.head.appendChild(style);
+  for (const x of all) if (x.setup) x.setup();
+}
+
+const ready = loadGames().catch((e) => { say(`The games could not be listed: ${e.message}`, true); app.dataset.busy = "0"; throw e; });
+window.addEventListener("hashchange", () => { stopAutoplay(); ready.then(fromHash); });
+ready.then(fromHash).catch(() => { /* said above */ });
