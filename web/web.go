@@ -1,9 +1,22 @@
 // Package web is the playground: a static page (index.html, app.js,
 // style.css, embedded in the binary) that plays every game through the
-// public REST API only — NewGame, LegalMoves, ApplyMove, Score,
+// public REST API only — ListGames, NewGame, LegalMoves, ApplyMove, Score,
 // ObserveState and RenderState — so it is also a worked example of a
 // client. Nothing is fetched from the internet and there is no build step:
 // edit the files in static/ and rebuild.
+//
+// The page names no game: it lists ListGames' games and loads, for each
+// id, its module static/games/<id>.js (an ES module whose hooks app.js's
+// head comment lists: the options form, whose turn it is, how a board
+// click spells a move, the marks); a game without one is played from the
+// move list.
+//
+//	static/index.html      the page: menus, buttons, the board's box
+//	static/app.js          the generic page (history, moves, marks, seats, links)
+//	static/offline.js      ?offline=1: the API answered by the wasm in the page
+//	static/style.css       the page's style
+//	static/games/<id>.js   one module per game
+//	static/favicon.ico     the icon
 //
 // server (gamerulesd) serves Handler at "/" (the page) and "/static/" (its
 // assets) on the HTTP port.
@@ -20,8 +33,9 @@ import (
 //go:embed static
 var files embed.FS
 
-// Static holds the page's files: index.html, app.js, style.css, and
-// favicon.ico (16×16, a point and a checker), also served at /favicon.ico.
+// Static holds the page's files: index.html, app.js, offline.js,
+// style.css, games/<id>.js, and favicon.ico (16×16, a point and a
+// checker), also served at /favicon.ico.
 var Static, _ = fs.Sub(files, "static")
 
 // Register adds the playground's routes to mux: GET / (exactly) for the
