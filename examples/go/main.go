@@ -6,7 +6,7 @@
 //
 //	go run ./cmd/gamerulesd --grpc-addr 127.0.0.1:50051 &
 //	go run ./examples/go --addr 127.0.0.1:50051 --game backgammon --seed 1
-//	go run ./examples/go --game all    # every game in turn
+//	go run ./examples/go --game all    # every game ListGames lists, in turn
 package main
 
 import (
@@ -31,7 +31,7 @@ import (
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:50051", "the server's gRPC address")
-	id := flag.String("game", "backgammon", "the game to play: backgammon, abalone, labyrinth, gravity_trap, or all (each in turn)")
+	id := flag.String("game", "backgammon", "the game to play: a game id the server lists (ListGames), or all (each in turn)")
 	seed := flag.Uint64("seed", 1, "seed of the set-up, the dice and the random player")
 	maxPlies := flag.Int("max-plies", 20000, "give up after this many plies")
 	flag.Parse()
@@ -41,7 +41,11 @@ func main() {
 	}
 	defer conn.Close()
 	c := gamerulesv1grpc.NewGameRulesClient(conn)
-	for _, g := range games(*id) {
+	ids, err := games(context.Background(), c, *id)
+	if err != nil {
+		log.Fatal(describe(err))
+	}
+	for _, g := range ids {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		res, err := play(ctx, c, g, *seed, *maxPlies, os.Stdout)
 		if err != nil {
@@ -57,16 +61,22 @@ func main() {
 	}
 }
 
-// allGames are the games "--game all" plays, in turn.
-var allGames = []string{"abalone", "backgammon", "gravity_trap", "labyrinth"}
-
-// games is the list of games the --game flag's value names: every game for
-// "all", else the one game (the server refuses an id it does not serve).
-func games(flagValue string) []string {
-	if flagValue == "all" {
-		return allGames
+// games is the list of games the --game flag's value names: for "all"
+// every game the server lists (ListGames, in its order: sorted by id),
+// else the one game (the server refuses an id it does not serve).
+func games(ctx context.Context, c gamerulesv1grpc.GameRulesClient, flagValue string) ([]string, error) {
+	if flagValue != "all" {
+		return []string{flagValue}, nil
 	}
-	return []string{flagValue}
+	list, err := c.ListGames(ctx, &gamerulesv1.ListGamesRequest{})
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, g := range list.GetGames() {
+		ids = append(ids, g.GetId())
+	}
+	return ids, nil
 }
 
 // result is how a game went.

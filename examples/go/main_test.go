@@ -30,13 +30,17 @@ func TestExamplePlaysEveryGame(t *testing.T) {
 		served = append(served, g.GetId())
 	}
 	slices.Sort(served)
-	if all := games("all"); !slices.Equal(all, served) {
+	all, err := games(ctx, c, "all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(all, served) {
 		t.Errorf("--game all plays %v; the server serves %v", all, served)
 	}
-	if one := games("labyrinth"); !slices.Equal(one, []string{"labyrinth"}) {
+	if one, _ := games(ctx, c, "labyrinth"); !slices.Equal(one, []string{"labyrinth"}) {
 		t.Errorf("--game labyrinth plays %v", one)
 	}
-	for _, id := range games("all") {
+	for _, id := range all {
 		res, err := play(ctx, c, id, 1, 20000, io.Discard)
 		if err != nil {
 			t.Fatalf("%s: %v", id, describe(err))

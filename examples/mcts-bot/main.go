@@ -33,7 +33,7 @@ import (
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:50051", "the server's gRPC address")
-	id := flag.String("game", "gravity_trap", "the game: backgammon, abalone, labyrinth or gravity_trap")
+	id := flag.String("game", "gravity_trap", "the game: a game id the server lists (ListGames)")
 	games := flag.Int("games", 100, "games to play against the random player")
 	playouts := flag.Int("playouts", 1000, "Playout games per decision of the bot")
 	seed := flag.Uint64("seed", 1, "seed of the set-ups, the dice, the playouts and the random player")

@@ -14,8 +14,8 @@ import (
 // command's defaults) against the random player through the real server
 // on a loopback port: in Gravity Trap it must win at least 90% of the
 // games (100 with GAMERULES_LONG=1, else 20), and in
-// backgammon more than the random player (GAMERULES_LONG=1 only: a game
-// is a few seconds).
+// every other game ListGames lists more than the random player
+// (GAMERULES_LONG=1 only: a backgammon game is a few seconds).
 func TestBotBeatsRandom(t *testing.T) {
 	c := gamerulesv1grpc.NewGameRulesClient(servertest.Dial(t, servertest.Start(t, nil)))
 	long := os.Getenv("GAMERULES_LONG") == "1"
@@ -36,7 +36,16 @@ func TestBotBeatsRandom(t *testing.T) {
 	if !long {
 		return
 	}
-	for _, id := range []string{"backgammon", "labyrinth", "abalone"} {
+	// Every other game the server lists (ListGames): 10 games each.
+	list, err := c.ListGames(context.Background(), &gamerulesv1.ListGamesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, info := range list.GetGames() {
+		id := info.GetId()
+		if id == "gravity_trap" {
+			continue // played above
+		}
 		b := bot{c: c, playouts: 100, maxPlies: 2000, policy: greedy}
 		sc, err := b.match(context.Background(), id, 10, 1)
 		if err != nil {

@@ -134,8 +134,9 @@ async function main() {
   const args = { addr: '127.0.0.1:50051', game: 'backgammon', seed: '1', 'max-plies': '20000' };
   for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
   const client = new GameRules(args.addr, grpc.credentials.createInsecure());
-  const games = args.game === 'all' ? ['abalone', 'backgammon', 'gravity_trap', 'labyrinth'] : [args.game];
   try {
+    // --game all: every game the server lists (ListGames, sorted by id).
+    const games = args.game === 'all' ? (await call(client, 'ListGames', 'ListGamesRequest', {})).games.map((g) => g.id) : [args.game];
     for (const game of games) {
       const { plies, calls, last } = await play(client, game, Number(args.seed), Number(args['max-plies']));
       const winner = last.winner === undefined || last.winner === null ? 'none (a draw)' : last.winner;

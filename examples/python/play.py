@@ -75,9 +75,10 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-plies", type=int, default=20000)
     a = ap.parse_args()
-    games = ["abalone", "backgammon", "gravity_trap", "labyrinth"] if a.game == "all" else [a.game]
     with grpc.insecure_channel(a.addr) as ch:
         stub = pb_grpc.GameRulesStub(ch)
+        # --game all: every game the server lists (ListGames, sorted by id).
+        games = [g.id for g in stub.ListGames(pb.ListGamesRequest(), timeout=30).games] if a.game == "all" else [a.game]
         for game in games:
             plies, calls, last = play(stub, game, a.seed, a.max_plies)
             winner = last.winner if last.HasField("winner") else "none (a draw)"
