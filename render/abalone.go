@@ -28,6 +28,10 @@ const abStyle = commonStyle + `.frame{fill:#3b3f5c}.hole{fill:#c9c2ae;stroke:#8a
 // half a turn.
 //
 // Options.From and To name cells ("e5"). Errors are *OptionError.
+//
+// Stable element ids: id="cell-e5" data-cell="e5" for each of the 61
+// cells, with data-marble="black"/"white" when occupied;
+// id="lost-0"/"lost-1".
 func Abalone(s abalone.State, o Options) ([]byte, error) {
 	size, err := checkCommon(o, 2, false)
 	if err != nil {

@@ -40,6 +40,16 @@ const bgStyle = commonStyle + `.felt{fill:#2e6b3f}.frame{fill:#6b4a2b}.pt-dark{f
 //
 // Options.From and To name points from the drawn side: "1".."24", "bar",
 // "off". Errors are *OptionError.
+//
+// Stable element ids: id="point-N" data-point="N" for points 1..24
+// counted from the drawn side, id="bar" data-point="bar" (the drawn side's
+// bar), id="off" data-point="off" (its borne-off tray), id="bar-opponent",
+// id="off-opponent", id="dice" data-dice="6-5", id="cube" data-value,
+// id="pips-0"/"pips-1" data-pips; each point, bar and tray also has
+// data-point-0 and/or data-point-1: its name in that player's move
+// notation (point 7 from White's side is data-point-0="7"
+// data-point-1="18"; White's bar data-point-0="bar"), so a client can map
+// notation to the board whatever side is drawn.
 func Backgammon(s backgammon.State, o Options) ([]byte, error) {
 	size, err := checkCommon(o, 2, false)
 	if err != nil {

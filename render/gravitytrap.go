@@ -34,6 +34,11 @@ const gtStyle = commonStyle + `.frame{fill:#101a2e}.line{fill:none;stroke-width:
 // (the board's coordinates, or an automatic layout). Options.Side is
 // checked but changes nothing. Options.From and To name stations ("7").
 // Errors are *OptionError.
+//
+// Stable element ids: id="station-7" data-station="7" (data-marble="true",
+// data-ship="red"/"blue"), id="line-<i>" for each line (class
+// "lc0".."lc3": its colour), id="board-name" data-board (the built-in
+// board's name, "" for a custom board).
 func GravityTrap(s gravitytrap.State, o Options) ([]byte, error) {
 	size, err := checkCommon(o, 2, false)
 	if err != nil {

@@ -42,6 +42,12 @@ var lbColors = [labyrinth.NumColors]string{"#d33", "#f2c40f", "#2a2", "#27d"}
 // without it, every current target the state holds. A per-player view
 // itself (State.IsView) is drawn as it is. Options.From and To name
 // squares ("r3c5") or insertion points ("N2"). Errors are *OptionError.
+//
+// Stable element ids: id="square-r3c5" data-square="r3c5",
+// id="insert-N2" data-insertion="N2" (the forbidden one also
+// data-forbidden="true"), id="spare" (the caption and id="spare-tile", the
+// tile a client may turn to preview a rotation), id="ship-<colour>",
+// id="vader", id="target-<player>", id="legend".
 func Labyrinth(s labyrinth.State, o Options) ([]byte, error) {
 	size, err := checkCommon(o, s.Players(), true)
 	if err != nil {

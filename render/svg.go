@@ -1,6 +1,6 @@
 // Package render draws game states as self-contained SVG images: one
-// function per game (Backgammon, Abalone, Labyrinth, GravityTrap), each
-// taking a rules State and Options. It is pure Go on top of the rules
+// function per game, named after it and in a file of its own (<game>.go),
+// each taking a rules State and Options. It is pure Go on top of the rules
 // packages (no network, no files, nothing outside the standard library),
 // so it can run in the server (the RenderState RPC) or in any Go program.
 //
@@ -17,27 +17,8 @@
 //
 // So that a page can bind clicks to the board, the elements a move refers
 // to carry ids and data-* attributes that do not change between versions:
-//
-//   - backgammon: id="point-N" data-point="N" for points 1..24 counted from
-//     the drawn side, id="bar" data-point="bar" (the drawn side's bar),
-//     id="off" data-point="off" (its borne-off tray), id="bar-opponent",
-//     id="off-opponent", id="dice" data-dice="6-5", id="cube" data-value,
-//     id="pips-0"/"pips-1" data-pips; each point, bar and tray also has
-//     data-point-0 and/or data-point-1: its name in that player's move
-//     notation (point 7 from White's side is data-point-0="7"
-//     data-point-1="18"; White's bar data-point-0="bar"), so a client can
-//     map notation to the board whatever side is drawn;
-//   - Abalone: id="cell-e5" data-cell="e5" for each of the 61 cells, with
-//     data-marble="black"/"white" when occupied; id="lost-0"/"lost-1";
-//   - Labyrinth: id="square-r3c5" data-square="r3c5", id="insert-N2"
-//     data-insertion="N2" (the forbidden one also data-forbidden="true"),
-//     id="spare" (the caption and id="spare-tile", the tile a client may
-//     turn to preview a rotation), id="ship-<colour>", id="vader",
-//     id="target-<player>", id="legend";
-//   - Gravity Trap: id="station-7" data-station="7" (data-marble="true",
-//     data-ship="red"/"blue"), id="line-<i>" for each line (class "lc0".."lc3":
-//     its colour), id="board-name" data-board (the built-in board's name,
-//     "" for a custom board).
+// each game's function lists its own in its doc comment (under "Stable
+// element ids"), and the root's data-game is the game id.
 //
 // Highlighted squares (Options.From, To) get class "hl-from"/"hl-to".
 //
