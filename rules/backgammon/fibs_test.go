@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gamerules/gamerules/internal/oracle"
 	"github.com/gamerules/gamerules/rules/game"
 )
 
@@ -111,4 +112,67 @@ func fibsHolds(s State) bool {
 		return s.end == endBorneOff && !s.doubled && !s.crawford
 	}
 	return true
+}
+
+// TestFIBSBoardGnubg checks our FIBS boards against the boards gnubg 1.07
+// writes ("set output rawboard on", "show board") for the states of the
+// XGID corpus (testdata/backgammon/xgid/gnubg-fibs.jsonl.gz, made by
+// gnubg-fibs.py), gnubg's "You" being its player 1, our Black:
+//
+//   - our reading of gnubg's board has every bit of the Position ID and
+//     Match ID of the state gnubg holds (our reading of the XGID, the offer
+//     of a double removed as gnubg steps back to it), but for what a FIBS
+//     board cannot hold: the Jacoby flag (read as off), beavers (none) and
+//     a money game without the cube (read with the cube);
+//   - our board written from Black's side, names "root" and "gnubg", has
+//     gnubg's numbers in every field but those where gnubg departs from the
+//     protocol's description: the match length of money play (gnubg 0, the
+//     protocol 9999), the dice of the player not on roll (gnubg repeats the
+//     roll; the protocol has that player's own, 0 0), the checkers on the
+//     bar (gnubg 0; the protocol the count, also in the board), can move
+//     (gnubg 0; the protocol the number of dice to play) and redoubles
+//     (gnubg 1 except in the Crawford game; the protocol the number of
+//     instant redoubles, 0 without them).
+func TestFIBSBoardGnubg(t *testing.T) {
+	type row struct{ XGID, Board string }
+	rows := oracle.JSONL[row](t, "backgammon/xgid/gnubg-fibs.jsonl.gz")
+	if len(rows) < 2000 {
+		t.Fatalf("only %d rows", len(rows))
+	}
+	gnubgDeparts := map[int]bool{fbMatch: true, fbDice: true, fbDice + 1: true, fbOppDice: true, fbOppDice + 1: true,
+		fbOnBar: true, fbOnBar + 1: true, 47 + 1: true, 51: true}
+	bitsAgree, fieldsAgree, fields := 0, 0, 0
+	differ := map[string]int{}
+	for i, r := range rows {
+		s, err := ParseXGID(r.XGID)
+		if err != nil {
+			t.Fatalf("row %d: ParseXGID(%s) = %v", i, r.XGID, err)
+		}
+		s.doubled, s.actor = false, s.turn // gnubg steps back to the offer
+		got, err := ParseFIBSBoard(r.Board)
+		if err != nil {
+			t.Fatalf("row %d: ParseFIBSBoard(%s) = %v", i, r.Board, err)
+		}
+		want := s
+		want.jacoby, want.beavers, want.cubeUse = false, false, true
+		if got != want {
+			t.Errorf("row %d: %s: gnubg writes %s, which we read as %s, want %s", i, r.XGID, r.Board, got, want)
+		}
+		bitsAgree += xgidBits(t, got.PositionID()+":"+got.MatchID(), want.PositionID()+":"+want.MatchID())
+		ours := strings.Split(s.FIBSBoard(Black, "root", "gnubg"), ":")[1:]
+		theirs := strings.Split(r.Board, ":")[1:]
+		for k := range theirs {
+			fields++
+			if ours[k] == theirs[k] {
+				fieldsAgree++
+				continue
+			}
+			differ[fibsFields[k]]++
+			if !gnubgDeparts[k] {
+				t.Errorf("row %d: %s: %s is %s, gnubg writes %s\nours  %s\ngnubg %s", i, r.XGID, fibsFields[k], ours[k], theirs[k], s.FIBSBoard(Black, "root", "gnubg"), r.Board)
+			}
+		}
+	}
+	t.Logf("%d gnubg boards read: %d of %d bits of the IDs agree; our boards: %d of %d fields agree, the rest where gnubg departs from the protocol: %v",
+		len(rows), bitsAgree, len(rows)*152, fieldsAgree, fields, differ)
 }

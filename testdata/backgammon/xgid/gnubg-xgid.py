@@ -10,7 +10,7 @@
 # gnubg's player 0 stays O. A double offered gnubg cannot hold (it steps
 # back to the roll before the offer, saying so); its IDs are recorded as
 # gnubg shows them.
-import gnubg, json, gzip, os
+import gnubg, json, gzip, io, os
 
 for c in ['set player 0 human', 'set player 1 human', 'set automatic roll off', 'set automatic game off',
           'set automatic move off', 'set display off', 'set confirm default no']:
@@ -21,7 +21,7 @@ def read(x):
     gnubg.command('set xgid ' + x)
     return gnubg.positionid() + ":" + gnubg.matchid()
 
-with gzip.open(os.environ.get('OUT', 'gnubg-xgid.jsonl.gz'), 'wt') as fh:
+with io.TextIOWrapper(gzip.GzipFile(os.environ.get('OUT', 'gnubg-xgid.jsonl.gz'), 'wb', mtime=0)) as fh:
     for r in rows:
         r['gnubg'] = read(r['xgid'])
         r['gnubgvariant'] = read(r['variant'])
