@@ -61,6 +61,10 @@ func (s State) Text(f Format) string {
 	return s.String()
 }
 
+// maxStateText bounds a state's text in any form (a FIBS board with long
+// names is the longest), so that no text makes unbounded work.
+const maxStateText = 512
+
 // ParseAnyState reads a state in any of its text forms, telling them apart
 // by their shape (spec "Interchange formats"):
 //
@@ -75,10 +79,15 @@ func (s State) Text(f Format) string {
 //     wrong. The error says which Match ID to add for either player to
 //     roll in a money game.
 //
-// Surrounding spaces are ignored. Errors wrap game.ErrInvalidState, quote
+// Surrounding spaces are ignored; a text longer than 512 bytes is refused.
+// Errors wrap game.ErrInvalidState, quote
 // the text (game.Quote) and name the field at fault.
 func ParseAnyState(text string) (State, error) {
 	t := strings.TrimSpace(text)
+	if len(t) > maxStateText {
+		return State{}, &game.ParseError{Game: "backgammon", What: "state", Input: text, Offset: maxStateText, Kind: game.ErrInvalidState,
+			Reason: fmt.Sprintf("%d bytes; no form of a state is longer than %d", len(t), maxStateText)}
+	}
 	switch {
 	case len(t) >= 6 && strings.EqualFold(t[:6], "board:"):
 		return ParseFIBSBoard(t)
