@@ -87,8 +87,9 @@ func fibsPlayer(color int) uint8 {
 // given (gnubg writes 0 on the bar), must agree with the board; names,
 // home, bar, can move, forced move and redoubles are not kept.
 //
-// Errors wrap game.ErrInvalidState (a *game.ParseError naming the field
-// and quoting the text), or are Validate's for an impossible position.
+// Errors wrap game.ErrInvalidState: a *game.ParseError naming the field
+// and quoting the text, or, for an impossible position, Validate's reason
+// after the quoted text.
 func ParseFIBSBoard(text string) (State, error) {
 	text = strings.TrimSpace(text)
 	perr := func(field int, format string, args ...any) (State, error) {
@@ -255,7 +256,7 @@ func ParseFIBSBoard(text string) (State, error) {
 		}
 	}
 	if err := s.Validate(); err != nil {
-		return State{}, err
+		return State{}, fmt.Errorf("backgammon: FIBS board %s: %w", game.Quote(text), err)
 	}
 	return s, nil
 }
@@ -280,9 +281,11 @@ func fibsName(name, def string) string {
 // fields. The player is O (colour +1, direction -1: his point p is
 // position p) when Black, X (colour -1, direction +1: position 25-p) when
 // White. A money game has match length 9999; the dice are the on-roll
-// player's (the other pair 0 0); can move is the number of dice the player
-// can play when he is on roll with the dice (else 0); did crawford is 1 after the Crawford game; forced move
-// and redoubles are 0. ParseFIBSBoard(s.FIBSBoard(p, …)) == s for every
+// player's (the other pair 0 0); can move is the number of dice the
+// player can play when he is on roll with the dice (else 0); did crawford
+// is 1 after the Crawford game; forced move and redoubles are 0; was
+// doubled is 1 when the player answers a double, -1 when he offered it.
+// ParseFIBSBoard(s.FIBSBoard(p, …)) == s for every
 // state a FIBS board can hold; it cannot hold, and so does not write: the
 // opening (written as the roll), a resignation, how a game that was not
 // borne off ended, beavers, the Jacoby flag, and a money game without the

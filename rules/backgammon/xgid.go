@@ -64,8 +64,9 @@ var xgidFields = [...]string{"cube", "cube owner", "turn", "dice", "score of X (
 // text form's " beavers"); the cube is in use in every XGID except a money
 // game with max cube 0.
 //
-// Errors wrap game.ErrInvalidState (a *game.ParseError naming the field
-// and quoting the text), or are Validate's for an impossible position.
+// Errors wrap game.ErrInvalidState: a *game.ParseError naming the field
+// and quoting the text, or, for an impossible position, Validate's reason
+// after the quoted text.
 func ParseXGID(text string) (State, error) {
 	text = strings.TrimSpace(text)
 	body := text
@@ -220,7 +221,7 @@ func ParseXGID(text string) (State, error) {
 		s.end = endBorneOff
 	}
 	if err := s.Validate(); err != nil {
-		return State{}, err
+		return State{}, fmt.Errorf("backgammon: XGID %s: %w", game.Quote(text), err)
 	}
 	return s, nil
 }

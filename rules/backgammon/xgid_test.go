@@ -137,6 +137,28 @@ func TestXGIDExamples(t *testing.T) {
 			t.Errorf("ParseAnyState(%s) = %v, %v", c.xgid, a, err)
 		}
 	}
+	// A beaver and a raccoon (XG's "B" and "R", which gnubg does not read):
+	// Black doubled at 1 and White beavered, the cube at 4 on White's side,
+	// Black (the doubler) to answer; then Black raccooned, the cube at 8
+	// still White's (gnubg keeps it with the taker), White to answer.
+	for _, c := range []struct {
+		xgid                      string
+		turn, count, value, owner int
+	}{
+		{"XGID=-b----E-C---eE---c-e----B-:2:-1:1:B:0:0:3:0:10", Black, 1, 4, White},
+		{"XGID=-b----E-C---eE---c-e----B-:3:-1:1:R:0:0:2:0:10", White, 2, 8, White},
+	} {
+		s, err := ParseXGID(c.xgid)
+		if err != nil {
+			t.Fatalf("ParseXGID(%s) = %v", c.xgid, err)
+		}
+		if s.Phase() != PhaseDouble || s.Turn() != c.turn || s.OnRoll() != Black || s.BeaverCount() != c.count || s.CubeValue() != c.value || s.CubeOwner() != c.owner || !s.Beavers() {
+			t.Errorf("ParseXGID(%s) = %s: phase %s, turn %d, on roll %d, beavers %d, cube %d owned by %d", c.xgid, s, s.Phase(), s.Turn(), s.OnRoll(), s.BeaverCount(), s.CubeValue(), s.CubeOwner())
+		}
+		if s.XGID() != c.xgid {
+			t.Errorf("ParseXGID(%s).XGID() = %s", c.xgid, s.XGID())
+		}
+	}
 	for _, c := range []struct{ xgid, field string }{
 		{"XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0", "9 fields"},
 		{"XGID=-b----E-C---eE---c-e----B:0:0:1:52:0:0:0:0:10", "position: 26"},
