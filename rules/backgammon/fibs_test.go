@@ -84,7 +84,7 @@ func TestFIBSBoardRoundTrip(t *testing.T) {
 			if again, err := ParseFIBSBoard(got.FIBSBoard(you, "", "")); err != nil || again != got {
 				t.Fatalf("%s: %s reads as %s, which reads back as %v, %v", s, x, got, again, err)
 			}
-			if fibsHolds(s) {
+			if s.Lossless(FormatFIBS) {
 				whole++
 				if got != s {
 					t.Fatalf("%s: %s reads back as %s", s, x, got)
@@ -101,17 +101,6 @@ func TestFIBSBoardRoundTrip(t *testing.T) {
 	if whole < 1000 || lossy == 0 {
 		t.Fatalf("too few states: %d whole, %d lossy", whole, lossy)
 	}
-}
-
-// fibsHolds reports whether a FIBS board holds s whole.
-func fibsHolds(s State) bool {
-	switch {
-	case s.phase == PhaseOpening, s.resign != 0, s.beavers, s.jacoby, !s.cubeUse:
-		return false
-	case s.phase == PhaseOver:
-		return s.end == endBorneOff && !s.doubled && !s.crawford
-	}
-	return true
 }
 
 // TestFIBSBoardGnubg checks our FIBS boards against the boards gnubg 1.07

@@ -49,8 +49,9 @@ func ParseFormat(name string) (Format, error) {
 // Text returns s written in format f: State.String for FormatGnubg,
 // State.XGID for FormatXGID, State.FIBSBoard(s.Turn(), "", "") for
 // FormatFIBS (the board as the player to act sees it, names "You" and
-// "Opponent"). XGID and FIBS boards cannot hold every state: see their
-// writers for what is lost. An unknown f writes the canonical form.
+// "Opponent"). XGID and FIBS boards cannot hold every state: Lossless
+// says whether f holds s, and the writers say what is lost. An unknown f
+// writes the canonical form.
 func (s State) Text(f Format) string {
 	switch f {
 	case FormatXGID:
@@ -64,6 +65,35 @@ func (s State) Text(f Format) string {
 // maxStateText bounds a state's text in any form (a FIBS board with long
 // names is the longest), so that no text makes unbounded work.
 const maxStateText = 512
+
+// Lossless reports whether s.Text(f) holds s whole, so that
+// ParseAnyState(s.Text(f)) == s: always for FormatGnubg; for FormatXGID
+// unless s is in PhaseOpening, has a resignation offered or accepted, a
+// third beaver in a row, ended other than borne off, or is a match with
+// the Jacoby flag (Match ID bit 66 clear); for FormatFIBS unless s is in
+// PhaseOpening, has a resignation, beavers allowed, the Jacoby flag, no
+// cube, ended other than borne off, or is a finished game with the
+// Crawford flag (spec "Interchange formats").
+func (s State) Lossless(f Format) bool {
+	switch f {
+	case FormatXGID:
+		switch {
+		case s.phase == PhaseOpening, s.resign != 0, s.beavered == MaxBeavers:
+			return false
+		case s.phase == PhaseOver && (s.end != endBorneOff || s.doubled):
+			return false
+		}
+		return s.matchLen == 0 || !s.jacoby
+	case FormatFIBS:
+		switch {
+		case s.phase == PhaseOpening, s.resign != 0, s.beavers, s.jacoby, !s.cubeUse:
+			return false
+		case s.phase == PhaseOver:
+			return s.end == endBorneOff && !s.doubled && !s.crawford
+		}
+	}
+	return true
+}
 
 // ParseAnyState reads a state in any of its text forms, telling them apart
 // by their shape (spec "Interchange formats"):

@@ -51,8 +51,8 @@ func TestParseAnyState(t *testing.T) {
 			if err != nil && s.phase == PhaseOver && s.end != endBorneOff {
 				continue // a game that was not borne off: XGID and FIBS cannot say it ended
 			}
-			if err != nil || got.Text(f) != text && (f == FormatGnubg || xgidHolds(s) && fibsHolds(s)) {
-				t.Fatalf("%s: ParseAnyState(%s) = %v, %v", s, text, got, err)
+			if err != nil || (got == s) != s.Lossless(f) {
+				t.Fatalf("%s: ParseAnyState(%s) = %v, %v; Lossless(%s) = %v", s, text, got, err, f, s.Lossless(f))
 			}
 			n++
 		}

@@ -35,20 +35,6 @@ func xgidStart(k int, r *rand.Rand) Options {
 	return o
 }
 
-// xgidHolds reports whether an XGID holds s whole (ParseXGID(s.XGID()) == s;
-// see State.XGID for what it cannot hold).
-func xgidHolds(s State) bool {
-	switch {
-	case s.phase == PhaseOpening, s.resign != 0, s.beavered == MaxBeavers:
-		return false
-	case s.phase == PhaseOver:
-		return s.end == endBorneOff && !s.doubled
-	case s.matchLen > 0 || !s.cubeUse:
-		return s.jacoby == (s.matchLen == 0 && s.jacoby)
-	}
-	return true
-}
-
 // xgidPlayouts plays random games of varied options and calls f on every
 // state reached.
 func xgidPlayouts(t *testing.T, n int, seed uint64, f func(s State)) {
@@ -92,7 +78,7 @@ func TestXGIDRoundTrip(t *testing.T) {
 		if x2 := got.XGID(); x2 != x {
 			t.Fatalf("%s: XGID %s reads as %s, written %s", s, x, got, x2)
 		}
-		if xgidHolds(s) {
+		if s.Lossless(FormatXGID) {
 			whole++
 			if got != s {
 				t.Fatalf("%s: XGID %s reads back as %s", s, x, got)
@@ -298,7 +284,7 @@ func TestXGIDDump(t *testing.T) {
 	xgidPlayouts(t, 400, 3131, func(s State) {
 		// gnubg reads the XGIDs of states play goes on in; a beaver or a
 		// raccoon it does not read.
-		if !xgidHolds(s) || s.phase == PhaseOver || s.beavered != 0 || seen[s] || r.IntN(24) != 0 {
+		if !s.Lossless(FormatXGID) || s.phase == PhaseOver || s.beavered != 0 || seen[s] || r.IntN(24) != 0 {
 			return
 		}
 		seen[s] = true
