@@ -97,6 +97,14 @@
 // the player whose turn it is; after a play the turn passes, so it is the
 // opponent's view, and a finished game is written from the loser's side.
 //
+// ParseAnyState reads a state in any of its forms, told apart by shape:
+// the gnubg ID, eXtreme Gammon's "XGID=…" (ParseXGID, as gnubg's "set
+// xgid" reads it) and the FIBS client protocol's "board:…"
+// (ParseFIBSBoard); a bare Position ID is refused, since it does not say
+// who is on roll. State.Text writes each form (Format; State.XGID,
+// State.FIBSBoard), losing only what a form cannot hold (spec
+// "Interchange formats").
+//
 // # Concurrency
 //
 // State and Move are small comparable values; Apply returns a new State and
@@ -121,4 +129,7 @@
 //	movegen.go   legal-play generation and LegalMoves
 //	apply.go     Apply and RollDice
 //	parse.go     ParseMove: notation to the canonical Move, with reasons for refusals
+//	formats.go   ParseAnyState, Format, State.Text: every text form of a state
+//	xgid.go      ParseXGID, State.XGID: eXtreme Gammon's XGID
+//	fibs.go      ParseFIBSBoard, State.FIBSBoard: the FIBS client protocol's board
 package backgammon
