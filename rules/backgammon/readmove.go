@@ -218,9 +218,27 @@ func isPassText(text string) bool {
 	return t == "" || passWords[t]
 }
 
-// normalizePlay rewrites a play written in any dialect ReadMove reads into
-// ParseMove's grammar (lower case, "/" between points, "bar" and "off",
-// paths separated by one space). ok is false when a word is not a path.
+// PlayNotation rewrites a play written in any dialect ReadMove reads (see
+// there: "/" or "-", "bar"/"b"/25, "off"/"o"/0, any case, commas, "(n)" as
+// its own word, a leading "move", OpenSpiel's "Pass" half) into the grammar
+// ParseMove reads: lower case, "/" between points, "bar" and "off", a star
+// only after a landing point, paths separated by one space ("Bar-22*, 6-O"
+// is "bar/22* 6/off"). It reads no position: ok is false when a word is not
+// a path, and the result may still be no legal play. At most 12 words.
+// It is the one lexer of the dialects: ReadMove and the .mat reader
+// (rules/backgammon/mat) use it.
+func PlayNotation(text string) (string, bool) { return normalizePlay(text) }
+
+// IsPathWord reports whether w is one checker path of a play in a dialect
+// ReadMove reads, without spaces: "13/9", "25/20*", "6/0", "bar/21",
+// "6-off", "13/9(2)", "24/23*/20" (points 0 to 25, "bar", "b", "off" or
+// "o", in any case; "/" or "-" between them; a "*" after any point; a count
+// in parentheses at the end). It is linear in len(w).
+func IsPathWord(w string) bool {
+	_, ok := normalizePath(strings.ToLower(w))
+	return ok
+}
+
 func normalizePlay(text string) (string, bool) {
 	t := strings.ToLower(text)
 	t = strings.NewReplacer(",", " ", ";", " ").Replace(t)
@@ -236,7 +254,7 @@ func normalizePlay(text string) (string, bool) {
 		switch {
 		case w == "pass":
 			continue // OpenSpiel's half of a play that uses one die
-		case len(w) == 3 && w[0] == '(' && w[2] == ')':
+		case len(w) == 3 && w[0] == '(' && w[1] >= '1' && w[1] <= '4' && w[2] == ')':
 			if len(out) == 0 {
 				return "", false
 			}
@@ -260,11 +278,10 @@ func normalizePlay(text string) (string, bool) {
 func normalizePath(w string) (string, bool) {
 	count := ""
 	if n := len(w); n >= 3 && w[n-1] == ')' {
-		i := strings.LastIndexByte(w, '(')
-		if i < 0 {
+		if w[n-3] != '(' || w[n-2] < '1' || w[n-2] > '4' {
 			return "", false
 		}
-		w, count = w[:i], w[i:]
+		w, count = w[:n-3], w[n-3:]
 	}
 	var b strings.Builder
 	segs := 0
@@ -288,8 +305,11 @@ func normalizePath(w string) (string, bool) {
 		case "off", "o", "0":
 			name = "off"
 		default:
-			n, err := strconv.Atoi(seg)
-			if err != nil || n < 1 || n > 24 || len(seg) > 2 {
+			if len(seg) < 1 || len(seg) > 2 || strings.Trim(seg, "0123456789") != "" {
+				return "", false
+			}
+			n, _ := strconv.Atoi(seg)
+			if n < 1 || n > 24 {
 				return "", false
 			}
 			name = strconv.Itoa(n)
