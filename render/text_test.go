@@ -1,0 +1,138 @@
+package render_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gamerules/gamerules/render"
+	"github.com/gamerules/gamerules/rules/backgammon"
+	"github.com/gamerules/gamerules/rules/game"
+)
+
+// gnubgBoards are the states of testdata/gnubg/<name>.txt.
+var gnubgBoards = map[string]string{
+	"white-3-1":          "4HPwATDgc/ABMA:MIEFAAAAAAAE",
+	"roll":               "LoY4oFGMs3BAUQ:cAkAAAAAAAAE",
+	"midgame":            "wbniARGUR3gQRQ:MIEGAAAAAAAE",
+	"tall-stack":         "3vEHgAB9BAaMMQ:cIkGAAAAAAAE",
+	"bearing-off":        "/xkAAHB/WYAAAA:MAEKAAAAAAAE",
+	"cube-centred-match": "sGfwATDgc/ABMA:cAmgAAAAAAAE",
+	"bar-and-off":        "g8/hAUDgcxgADA:MAEXAAAAAAAE",
+	"cube-owned-match":   "UufgATDgc/ABUA:QQnzADAAEAAE",
+	"cube-owned-roll":    "4HPwCSCic/AAWA:AQHgADAAEAAE",
+	"bar-match":          "UufgATDgc/ABUA:cAn7ADAAEAAE",
+}
+
+// TestBackgammonTextGnubg compares BackgammonText's board with gnubg 1.07's
+// own "show board" output for the same state (testdata/gnubg/README.md),
+// byte for byte.
+func TestBackgammonTextGnubg(t *testing.T) {
+	files, _ := filepath.Glob("testdata/gnubg/*.txt")
+	if len(files) != len(gnubgBoards) {
+		t.Fatalf("%d gnubg boards in testdata, %d states listed", len(files), len(gnubgBoards))
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".txt")
+		want, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := render.BackgammonText(must(backgammon.ParseState(gnubgBoards[name])), render.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitAfter(got, "\n")
+		if len(lines) < 15 {
+			t.Fatalf("%s: %d lines", name, len(lines))
+		}
+		if board := strings.Join(lines[:15], ""); board != string(want) {
+			t.Errorf("%s: BackgammonText's board differs from gnubg's:\n%s\ngnubg:\n%s", name, board, want)
+		}
+	}
+}
+
+type textGolden struct {
+	name string
+	draw func() (string, error)
+}
+
+func bgText(name, text string, o render.Options) textGolden {
+	return textGolden{"backgammon-" + name, func() (string, error) {
+		return render.BackgammonText(must(backgammon.ParseState(text)), o)
+	}}
+}
+
+var textGoldens = []textGolden{
+	bgText("white-3-1", "4HPwATDgc/ABMA:MIEFAAAAAAAE", render.Options{}),
+	bgText("white-3-1-black-side", "4HPwATDgc/ABMA:MIEFAAAAAAAE", side(1)),
+	bgText("opening", "4HPwATDgc/ABMA:MAAAAAAAAAAE", render.Options{}),
+	bgText("bar-and-off", "g8/hAUDgcxgADA:MAEXAAAAAAAE", render.Options{}),
+	bgText("cube-owned-match", "UufgATDgc/ABUA:QQnzADAAEAAE", render.Options{}),
+	bgText("double-offered", "4HPwCSCic/AAWA:ARngADAAEAAE", render.Options{}),
+	bgText("resignation", "kmfwAQXCOXgAbA:MKnpADAAEAAE", render.Options{}),
+	bgText("over-backgammon", "AAAA7jcBSAQAAA:cAoAADAAAAAE", render.Options{}),
+}
+
+// TestTextGoldens compares each text board with testdata/text/<name>.txt;
+// `go test ./render -update` rewrites them (look at the diff before
+// committing).
+func TestTextGoldens(t *testing.T) {
+	for _, g := range textGoldens {
+		got, err := g.draw()
+		if err != nil {
+			t.Fatalf("%s: %v", g.name, err)
+		}
+		if !strings.HasSuffix(got, "\n") || strings.ContainsAny(got, "\t\r") {
+			t.Errorf("%s: not plain lines", g.name)
+		}
+		for _, r := range got {
+			if r > 126 || (r < 32 && r != '\n') {
+				t.Fatalf("%s: non-ASCII %q", g.name, r)
+			}
+		}
+		path := filepath.Join("testdata", "text", g.name+".txt")
+		if *update {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run go test ./render -update to create it)", err)
+		}
+		if got != string(want) {
+			t.Errorf("%s differs from the golden file:\n%s\nwant:\n%s", path, got, want)
+		}
+	}
+}
+
+// TestTextOptions checks that the text functions refuse what the SVG ones
+// refuse, with the same field.
+func TestTextOptions(t *testing.T) {
+	s := must(backgammon.ParseState("4HPwATDgc/ABMA:MIEFAAAAAAAE"))
+	for _, c := range []struct {
+		o     render.Options
+		field string
+	}{
+		{render.Options{HasSide: true, Side: 2}, "side"},
+		{render.Options{From: "25"}, "highlight_from"},
+		{render.Options{Size: 5}, "size"},
+	} {
+		_, err := render.BackgammonText(s, c.o)
+		var oe *render.OptionError
+		if !errors.As(err, &oe) || oe.Field != c.field || !errors.Is(err, game.ErrInvalidOptions) {
+			t.Errorf("BackgammonText(%+v) = %v; want an OptionError on %s", c.o, err, c.field)
+		}
+		_, svgErr := render.Backgammon(s, c.o)
+		if svgErr == nil || svgErr.Error() != err.Error() {
+			t.Errorf("SVG error %v, text error %v", svgErr, err)
+		}
+	}
+}
