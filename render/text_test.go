@@ -8,8 +8,11 @@ import (
 	"testing"
 
 	"github.com/gamerules/gamerules/render"
+	"github.com/gamerules/gamerules/rules/abalone"
 	"github.com/gamerules/gamerules/rules/backgammon"
 	"github.com/gamerules/gamerules/rules/game"
+	"github.com/gamerules/gamerules/rules/gravitytrap"
+	"github.com/gamerules/gamerules/rules/labyrinth"
 )
 
 // gnubgBoards are the states of testdata/gnubg/<name>.txt.
@@ -74,6 +77,35 @@ var textGoldens = []textGolden{
 	bgText("double-offered", "4HPwCSCic/AAWA:ARngADAAEAAE", render.Options{}),
 	bgText("resignation", "kmfwAQXCOXgAbA:MKnpADAAEAAE", render.Options{}),
 	bgText("over-backgammon", "AAAA7jcBSAQAAA:cAoAADAAAAAE", render.Options{}),
+	abText("classic", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", render.Options{}),
+	abText("classic-white-side", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", side(1)),
+	abText("midgame-ply-limit", "ww1b1/wwwbbb/2ww1bb/5b2/9/3b4/1bb1www/bbbwww/1b1w1 w 5/12", render.Options{}),
+	abText("won", "wwwww/wwwwww/2www2/8/9/8/7/bbbbbb/3bb b", render.Options{}),
+	abText("highlight-a1-b2-no-coordinates", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", render.Options{From: "a1", To: "b2", HideCoordinates: true}),
+	lbTextGolden("start-3-players-vader", lbText(lbStart3), render.Options{}),
+	lbTextGolden("move-phase", lbText("69eAceB5c/ca*7N9bQa9/7Ca7D9UeE9dF/9WabM53eR5/7G7ObHadI6VdJ/66aePcT6X3S/35bKabLa9 a R11,Y17,G77,V22 N4 Rm :PLXCMNVA,:IUKBJGOF,:TSHEQRWD v"), render.Options{}),
+	lbTextGolden("view-of-yellow", lbText(lbStart3), side(1)),
+	lbTextGolden("four-players", func() labyrinth.State { return must(labyrinth.New(labyrinth.Options{Players: 4, Seed: 3})) }, render.Options{}),
+	lbTextGolden("over-no-coordinates", lbText("67NeA5eBa*c/53T9c9V5dR/7C3S7DbOeEeQdF/9W3U5dP95a/7G6bH9dIcdJ/53X3ceMa9/35bKabL59 5 R67,Y17,V42 N2 - OKTVUFBM:NILH,GXCPRWJAQSED: v"), render.Options{HideCoordinates: true}),
+	gtTextGolden("red-to-move", gtText("RoooBooooooooooooooooo r"), render.Options{}),
+	gtTextGolden("empty-red-places", gtText("...................... R"), render.Options{}),
+	gtTextGolden("late", gtText("....B...ooo.oooo.o.Roo r"), render.Options{}),
+	gtTextGolden("over", gtText(".........R..oooo.o...B b"), render.Options{}),
+	gtTextGolden("rings-late-no-coordinates", gtText("oooooooooB.oooooooo.R. b rings"), render.Options{HideCoordinates: true}),
+}
+
+func abText(name, text string, o render.Options) textGolden {
+	return textGolden{"abalone-" + name, func() (string, error) {
+		return render.AbaloneText(must(abalone.ParseState(text)), o)
+	}}
+}
+
+func lbTextGolden(name string, s func() labyrinth.State, o render.Options) textGolden {
+	return textGolden{"labyrinth-" + name, func() (string, error) { return render.LabyrinthText(s(), o) }}
+}
+
+func gtTextGolden(name string, s func() gravitytrap.State, o render.Options) textGolden {
+	return textGolden{"gravitytrap-" + name, func() (string, error) { return render.GravityTrapText(s(), o) }}
 }
 
 // TestTextGoldens compares each text board with testdata/text/<name>.txt;
