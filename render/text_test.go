@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,6 +35,7 @@ var gnubgBoards = map[string]string{
 // byte for byte.
 func TestBackgammonTextGnubg(t *testing.T) {
 	files, _ := filepath.Glob("testdata/gnubg/*.txt")
+	files = slices.DeleteFunc(files, func(f string) bool { return strings.HasSuffix(f, "random-boards.txt") })
 	if len(files) != len(gnubgBoards) {
 		t.Fatalf("%d gnubg boards in testdata, %d states listed", len(files), len(gnubgBoards))
 	}
@@ -166,5 +168,38 @@ func TestTextOptions(t *testing.T) {
 		if svgErr == nil || svgErr.Error() != err.Error() {
 			t.Errorf("SVG error %v, text error %v", svgErr, err)
 		}
+	}
+}
+
+// TestBackgammonTextGnubgRandom compares BackgammonText's board with gnubg
+// 1.07's for 81 states of seeded random games (money with and without the
+// cube, matches of 3 to 11 points from random scores, cubes doubled and
+// taken; PhaseRoll and PhaseMove): testdata/gnubg/random-boards.txt holds
+// each state ("state <text>") and the 15 lines gnubg printed for it after
+// "set matchid", "set board" (testdata/gnubg/README.md).
+func TestBackgammonTextGnubgRandom(t *testing.T) {
+	data, err := os.ReadFile("testdata/gnubg/random-boards.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	n := 0
+	for i := 0; i+15 < len(lines); i += 16 {
+		st, ok := strings.CutPrefix(lines[i], "state ")
+		if !ok {
+			t.Fatalf("line %d: %q is not a state line", i+1, lines[i])
+		}
+		got, err := render.BackgammonText(must(backgammon.ParseState(st)), render.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.Join(lines[i+1:i+16], "\n") + "\n"
+		if board := strings.Join(strings.SplitAfter(got, "\n")[:15], ""); board != want {
+			t.Errorf("%s: BackgammonText's board differs from gnubg's:\n%s\ngnubg:\n%s", st, board, want)
+		}
+		n++
+	}
+	if n != 81 {
+		t.Errorf("%d boards compared; want 81", n)
 	}
 }
