@@ -2,9 +2,11 @@ package render_test
 
 import (
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -202,4 +204,84 @@ func TestBackgammonTextGnubgRandom(t *testing.T) {
 	if n != 81 {
 		t.Errorf("%d boards compared; want 81", n)
 	}
+}
+
+// TestTextBoardsFollowPlay plays seeded random games of Abalone and Gravity
+// Trap and reads each text board back: Abalone's rows hold exactly the
+// marbles of each colour on their cells, and Gravity Trap's line list gives
+// every station's content.
+func TestTextBoardsFollowPlay(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 5))
+	checked := 0
+	for g := 0; g < 4; g++ {
+		s := must(abalone.New(abalone.Options{}))
+		for ply := 0; ply < 60 && !s.Outcome().Finished; ply++ {
+			txt := must(render.AbaloneText(s, render.Options{}))
+			rows := strings.Split(txt, "\n")[:9]
+			for i, row := range rows {
+				f := strings.Fields(row)
+				letter := byte('I' - i)
+				if f[0] != string(letter) {
+					t.Fatalf("row %d starts %q", i, f[0])
+				}
+				for k, ch := range f[1:] {
+					if k >= 9 || ch[0] >= '0' && ch[0] <= '9' {
+						break // the diagonal number
+					}
+					lo := 1
+					if letter > 'E' {
+						lo = int(letter-'E') + 1
+					}
+					c := abalone.CellAt(letter, lo+k)
+					want := map[int]string{-1: ".", 0: "B", 1: "W"}[s.At(c)]
+					if ch != want {
+						t.Fatalf("%s: %s shows %q; want %q\n%s", s, c, ch, want, txt)
+					}
+					checked++
+				}
+			}
+			moves := s.LegalMoves()
+			s = must(s.Apply(moves[r.IntN(len(moves))]))
+		}
+	}
+	for g := 0; g < 4; g++ {
+		s := must(gravitytrap.New(gravitytrap.Options{}))
+		for ply := 0; ply < 40 && !s.Outcome().Finished; ply++ {
+			txt := must(render.GravityTrapText(s, render.Options{}))
+			for _, l := range strings.Split(txt, "\n") {
+				rest, ok := strings.CutPrefix(l, "line ")
+				if !ok {
+					continue
+				}
+				for _, w := range strings.Fields(rest)[1:] {
+					i, err := strconv.Atoi(w[:len(w)-1])
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := byte('.')
+					switch {
+					case s.Ship(0) == i:
+						want = 'R'
+					case s.Ship(1) == i:
+						want = 'B'
+					case s.HasMarble(i):
+						want = 'o'
+					}
+					if w[len(w)-1] != want {
+						t.Fatalf("%s: station %d shows %c; want %c", s, i, w[len(w)-1], want)
+					}
+					checked++
+				}
+			}
+			moves := s.LegalMoves()
+			if len(moves) == 0 {
+				break
+			}
+			s = must(s.Apply(moves[r.IntN(len(moves))]))
+		}
+	}
+	if checked < 10000 {
+		t.Errorf("only %d cells checked", checked)
+	}
+	t.Logf("%d cells and stations checked", checked)
 }
