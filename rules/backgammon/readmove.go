@@ -21,7 +21,10 @@ import (
 //     "13/9(2)", "24/23*/20"), eXtreme Gammon and Backgammon Studio (the
 //     same, with unhit waypoints left out: "24/13", "8/2*(2)"), FIBS
 //     ("8-5 6-5", "bar-22", "6-off", one die per step, "-" for "/"; a
-//     leading "move" is skipped) or OpenSpiel ("Bar/24*", "2/Off",
+//     leading "move" is skipped; FIBS numbers the points for the player
+//     who moves from 24 to 1, so a text whose every step goes upward,
+//     "1-7 12-14", "bar-3", "22-off", is read with point p as the mover's
+//     25-p) or OpenSpiel ("Bar/24*", "2/Off",
 //     "10/8(2)", "24/18/13", "24/18 Pass" when only one die can be played);
 //   - with points from the mover's side, "bar", "b" or 25 for the bar and
 //     "off", "o" or 0 for off, in any case; "/" or "-" between points;
@@ -59,43 +62,64 @@ func ReadMove(s State, text string) (Move, error) {
 		}
 		return Move{}, &ReadError{Text: text, Plays: firstPlays(g, nearestMax), Err: fmt.Errorf("backgammon: %w: %s with %d-%d: a play is possible (%d legal)", game.ErrIllegalMove, game.Quote(text), s.dice[0], s.dice[1], len(g.ents))}
 	}
-	norm, ok := normalizePlay(text)
+	norm, alt, ok := normalizePlay(text)
 	if !ok {
 		return Move{}, &ReadError{Text: text, Plays: firstPlays(g, nearestMax), Err: err}
 	}
-	noOffset := func(_ int, why string, args ...any) error {
-		return &game.ParseError{Game: "backgammon", What: "move", Input: text, Offset: -1, Reason: fmt.Sprintf(why, args...), Kind: game.ErrIllegalMove}
+	m, rerr, q, final := s.readPlay(g, text, norm)
+	if final {
+		return m, rerr
 	}
-	var q search
-	q.init(g, &s)
-	if perr := q.readPaths(norm, text, noOffset); perr != nil || q.nh == 0 {
-		return Move{}, &ReadError{Text: text, Plays: firstPlays(g, nearestMax), Err: err}
-	}
-	j, rerr := q.run(text)
-	if rerr == nil {
-		return g.ents[j].m, nil
-	}
-	if len(q.found) > 1 {
-		return Move{}, ambiguous(text, g, &q)
-	}
-	if q.marked != 0 {
-		// No play hits where the stars say: read the steps without them.
-		var q2 search
-		q2.init(g, &s)
-		if q2.readPaths(strings.ReplaceAll(norm, "*", ""), text, noOffset) == nil {
-			j, err2 := q2.run(text)
-			if err2 == nil {
-				return g.ents[j].m, nil
-			}
-			if len(q2.found) > 1 {
-				return Move{}, ambiguous(text, g, &q2)
-			}
+	if alt != "" {
+		// Both directions of numbering fit the text ("24-off"): the other.
+		if m, err2, _, final := s.readPlay(g, text, alt); final && err2 == nil {
+			return m, nil
 		}
+	}
+	if q == nil {
+		return Move{}, &ReadError{Text: text, Plays: firstPlays(g, nearestMax), Err: err}
 	}
 	if len(g.ents) == 0 {
 		return Move{}, rerr // ParseMove's "the only legal move is pass"
 	}
-	return Move{}, &ReadError{Text: text, Plays: nearest(g, &q), Err: rerr}
+	return Move{}, &ReadError{Text: text, Plays: nearest(g, q), Err: rerr}
+}
+
+// readPlay reads norm (ParseMove's grammar) against g's legal plays: final
+// is true when that settles it (the play, or the refusal of an ambiguous
+// text); otherwise err says why no play fits and q holds the written steps
+// (nil when norm is not a play).
+func (s *State) readPlay(g *gen, text, norm string) (m Move, err error, q *search, final bool) {
+	noOffset := func(_ int, why string, args ...any) error {
+		return &game.ParseError{Game: "backgammon", What: "move", Input: text, Offset: -1, Reason: fmt.Sprintf(why, args...), Kind: game.ErrIllegalMove}
+	}
+	q = new(search)
+	q.init(g, s)
+	if perr := q.readPaths(norm, text, noOffset); perr != nil || q.nh == 0 {
+		return Move{}, perr, nil, false
+	}
+	j, rerr := q.run(text)
+	if rerr == nil {
+		return g.ents[j].m, nil, q, true
+	}
+	if len(q.found) > 1 {
+		return Move{}, ambiguous(text, g, q), q, true
+	}
+	if q.marked != 0 {
+		// No play hits where the stars say: read the steps without them.
+		var q2 search
+		q2.init(g, s)
+		if q2.readPaths(strings.ReplaceAll(norm, "*", ""), text, noOffset) == nil {
+			j, err2 := q2.run(text)
+			if err2 == nil {
+				return g.ents[j].m, nil, q, true
+			}
+			if len(q2.found) > 1 {
+				return Move{}, ambiguous(text, g, &q2), q, true
+			}
+		}
+	}
+	return Move{}, rerr, q, false
 }
 
 // nearestMax is how many plays a ReadError lists at most.
@@ -227,7 +251,10 @@ func isPassText(text string) bool {
 // a path, and the result may still be no legal play. At most 12 words.
 // It is the one lexer of the dialects: ReadMove and the .mat reader
 // (rules/backgammon/mat) use it.
-func PlayNotation(text string) (string, bool) { return normalizePlay(text) }
+func PlayNotation(text string) (string, bool) {
+	t, _, ok := normalizePlay(text)
+	return t, ok
+}
 
 // IsPathWord reports whether w is one checker path of a play in a dialect
 // ReadMove reads, without spaces: "13/9", "25/20*", "6/0", "bar/21",
@@ -235,11 +262,13 @@ func PlayNotation(text string) (string, bool) { return normalizePlay(text) }
 // "o", in any case; "/" or "-" between them; a "*" after any point; a count
 // in parentheses at the end). It is linear in len(w).
 func IsPathWord(w string) bool {
-	_, ok := normalizePath(strings.ToLower(w))
+	_, ok := lex(strings.ToLower(w))
 	return ok
 }
 
-func normalizePlay(text string) (string, bool) {
+// normalizePlay is PlayNotation; alt is the text in the other direction's
+// numbering when both directions fit it ("24-off"), else "".
+func normalizePlay(text string) (norm, alt string, ok bool) {
 	t := strings.ToLower(text)
 	t = strings.NewReplacer(",", " ", ";", " ").Replace(t)
 	words := strings.Fields(t)
@@ -247,84 +276,141 @@ func normalizePlay(text string) (string, bool) {
 		words = words[1:]
 	}
 	if len(words) > 12 {
-		return "", false // a play has at most 4 steps
+		return "", "", false // a play has at most 4 steps
 	}
-	var out []string
+	var paths []lexPath
 	for _, w := range words {
 		switch {
 		case w == "pass":
 			continue // OpenSpiel's half of a play that uses one die
 		case len(w) == 3 && w[0] == '(' && w[1] >= '1' && w[1] <= '4' && w[2] == ')':
-			if len(out) == 0 {
-				return "", false
+			if len(paths) == 0 || paths[len(paths)-1].count != "" {
+				return "", "", false
 			}
-			out[len(out)-1] += w // "13/9 (2)"
+			paths[len(paths)-1].count = w // "13/9 (2)"
 			continue
 		}
-		p, ok := normalizePath(w)
+		p, ok := lex(w)
 		if !ok {
-			return "", false
+			return "", "", false
 		}
-		out = append(out, p)
+		paths = append(paths, p)
 	}
-	if len(out) == 0 {
-		return "", false
+	if len(paths) == 0 {
+		return "", "", false
 	}
-	return strings.Join(out, " "), true
+	// FIBS numbers the points for the player who moves from 24 to 1; the
+	// other player's steps go upward ("1-7", "bar-3", "22-off"). A text
+	// whose every step goes upward, and none downward, is in that
+	// numbering: point p is the mover's 25-p.
+	down, up := true, true
+	for _, p := range paths {
+		for k := 1; k < len(p.pts); k++ {
+			a, b := p.pts[k-1], p.pts[k]
+			down = down && a.at(false) > b.at(false)
+			up = up && a.at(true) < b.at(true)
+		}
+	}
+	write := func(mirror bool) string {
+		var out []string
+		for _, p := range paths {
+			var b strings.Builder
+			for k, q := range p.pts {
+				if k > 0 {
+					b.WriteByte('/')
+				}
+				n := q.n
+				if mirror && !q.word {
+					n = 25 - n
+				}
+				switch {
+				case n == Bar:
+					b.WriteString("bar")
+				case n == Off:
+					b.WriteString("off")
+				default:
+					b.WriteString(strconv.Itoa(n))
+				}
+				if q.star && k > 0 {
+					b.WriteByte('*')
+				}
+			}
+			out = append(out, b.String()+p.count)
+		}
+		return strings.Join(out, " ")
+	}
+	switch {
+	case up && !down:
+		return write(true), "", true
+	case up && down:
+		return write(false), write(true), true
+	}
+	return write(false), "", true
 }
 
-// normalizePath rewrites one path: point (sep point)+ [(n)], sep "/" or "-",
-// each landing point with an optional "*" (a star on the start is dropped).
-func normalizePath(w string) (string, bool) {
-	count := ""
+// lexPoint is a point of a written path: n is 0..25 (a word: "bar" is 25,
+// "off" 0), word says it was written as a word, star that a "*" follows.
+type lexPoint struct {
+	n          int
+	word, star bool
+}
+
+// at is the point's number for a comparison of direction: in the upward
+// numbering the words swap ends (the bar is below 1, off above 24).
+func (q lexPoint) at(up bool) int {
+	if up && q.word {
+		return Bar - q.n
+	}
+	return q.n
+}
+
+type lexPath struct {
+	pts   []lexPoint
+	count string // "(n)" or ""
+}
+
+// lex reads one path: point (sep point)+ [(n)], sep "/" or "-", points
+// 0..25, "bar", "b", "off" or "o", each with an optional "*"; w is lower
+// case.
+func lex(w string) (lexPath, bool) {
+	var p lexPath
 	if n := len(w); n >= 3 && w[n-1] == ')' {
 		if w[n-3] != '(' || w[n-2] < '1' || w[n-2] > '4' {
-			return "", false
+			return p, false
 		}
-		w, count = w[:n-3], w[n-3:]
+		w, p.count = w[:n-3], w[n-3:]
 	}
-	var b strings.Builder
-	segs := 0
 	for len(w) > 0 {
+		if len(p.pts) == 6 {
+			return p, false
+		}
 		i := strings.IndexAny(w, "/-")
 		seg := w
 		if i >= 0 {
 			seg, w = w[:i], w[i+1:]
 			if w == "" {
-				return "", false
+				return p, false
 			}
 		} else {
 			w = ""
 		}
-		star := strings.HasSuffix(seg, "*")
+		q := lexPoint{star: strings.HasSuffix(seg, "*")}
 		seg = strings.TrimRight(seg, "*")
-		var name string
 		switch seg {
-		case "bar", "b", "25":
-			name = "bar"
-		case "off", "o", "0":
-			name = "off"
+		case "bar", "b":
+			q.n, q.word = Bar, true
+		case "off", "o":
+			q.n, q.word = Off, true
 		default:
 			if len(seg) < 1 || len(seg) > 2 || strings.Trim(seg, "0123456789") != "" {
-				return "", false
+				return p, false
 			}
-			n, _ := strconv.Atoi(seg)
-			if n < 1 || n > 24 {
-				return "", false
+			q.n, _ = strconv.Atoi(seg)
+			if q.n > 25 {
+				return p, false
 			}
-			name = strconv.Itoa(n)
 		}
-		if segs > 0 {
-			b.WriteByte('/')
-		}
-		b.WriteString(name)
-		if star && segs > 0 {
-			b.WriteByte('*')
-		}
-		segs++
+		p.pts = append(p.pts, q)
 	}
-	if segs < 2 {
-		return "", false
-	}
-	return b.String() + count, true
+	return p, len(p.pts) >= 2
 }

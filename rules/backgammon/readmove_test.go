@@ -88,6 +88,26 @@ func writeFIBS(m Move) string {
 	return strings.Join(parts, " ")
 }
 
+// writeFIBSUp writes a play as FIBS shows the moves of the player who
+// moves upward (points numbered for the other side: the mover's p is
+// 25-p), "bar" and "off" as words.
+func writeFIBSUp(m Move) string {
+	name := func(p int) string {
+		switch p {
+		case Bar:
+			return "bar"
+		case Off:
+			return "off"
+		}
+		return strconv.Itoa(25 - p)
+	}
+	var parts []string
+	for _, st := range m.Steps() {
+		parts = append(parts, name(st.From)+"-"+name(st.To))
+	}
+	return strings.Join(parts, " ")
+}
+
 // writeOpenSpiel writes a play as OpenSpiel's backgammon ActionToString
 // does, one action per two dice (a double is two actions, joined by a
 // space): "Bar"/"Off", a pair on one checker chained ("24/18/13"), equal
@@ -143,6 +163,7 @@ var dialects = []struct {
 	{"gnubg", Move.String},
 	{"xg", writeXG},
 	{"fibs", writeFIBS},
+	{"fibs-upward", writeFIBSUp},
 	{"openspiel", writeOpenSpiel},
 }
 
