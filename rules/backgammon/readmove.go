@@ -247,7 +247,9 @@ func isPassText(text string) bool {
 // its own word, a leading "move", OpenSpiel's "Pass" half) into the grammar
 // ParseMove reads: lower case, "/" between points, "bar" and "off", a star
 // only after a landing point, paths separated by one space ("Bar-22*, 6-O"
-// is "bar/22* 6/off"). It reads no position: ok is false when a word is not
+// is "bar/22* 6/off"; a text whose every step goes upward, and none
+// downward, is FIBS's numbering for the other direction: "1-7" is "24/18").
+// It reads no position: ok is false when a word is not
 // a path, and the result may still be no legal play. At most 12 words.
 // It is the one lexer of the dialects: ReadMove and the .mat reader
 // (rules/backgammon/mat) use it.
