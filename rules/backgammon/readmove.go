@@ -24,8 +24,8 @@ import (
 //     leading "move" is skipped; FIBS numbers the points for the player
 //     who moves from 24 to 1, so a text whose every step goes upward,
 //     "1-7 12-14", "bar-3", "22-off", is read with point p as the mover's
-//     25-p) or OpenSpiel ("Bar/24*", "2/Off",
-//     "10/8(2)", "24/18/13", "24/18 Pass" when only one die can be played);
+//     25-p) or OpenSpiel ("Bar/24*", "2/Off", "10/8(2)", "24/18/13",
+//     "24/18 Pass" when only one die can be played);
 //   - with points from the mover's side, "bar", "b" or 25 for the bar and
 //     "off", "o" or 0 for off, in any case; "/" or "-" between points;
 //     spaces, commas or semicolons between paths; "(n)" after a path or as
@@ -43,7 +43,9 @@ import (
 // them, in their phases.
 //
 // Errors: ParseMove's kinds (game.ErrInvalidState, game.ErrGameOver,
-// game.ErrIllegalMove). A play refused in PhaseMove is a *ReadError: a
+// game.ErrIllegalMove). A play refused in PhaseMove while a play is
+// possible is a *ReadError (with no play possible, the error says that pass
+// is the only move): a
 // text that matches two or more different plays lists them all
 // (Ambiguous); one that matches none lists the nearest legal plays (see
 // ReadError) after the reason ParseMove gives. Work is bounded: at most 4
