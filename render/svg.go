@@ -1,6 +1,9 @@
 // Package render draws game states as self-contained SVG images: one
 // function per game, named after it and in a file of its own (<game>.go),
-// each taking a rules State and Options. It is pure Go on top of the rules
+// each taking a rules State and Options; and as plain text for terminals and
+// language models (BackgammonText in gnubg's "show board" layout,
+// AbaloneText, LabyrinthText, GravityTrapText; text.go, text_games.go),
+// with the same Options checked the same way. It is pure Go on top of the rules
 // packages (no network, no files, nothing outside the standard library),
 // so it can run in the server (the RenderState RPC) or in any Go program.
 //

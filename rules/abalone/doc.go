@@ -75,6 +75,7 @@
 //	board.go    cells, directions, neighbour and line tables
 //	state.go    State, Options, layouts, Position, Validate, Outcome, Info, text form
 //	move.go     Move, Aba-Pro parsing, Apply with the reason for an illegal move
+//	readmove.go ReadMove: Aba-Pro in any case and with any separators, the nearest moves on a refusal
 //	movegen.go  LegalMoves, AppendLegalMoves (candidate tables)
 //
 // Tests: data_test.go (oracle positions, replay and archive games from

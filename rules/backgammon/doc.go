@@ -89,7 +89,12 @@
 // "13/9(4)", "24/23*/20" (Move.String). ParseMove also reads every form the
 // spec lists — separate steps in any order, "25"/"b" for the bar, "0" for
 // off, combined moves such as "24/13", with or without "*" — and turns it
-// into the canonical Move that LegalMoves lists.
+// into the canonical Move that LegalMoves lists. ReadMove reads the other
+// dialects too (XG and Backgammon Studio, FIBS's "8-5 6-5", OpenSpiel's
+// "Bar/24*" and "2/Off", the pass words, stars the position implies or
+// contradicts) and refuses an ambiguous or impossible text listing the
+// plays it fits or the nearest legal plays (*ReadError); PlayNotation and
+// IsPathWord are its lexer, which the .mat reader shares.
 //
 // The text form of a State is gnubg's ID "<PositionID>:<MatchID>"
 // (State.String, ParseState), e.g. "4HPwATDgc/ABMA:MIEFAAAAAAAE" for the
@@ -132,4 +137,5 @@
 //	formats.go   ParseAnyState, Format, State.Text: every text form of a state
 //	xgid.go      ParseXGID, State.XGID: eXtreme Gammon's XGID
 //	fibs.go      ParseFIBSBoard, State.FIBSBoard: the FIBS client protocol's board
+//	readmove.go  ReadMove: every dialect's notation to the canonical Move; ReadError
 package backgammon

@@ -108,6 +108,25 @@ func ParseMove(s State, text string) (Move, error) {
 
 	var q search
 	q.init(g, &s)
+	if err := q.readPaths(t, text, perr); err != nil {
+		return Move{}, err
+	}
+	if q.nh == 0 {
+		return Move{}, perr(-1, "empty move")
+	}
+	j, err := q.run(text)
+	if err != nil {
+		return Move{}, err
+	}
+	return g.ents[j].m, nil
+}
+
+// readPaths reads the checker paths of a play in t (the lower-cased, trimmed
+// text; text is the caller's original, for errors) into q's hops: point
+// ('/' point)+ ['(' n ')'], separated by spaces, tabs or commas. perr makes
+// a *game.ParseError at an offset of t (-1: none). ParseMove and ReadMove
+// share it.
+func (q *search) readPaths(t, text string, perr func(off int, why string, args ...any) error) error {
 	i := 0
 	for i < len(t) {
 		if t[i] == ' ' || t[i] == '\t' || t[i] == ',' {
@@ -120,11 +139,11 @@ func ParseMove(s State, text string) (Move, error) {
 		np := 0
 		for {
 			if np == len(pts) {
-				return Move{}, perr(i, "too many points in one path")
+				return perr(i, "too many points in one path")
 			}
 			p, n := readPoint(t[i:])
 			if n == 0 {
-				return Move{}, perr(i, `expected a point: 1..24, "bar" or "off"`)
+				return perr(i, `expected a point: 1..24, "bar" or "off"`)
 			}
 			pts[np] = p
 			i += n
@@ -140,54 +159,47 @@ func ParseMove(s State, text string) (Move, error) {
 			break
 		}
 		if np < 2 {
-			return Move{}, perr(i, `a path is "from/to"`)
+			return perr(i, `a path is "from/to"`)
 		}
 		count := 1
 		if i < len(t) && t[i] == '(' {
 			j := strings.IndexByte(t[i:], ')')
 			if j < 0 {
-				return Move{}, perr(i, `"(" without ")"`)
+				return perr(i, `"(" without ")"`)
 			}
 			c, err := strconv.Atoi(t[i+1 : i+j])
 			if err != nil || c < 1 || c > 4 {
-				return Move{}, perr(i+1, "a count (n) is 1..4")
+				return perr(i+1, "a count (n) is 1..4")
 			}
 			count = c
 			i += j + 1
 		}
 		if i < len(t) && t[i] != ' ' && t[i] != '\t' && t[i] != ',' {
-			return Move{}, perr(i, "unexpected %q", t[i])
+			return perr(i, "unexpected %q", t[i])
 		}
 		if marks[0] {
-			return Move{}, perr(-1, "a path's starting point cannot be a hit")
+			return perr(-1, "a path's starting point cannot be a hit")
 		}
 		for k := 1; k < np; k++ {
 			from, to := pts[k-1], pts[k]
 			switch {
 			case from == Off:
-				return Move{}, perr(-1, "a checker borne off cannot move")
+				return perr(-1, "a checker borne off cannot move")
 			case to == Bar:
-				return Move{}, perr(-1, "a checker cannot move to the bar")
+				return perr(-1, "a checker cannot move to the bar")
 			case to >= from:
-				return Move{}, perr(-1, "%s/%s moves backwards; checkers move from higher to lower points", pointName(from), pointName(to))
+				return perr(-1, "%s/%s moves backwards; checkers move from higher to lower points", pointName(from), pointName(to))
 			case to == Off && marks[k]:
-				return Move{}, perr(-1, `"off" cannot be a hit`)
+				return perr(-1, `"off" cannot be a hit`)
 			}
 			for c := 0; c < count; c++ {
 				if !q.addHop(from, to, marks[k]) {
-					return Move{}, fmt.Errorf("backgammon: %w: %s has more steps than the dice %d-%d allow", game.ErrIllegalMove, game.Quote(text), s.dice[0], s.dice[1])
+					return fmt.Errorf("backgammon: %w: %s has more steps than the dice %d-%d allow", game.ErrIllegalMove, game.Quote(text), q.dice0[0], q.dice0[1])
 				}
 			}
 		}
 	}
-	if q.nh == 0 {
-		return Move{}, perr(-1, "empty move")
-	}
-	j, err := q.run(text)
-	if err != nil {
-		return Move{}, err
-	}
-	return g.ents[j].m, nil
+	return nil
 }
 
 // decisionWord reads the decisions (spec "As moves"): "double", "take",

@@ -480,57 +480,10 @@ func readActions(g *Game, rest string, start, ln int, number string) error {
 // isStep reports whether s is a step of a play as the dialects write it:
 // gnubg's and Jellyfish's "13/9", "25/20*", "6/0"; eXtreme Gammon's
 // "bar/21", "6/off", "13/9(2)", "8/2*(2)", and steps through intermediate
-// points "23/14*", "24/23*/20" (points 1-25, "bar" or "b" for 25, "off"
-// or 0 for off, a "*" after any landing point, a count of 1 to 4 in
-// parentheses at the end). It is linear in len(s).
-func isStep(s string) bool {
-	if n := len(s); n >= 3 && s[n-1] == ')' && s[n-3] == '(' && s[n-2] >= '1' && s[n-2] <= '4' {
-		s = s[:n-3]
-	}
-	parts := 0
-	for len(s) > 0 {
-		i := strings.IndexByte(s, '/')
-		seg := s
-		if i >= 0 {
-			seg, s = s[:i], s[i+1:]
-			if s == "" {
-				return false
-			}
-		} else {
-			s = ""
-		}
-		if parts > 0 {
-			seg = strings.TrimSuffix(seg, "*")
-		}
-		if !isPoint(seg, parts == 0) {
-			return false
-		}
-		parts++
-	}
-	return parts >= 2
-}
-
-// isPoint reports whether seg is a point of a step: 0 to 25, "bar" or "b"
-// (from), "off" (to), in any case.
-func isPoint(seg string, from bool) bool {
-	if from && (strings.EqualFold(seg, "bar") || strings.EqualFold(seg, "b")) {
-		return true
-	}
-	if !from && strings.EqualFold(seg, "off") {
-		return true
-	}
-	if len(seg) < 1 || len(seg) > 2 {
-		return false
-	}
-	n := 0
-	for i := 0; i < len(seg); i++ {
-		if seg[i] < '0' || seg[i] > '9' {
-			return false
-		}
-		n = 10*n + int(seg[i]-'0')
-	}
-	return n <= 25
-}
+// points "23/14*", "24/23*/20"; FIBS's "8-5". It is the engine's lexer of
+// the dialects (backgammon.IsPathWord), shared with backgammon.ReadMove;
+// linear in len(s).
+func isStep(s string) bool { return backgammon.IsPathWord(s) }
 
 // Options are the backgammon options of the match's first game: the
 // length, the cube, the first game's score (a money session's running
@@ -997,32 +950,14 @@ func (g Game) lineOf() int {
 
 // ourSteps writes a play's steps as the engine's notation writes them:
 // "bar" for a start at 25 (or "b", "Bar"), "off" for an end at 0 (or
-// "Off"); the rest (hits, intermediate points, counts) as written.
+// "Off"), "/" between points; the rest (hits, intermediate points, counts)
+// as written. It is backgammon.PlayNotation, the lexer ReadMove uses; a
+// play it cannot read is returned as written, for the engine to refuse.
 func ourSteps(play string) string {
-	parts := strings.Fields(play)
-	for i, p := range parts {
-		count := ""
-		if n := len(p); n >= 3 && p[n-1] == ')' {
-			p, count = p[:n-3], p[n-3:]
-		}
-		segs := strings.Split(p, "/")
-		for j, seg := range segs {
-			hit := strings.HasSuffix(seg, "*")
-			pt := strings.TrimSuffix(seg, "*")
-			switch {
-			case j == 0 && (pt == "25" || strings.EqualFold(pt, "bar") || strings.EqualFold(pt, "b")):
-				pt = "bar"
-			case j > 0 && (pt == "0" || strings.EqualFold(pt, "off")):
-				pt = "off"
-			}
-			if hit {
-				pt += "*"
-			}
-			segs[j] = pt
-		}
-		parts[i] = strings.Join(segs, "/") + count
+	if t, ok := backgammon.PlayNotation(play); ok {
+		return t
 	}
-	return strings.Join(parts, " ")
+	return play
 }
 
 // Write replays moves (this module's notation) from start, which must be a
