@@ -28,8 +28,8 @@
 // instead of played); Backgammon Galaxy's "Losses 2 points" cells; FIBS's
 // dice in the order rolled; header tags `; [Site "…"]` (Match.Tags). A
 // roll written alone is the forced play when exactly one is legal, a pass
-// when none is, and, as a record's last action in an unfinished game, the
-// dice still to be played. WriteReplayOptions writes each dialect.
+// when none is, and, as a record's last action in an unfinished game when
+// some play is legal, the dice still to be played. WriteReplayOptions writes each dialect.
 //
 // Read parses the text (errors give the line and column, as *record.Error);
 // Match.Replay plays it once into backgammon Options and moves in this
@@ -770,9 +770,12 @@ func (m *Match) replay(ctx context.Context, lim Limits) ([]Move, error) {
 				// The game's last roll, no play, and the roller lost: he
 				// resigned after rolling (gnubg writes the roll alone).
 				continue
-			case last && g.Winner < 0 && gi == len(m.Games)-1:
+			case last && g.Winner < 0 && gi == len(m.Games)-1 && !noPlay(s):
 				// The record stops after a roll in an unfinished game: the
-				// dice are still to be played (gnubg keeps them so).
+				// dice are still to be played (gnubg keeps them so). A roll
+				// no number of which can be played is its pass, here as
+				// anywhere (below): a pass is how every dialect but XG's
+				// writes it, so a record ending in one reads back whole.
 				continue
 			default:
 				p, n := forcedPlay(s)
@@ -907,6 +910,13 @@ func (m *Match) resignLevel(g Game, s backgammon.State) (int, error) {
 		extra = fmt.Sprintf(", or the %d points %s needed for the match", n, m.side(g.Winner))
 	}
 	return 0, fail(g.winsLine, g.winsCol, "the game is not over and %d points is no ending the rules give at cube %d: a resignation scores %d, %d or %d%s (a forfeit or a time-out is not a move of the rules)", g.Points, cube, cube, 2*cube, 3*cube, extra)
+}
+
+// noPlay reports whether s (the move phase) has no play: its roll can only
+// be passed.
+func noPlay(s backgammon.State) bool {
+	p, _ := forcedPlay(s)
+	return p == "pass"
 }
 
 // forcedPlay is the play of a roll written without one, in s (the move
@@ -1059,6 +1069,11 @@ func Write(start backgammon.State, moves []string, players [2]string) ([]byte, e
 	return WriteReplay(start, replayed, players)
 }
 
+// ErrUnwritable is a game WriteReplayOptions cannot write so that Read
+// reads back the same moves, or that would be larger than
+// WriteOptions.MaxBytes.
+var ErrUnwritable = errors.New("mat: the record cannot be written to read back")
+
 // ErrPlayer is a player's name Write cannot write so that Read reads it
 // back.
 var ErrPlayer = errors.New("mat: a player's name that does not read back")
@@ -1135,11 +1150,59 @@ type WriteOptions struct {
 	// lines (after the Jacoby and Beaver tags money play needs); a name or
 	// value with a '"', '[', ']' or a line break is an error.
 	Tags []Tag
+	// MaxBytes, when positive, is the largest record to write: past it
+	// the writer keeps no more text but goes on counting (a game header,
+	// which repeats the players' names, is counted without being
+	// formatted), and returns a *SizeError giving the size the record
+	// would need. The memory held is then at most about MaxBytes.
+	MaxBytes int
+}
+
+// SizeError is a record larger than WriteOptions.MaxBytes: the bytes it
+// would need and the limit. It wraps ErrUnwritable.
+type SizeError struct{ Need, Max int }
+
+func (e *SizeError) Error() string {
+	return fmt.Sprintf("mat: the record would be %d bytes; at most %d", e.Need, e.Max)
+}
+
+func (e *SizeError) Unwrap() error { return ErrUnwritable }
+
+// cappedBuffer is WriteReplayOptions' output: a buffer that keeps at most
+// max bytes (max 0: no limit) and counts them all.
+type cappedBuffer struct {
+	buf bytes.Buffer
+	n   int
+	max int
+}
+
+func (c *cappedBuffer) over() bool { return c.max > 0 && c.n > c.max }
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	c.n += len(p)
+	if !c.over() {
+		c.buf.Write(p)
+	} else if c.buf.Cap() > 0 {
+		c.buf = bytes.Buffer{} // never needed again: let it go
+	}
+	return len(p), nil
+}
+
+func (c *cappedBuffer) WriteString(p string) (int, error) {
+	c.n += len(p)
+	if !c.over() {
+		c.buf.WriteString(p)
+	} else if c.buf.Cap() > 0 {
+		c.buf = bytes.Buffer{}
+	}
+	return len(p), nil
 }
 
 // WriteReplayOptions is WriteReplay in the dialect o says. A record that
 // stops after a roll (the dice still to be played) is written with the
-// roll alone as its last action, which Read reads back so.
+// roll alone as its last action, which Read reads back so; one that stops
+// after a roll with no play, which Read would read as that roll and its
+// pass, is an error wrapping ErrUnwritable.
 func WriteReplayOptions(start backgammon.State, moves []Move, players [2]string, o WriteOptions) ([]byte, error) {
 	if start.Phase() != backgammon.PhaseOpening {
 		return nil, fmt.Errorf("mat: the start must be a new game (opening roll), not phase %s", start.Phase())
@@ -1151,7 +1214,7 @@ func WriteReplayOptions(start backgammon.State, moves []Move, players [2]string,
 			return nil, err
 		}
 	}
-	var b bytes.Buffer
+	b := cappedBuffer{max: o.MaxBytes}
 	if start.MatchLength() == 0 && !start.Jacoby() {
 		b.WriteString("; [Jacoby \"Off\"]\n")
 	}
@@ -1194,7 +1257,13 @@ func WriteReplayOptions(start backgammon.State, moves []Move, players [2]string,
 		if digits := len(strconv.Itoa(w)); max(width, -width) <= digits {
 			width = digits + 1
 		}
-		fmt.Fprintf(&b, "\n Game %d\n %s : %-*d%s : %d\n", gameNo, players[0], width, w, players[1], bl)
+		// "\n Game %d\n %s : %-*d%s : %d\n", the names written as they are
+		// (counted, not copied, once past MaxBytes).
+		b.WriteString("\n Game " + strconv.Itoa(gameNo) + "\n ")
+		b.WriteString(players[0])
+		fmt.Fprintf(&b, " : %-*d", width, w)
+		b.WriteString(players[1])
+		b.WriteString(" : " + strconv.Itoa(bl) + "\n")
 	}
 	header()
 	gameStart := s
@@ -1309,11 +1378,19 @@ func WriteReplayOptions(start backgammon.State, moves []Move, players [2]string,
 		}
 	}
 	if pendingRoll != "" {
-		// The record stops after a roll: the dice still to be played.
+		// The record stops after a roll: the dice still to be played. A
+		// roll that has no play is read as its pass (Replay), so such a
+		// record cannot be written to read back as it is.
+		if s.Phase() == backgammon.PhaseMove && noPlay(s) {
+			return nil, fmt.Errorf("%w: it stops after a roll no number of which can be played, which the format reads as that roll and its pass; write it with the pass", ErrUnwritable)
+		}
 		put(pendingPlayer, pendingRoll)
 	}
 	flush()
-	return b.Bytes(), nil
+	if b.over() {
+		return nil, &SizeError{Need: b.n, Max: b.max}
+	}
+	return b.buf.Bytes(), nil
 }
 
 // forcedOnly reports whether s (the move phase) has exactly one legal
