@@ -13,6 +13,7 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -200,8 +201,13 @@ func overElements(b []byte, max int) int {
 
 // Format writes r in the JSON record format (two-space indentation, a
 // final newline), setting Format to FormatName. It is canonical: Parse then
-// Format gives the same bytes.
+// Format gives the same bytes. A record Parse would refuse for its size
+// (more than MaxMoves moves or MaxElements objects and strings) is an
+// error wrapping ErrUnreadable.
 func Format(r Record) ([]byte, error) {
+	if len(r.Moves) > MaxMoves {
+		return nil, fmt.Errorf("%w: %d moves; Parse reads at most %d", ErrUnreadable, len(r.Moves), MaxMoves)
+	}
 	r.Format = FormatName
 	if r.Moves == nil {
 		r.Moves = []string{}
@@ -224,5 +230,13 @@ func Format(r Record) ([]byte, error) {
 		return nil, fmt.Errorf("record: %w", err)
 	}
 	buf.WriteByte('\n')
+	if off := overElements(buf.Bytes(), MaxElements); off >= 0 {
+		return nil, fmt.Errorf("%w: it would hold more than %d objects and strings (%d moves, %d tags), which Parse refuses", ErrUnreadable, MaxElements, len(r.Moves), len(r.Tags))
+	}
 	return buf.Bytes(), nil
 }
+
+// ErrUnreadable is a record Format will not write because Parse would
+// not read it back: more than MaxMoves moves, or more than MaxElements
+// objects and strings (many tags).
+var ErrUnreadable = errors.New("record: the record would not read back")

@@ -1174,9 +1174,27 @@ type cappedBuffer struct {
 	buf bytes.Buffer
 	n   int
 	max int
+	// countOnly: the record is known to be over max before it is written
+	// (its game headers alone are); nothing is kept.
+	countOnly bool
 }
 
-func (c *cappedBuffer) over() bool { return c.max > 0 && c.n > c.max }
+// spaces writes n spaces (none for n <= 0), counting them only once
+// past the limit.
+func (c *cappedBuffer) spaces(n int) {
+	const blank = "                                "
+	if c.countOnly || c.max > 0 && c.n+n > c.max {
+		if c.n += max(n, 0); c.buf.Cap() > 0 {
+			c.buf = bytes.Buffer{}
+		}
+		return
+	}
+	for ; n > 0; n -= len(blank) {
+		c.WriteString(blank[:min(n, len(blank))])
+	}
+}
+
+func (c *cappedBuffer) over() bool { return c.countOnly || c.max > 0 && c.n > c.max }
 
 func (c *cappedBuffer) Write(p []byte) (int, error) {
 	c.n += len(p)
@@ -1215,6 +1233,17 @@ func WriteReplayOptions(start backgammon.State, moves []Move, players [2]string,
 		}
 	}
 	b := cappedBuffer{max: o.MaxBytes}
+	if o.MaxBytes > 0 {
+		// Every game's header holds both names: when those alone pass
+		// the limit, nothing is kept (the size needed is still counted).
+		games := 1
+		for _, mv := range moves {
+			if mv.Played.Kind() == backgammon.KindNextGame {
+				games++
+			}
+		}
+		b.countOnly = games*(len(players[0])+len(players[1])) > o.MaxBytes
+	}
 	if start.MatchLength() == 0 && !start.Jacoby() {
 		b.WriteString("; [Jacoby \"Off\"]\n")
 	}
@@ -1261,7 +1290,10 @@ func WriteReplayOptions(start backgammon.State, moves []Move, players [2]string,
 		// (counted, not copied, once past MaxBytes).
 		b.WriteString("\n Game " + strconv.Itoa(gameNo) + "\n ")
 		b.WriteString(players[0])
-		fmt.Fprintf(&b, " : %-*d", width, w)
+		// %-*d: the score left-justified in |width| columns.
+		score := strconv.Itoa(w)
+		b.WriteString(" : " + score)
+		b.spaces(max(width, -width) - len(score))
 		b.WriteString(players[1])
 		b.WriteString(" : " + strconv.Itoa(bl) + "\n")
 	}
