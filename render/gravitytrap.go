@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gamerules/gamerules/rules/game"
 	"github.com/gamerules/gamerules/rules/gravitytrap"
 )
 
@@ -46,7 +47,7 @@ func GravityTrap(s gravitytrap.State, o Options) ([]byte, error) {
 			continue
 		}
 		if k, err := strconv.Atoi(f.v); err != nil || k < 0 || k >= n || strconv.Itoa(k) != f.v {
-			return nil, optErr(f.field, "%q is not a station; want 0..%d", f.v, n-1)
+			return nil, optErr(f.field, "%s is not a station; want 0..%d", game.Quote(f.v), n-1)
 		}
 	}
 	lay := gtFinite(b.Layout())

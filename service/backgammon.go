@@ -1030,7 +1030,7 @@ func checkMatTags(tags map[string]string) error {
 	}
 	if v, ok := tags[matDialectTag]; ok {
 		if _, known := matDialects[v]; !known {
-			return fmt.Errorf("%w: tag %s: %q: want gnubg, jellyfish, xg or galaxy", errInvalidRequest, matDialectTag, v)
+			return fmt.Errorf("%w: tag %s: %s: want gnubg, jellyfish, xg or galaxy", errInvalidRequest, matDialectTag, game.Quote(v))
 		}
 	}
 	for k, v := range tags {
@@ -1038,7 +1038,7 @@ func checkMatTags(tags map[string]string) error {
 			continue
 		}
 		if strings.ContainsAny(k, "\"[]\r\n") || strings.ContainsAny(v, "\"[]\r\n") || strings.TrimSpace(k) != k || k == "" {
-			return fmt.Errorf("%w: tag %q: a header tag is written as `; [Name \"Value\"]`, which a '\"', '[', ']' or line break in it, or white space at the name's ends, would not read back", errInvalidRequest, k)
+			return fmt.Errorf("%w: tag %s: a header tag is written as `; [Name \"Value\"]`, which a '\"', '[', ']' or line break in it, or white space at the name's ends, would not read back", errInvalidRequest, game.Quote(k))
 		}
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/gamerules/gamerules/rules/game"
 )
@@ -123,15 +124,15 @@ func Parse(data []byte) (Record, error) {
 	if derr != nil {
 		switch derr.kind {
 		case 's':
-			return fail(derr.off-1, "%s", derr.msg)
+			return fail(derr.off-1, "%s", clip(derr.msg))
 		case 't':
-			return fail(derr.off-1, "%s: want a JSON %s, not %s", derr.field, derr.typ, derr.value)
+			return fail(derr.off-1, "%s: want a JSON %s, not %s", clip(derr.field), derr.typ, clip(derr.value))
 		case 'e':
 			return fail(0, "empty record")
 		case 'u':
 			return fail(int64(len(data)), "the record ends early")
 		}
-		return fail(end, "%s", derr.msg)
+		return fail(end, "%s", clip(derr.msg))
 	}
 	if rest := bytes.TrimLeft(data[end:], " \t\r\n"); len(rest) > 0 {
 		return fail(int64(len(data)-len(rest)), "data after the record")
@@ -166,6 +167,25 @@ func Parse(data []byte) (Record, error) {
 		r.Moves = []string{}
 	}
 	return r, nil
+}
+
+// maxClipped is how much of a decoder's message, which may quote an
+// unknown field's name or a number of the input whole, Parse's errors
+// keep.
+const maxClipped = 160
+
+// clip is s, or its first maxClipped bytes (cut at a rune's start) and
+// "..." when it is longer: an error quotes an excerpt of the input, as
+// game.Quote does, never all of it.
+func clip(s string) string {
+	if len(s) <= maxClipped {
+		return s
+	}
+	n := maxClipped
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
 }
 
 // overElements counts the objects and strings (keys included) of the JSON

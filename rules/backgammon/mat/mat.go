@@ -69,6 +69,7 @@ import (
 	"unicode"
 
 	"github.com/gamerules/gamerules/rules/backgammon"
+	"github.com/gamerules/gamerules/rules/game"
 	"github.com/gamerules/gamerules/rules/record"
 )
 
@@ -433,7 +434,7 @@ func readActions(g *Game, rest string, start, ln int, number string) error {
 			}
 			c, err := strconv.Atoi(toks[k+2].s)
 			if err != nil || c < 2 || c > 2*backgammon.MaxCube {
-				return fail(ln, toks[k+2].off+1, "cube value %q", toks[k+2].s)
+				return fail(ln, toks[k+2].off+1, "cube value %s", game.Quote(toks[k+2].s))
 			}
 			a.Play, a.Cube = "double", c
 			if t.s == "Beavers" {
@@ -452,7 +453,7 @@ func readActions(g *Game, rest string, start, ln int, number string) error {
 			}
 			n, err := strconv.Atoi(toks[k+1].s)
 			if err != nil || n < 1 || n > 1<<20 {
-				return fail(ln, toks[k+1].off+1, "points %q", toks[k+1].s)
+				return fail(ln, toks[k+1].off+1, "points %s", game.Quote(toks[k+1].s))
 			}
 			k += 3
 			and := k+2 < len(toks) && toks[k].s == "and" && toks[k+1].s == "the" && strings.HasPrefix(toks[k+2].s, "match")
@@ -468,9 +469,9 @@ func readActions(g *Game, rest string, start, ln int, number string) error {
 		case t.s == "Illegal":
 			// Snowie writes "Illegal play (…)" where the board was set by
 			// hand during the game: no move of the rules leads there.
-			return fail(ln, t.off+1, "%q: the board was set by hand (no legal play of the rules reaches it); such a record cannot be replayed", strings.TrimSpace(rest[t.off-start:]))
+			return fail(ln, t.off+1, "%s: the board was set by hand (no legal play of the rules reaches it); such a record cannot be replayed", game.Quote(strings.TrimSpace(rest[t.off-start:])))
 		default:
-			return fail(ln, t.off+1, "cannot read %q: expected a roll (\"31:\"), a step, Doubles, Takes, Drops, Wins or Losses (a resignation is written as its \"Wins\" line only)", t.s)
+			return fail(ln, t.off+1, "cannot read %s: expected a roll (\"31:\"), a step, Doubles, Takes, Drops, Wins or Losses (a resignation is written as its \"Wins\" line only)", game.Quote(t.s))
 		}
 		g.Actions = append(g.Actions, a)
 	}
@@ -566,7 +567,7 @@ type MoveError struct {
 }
 
 func (e *MoveError) Error() string {
-	return fmt.Sprintf("mat: line %d, column %d: move %d %q: %v", e.Line, e.Column, e.Index, e.Notation, e.Err)
+	return fmt.Sprintf("mat: line %d, column %d: move %d %s: %v", e.Line, e.Column, e.Index, game.Quote(e.Notation), e.Err)
 }
 
 // Unwrap returns the engine's error.
@@ -1101,7 +1102,7 @@ func CheckPlayer(name string) error {
 	default:
 		return nil
 	}
-	return fmt.Errorf("%w: %q: %s", ErrPlayer, name, why)
+	return fmt.Errorf("%w: %s: %s", ErrPlayer, game.Quote(name), why)
 }
 
 // WriteReplay writes a game already replayed, as Write writes it: from
@@ -1252,7 +1253,7 @@ func WriteReplayOptions(start backgammon.State, moves []Move, players [2]string,
 	}
 	for _, t := range o.Tags {
 		if strings.ContainsAny(t.Name, "\"[]\r\n") || strings.ContainsAny(t.Value, "\"[]\r\n") || strings.TrimSpace(t.Name) == "" {
-			return nil, fmt.Errorf("mat: tag %q %q cannot be written as `; [Name \"Value\"]`", t.Name, t.Value)
+			return nil, fmt.Errorf("mat: tag %s %s cannot be written as `; [Name \"Value\"]`", game.Quote(t.Name), game.Quote(t.Value))
 		}
 		fmt.Fprintf(&b, "; [%s \"%s\"]\n", t.Name, t.Value)
 	}
