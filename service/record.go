@@ -198,6 +198,10 @@ func (s *Server) ExportRecord(ctx context.Context, req *gamerulesv1.ExportRecord
 		}
 	}
 	resp, err := s.replayGame(ctx, replay, apply)
+	if err == nil {
+		// The writing is linear in the moves and within MaxExportBytes.
+		err = toStatus("replay", ctx.Err())
+	}
 	if err != nil {
 		return nil, err
 	}
