@@ -23,7 +23,7 @@ const SVGContentType = "image/svg+xml"
 //
 // A drawing's work and size are bounded by the game: the largest, a
 // custom Gravity Trap board of MaxStations stations and MaxLines lines,
-// draws in some 40 ms into about 520 KB (docs/performance.md); ctx is
+// draws in 30–45 ms on a quiet core into about 520 KB (docs/performance.md); ctx is
 // looked at before and after it, so a call past its deadline answers
 // DEADLINE_EXCEEDED rather than a picture nobody waits for.
 func (s *Server) RenderState(ctx context.Context, req *gamerulesv1.RenderStateRequest) (*httpbody.HttpBody, error) {
