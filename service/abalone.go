@@ -351,6 +351,9 @@ var abaloneRecordFormats = []recordCodec{{
 	Tags:   checkAPGNTags,
 	Export: func(replay *gamerulesv1.ReplayGameRequest) (moveApplier, recordWriter) {
 		return nil, func(resp *gamerulesv1.ReplayGameResponse, tags map[string]string) ([]byte, error) {
+			if n := exportAtLeast(resp, tags); n > MaxExportBytes {
+				return nil, exportSizeError(n, true)
+			}
 			return exportAPGN(replay, resp, tags), nil
 		}
 	},

@@ -1241,7 +1241,7 @@ func exportMat(replay *gamerulesv1.ReplayGameRequest) (moveApplier, recordWriter
 		text, err := mat.WriteReplayOptions(start, kept.moves, [2]string{tags["white"], tags["black"]}, o)
 		var se *mat.SizeError
 		if errors.As(err, &se) {
-			return nil, exportSizeError(se.Need)
+			return nil, exportSizeError(se.Need, false)
 		}
 		if err != nil {
 			return nil, toStatus("replay", fmt.Errorf("%w: %v", errInvalidRequest, err))

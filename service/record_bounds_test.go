@@ -196,3 +196,21 @@ func TestExportEndingInPassReadsBack(t *testing.T) {
 		t.Fatalf("%d games ending in a pass; want 12", games)
 	}
 }
+
+// TestExportSizeBudgetLinear: a JSON or APGN export whose tags alone pass
+// MaxExportBytes is refused before it is written, saying at least that
+// size (the request here is larger than the server's receive limit
+// allows; the service has no such limit of its own).
+func TestExportSizeBudgetLinear(t *testing.T) {
+	srv := New()
+	big := strings.Repeat("v", MaxExportBytes)
+	for _, c := range []struct{ game, format string }{{"abalone", "json"}, {"abalone", "apgn"}, {bgGame, "json"}} {
+		_, err := srv.ExportRecord(context.Background(), &gamerulesv1.ExportRecordRequest{Game: c.game, Format: c.format,
+			Replay: &gamerulesv1.ReplayGameRequest{Game: c.game}, Tags: map[string]string{"Event": big}})
+		info, field := replayError(t, err)
+		if info.GetReason() != ReasonInvalidRequest || field != "replay" || info.GetMetadata()["size"] != strconv.Itoa(len(big)+len("Event")) ||
+			!strings.Contains(err.Error(), "at least") {
+			t.Errorf("%s %s: %v (%v on %s); want INVALID_REQUEST on replay, at least the tag's size", c.game, c.format, err, info, field)
+		}
+	}
+}
