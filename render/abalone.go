@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gamerules/gamerules/rules/abalone"
+	"github.com/gamerules/gamerules/rules/game"
 )
 
 // Abalone geometry, in viewBox units.
@@ -42,7 +43,7 @@ func Abalone(s abalone.State, o Options) ([]byte, error) {
 			continue
 		}
 		if _, err := abalone.ParseCell(f.v); err != nil {
-			return nil, optErr(f.field, "%q is not a cell; want a1..i9 on the board", f.v)
+			return nil, optErr(f.field, "%s is not a cell; want a1..i9 on the board", game.Quote(f.v))
 		}
 	}
 	flip := o.HasSide && o.Side == 1

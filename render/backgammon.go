@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gamerules/gamerules/rules/backgammon"
+	"github.com/gamerules/gamerules/rules/game"
 )
 
 // Backgammon geometry, in viewBox units.
@@ -60,7 +61,7 @@ func Backgammon(s backgammon.State, o Options) ([]byte, error) {
 			continue
 		}
 		if !bgValidPoint(f.v) {
-			return nil, optErr(f.field, "%q is not a point; want 1..24, bar or off", f.v)
+			return nil, optErr(f.field, "%s is not a point; want 1..24, bar or off", game.Quote(f.v))
 		}
 	}
 	side := s.Turn()

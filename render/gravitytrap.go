@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gamerules/gamerules/rules/game"
 	"github.com/gamerules/gamerules/rules/gravitytrap"
 )
 
@@ -51,7 +52,7 @@ func GravityTrap(s gravitytrap.State, o Options) ([]byte, error) {
 			continue
 		}
 		if k, err := strconv.Atoi(f.v); err != nil || k < 0 || k >= n || strconv.Itoa(k) != f.v {
-			return nil, optErr(f.field, "%q is not a station; want 0..%d", f.v, n-1)
+			return nil, optErr(f.field, "%s is not a station; want 0..%d", game.Quote(f.v), n-1)
 		}
 	}
 	lay := gtFinite(b.Layout())
@@ -92,11 +93,16 @@ func GravityTrap(s gravitytrap.State, o Options) ([]byte, error) {
 	// where one line ends and the next begins is visible: a ship flies
 	// along one line only.
 	lines := b.Lines()
+	colours := gtLineColours(lines)
+	closed := make([]bool, len(lines))
 	for i, line := range lines {
-		g.printf(`<path id="line-%d" data-stations="%s" d="%s" class="line lc%d"/>`+"\n", i, gtJoin(line), gtPath(line, lay, pt, scale), gtLineColour(lines, i))
+		closed[i] = gtClosed(line, lay)
 	}
-	for _, line := range lines {
-		if gtClosed(line, lay) {
+	for i, line := range lines {
+		g.printf(`<path id="line-%d" data-stations="%s" d="%s" class="line lc%d"/>`+"\n", i, gtJoin(line), gtPath(line, lay, pt, scale), colours[i])
+	}
+	for i, line := range lines {
+		if closed[i] {
 			continue
 		}
 		for _, end := range [2][2]int{{line[0], line[1]}, {line[len(line)-1], line[len(line)-2]}} {
@@ -148,7 +154,7 @@ func GravityTrap(s gravitytrap.State, o Options) ([]byte, error) {
 		// every line leaving the station (and from the other discs).
 		for i, st := range lay {
 			x, y := pt(st.X, st.Y)
-			lx, ly := gtLabelAt(i, lines, lay, pt, stR)
+			lx, ly := gtLabelAt(i, lines, closed, lay, pt, stR)
 			_ = st
 			g.text(x+lx, y+ly, 14, "coord", strconv.Itoa(i))
 		}
@@ -163,32 +169,37 @@ func GravityTrap(s gravitytrap.State, o Options) ([]byte, error) {
 	return g.close(), nil
 }
 
-// gtLineColour picks line i's colour (0..3): the lowest not used by an
-// earlier line sharing a station with it.
-func gtLineColour(lines [][]int, i int) int {
-	used := [4]bool{}
-	for j := 0; j < i; j++ {
-		if gtShare(lines[i], lines[j]) {
-			used[gtLineColour(lines, j)] = true
+// gtLineColours picks each line's colour (0..3), greedily in line order:
+// line i takes the lowest colour no earlier line sharing a station with it
+// has, or i%4 when all four are taken. Each line's colour is computed once
+// from the earlier lines' (a recursion that recomputed them doubled its
+// cost with every line sharing a station: 40 such lines never finished),
+// and "shares a station" is one AND of two station sets: O(lines²) for at
+// most MaxLines (256) lines of at most MaxStations (64) stations.
+func gtLineColours(lines [][]int) []int {
+	sets := make([]uint64, len(lines))
+	for i, line := range lines {
+		for _, id := range line {
+			sets[i] |= 1 << uint(id)
 		}
 	}
-	for c := 0; c < 4; c++ {
-		if !used[c] {
-			return c
+	colours := make([]int, len(lines))
+	for i := range lines {
+		used := [4]bool{}
+		for j := 0; j < i; j++ {
+			if sets[i]&sets[j] != 0 {
+				used[colours[j]] = true
+			}
 		}
-	}
-	return i % 4
-}
-
-func gtShare(a, b []int) bool {
-	for _, x := range a {
-		for _, y := range b {
-			if x == y {
-				return true
+		colours[i] = i % 4
+		for c := 0; c < 4; c++ {
+			if !used[c] {
+				colours[i] = c
+				break
 			}
 		}
 	}
-	return false
+	return colours
 }
 
 // gtClosed reports whether a line is drawn as a closed ring (gtPath).
@@ -232,18 +243,19 @@ func gtOnCircle(line []int, lay []gravitytrap.Station) bool {
 // gtLabelAt is the offset from station i's centre of its id label: of 24
 // directions, the one farthest (in angle) from the lines leaving i, ties
 // broken towards the outside of the board, at a distance that keeps the
-// label clear of the disc.
-func gtLabelAt(i int, lines [][]int, lay []gravitytrap.Station, pt func(x, y float64) (float64, float64), stR float64) (float64, float64) {
+// label clear of the disc. closed[li] is gtClosed of lines[li], computed
+// once per line rather than once per station on it.
+func gtLabelAt(i int, lines [][]int, closed []bool, lay []gravitytrap.Station, pt func(x, y float64) (float64, float64), stR float64) (float64, float64) {
 	x0, y0 := pt(lay[i].X, lay[i].Y)
 	var dirs []float64
-	for _, line := range lines {
+	for li, line := range lines {
 		for k, id := range line {
 			if id != i {
 				continue
 			}
 			for _, nb := range []int{k - 1, k + 1} {
 				if nb < 0 || nb >= len(line) {
-					if gtClosed(line, lay) {
+					if closed[li] {
 						nb = (nb + len(line)) % len(line)
 					} else {
 						continue

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gamerules/gamerules/rules/game"
 	"github.com/gamerules/gamerules/rules/labyrinth"
 )
 
@@ -55,7 +56,7 @@ func Labyrinth(s labyrinth.State, o Options) ([]byte, error) {
 	}
 	for _, f := range [...]struct{ field, v string }{{"highlight_from", o.From}, {"highlight_to", o.To}} {
 		if f.v != "" && !lbValidName(f.v) {
-			return nil, optErr(f.field, "%q is not a square (r1c1..r7c7) or an insertion point (N2..W6)", f.v)
+			return nil, optErr(f.field, "%s is not a square (r1c1..r7c7) or an insertion point (N2..W6)", game.Quote(f.v))
 		}
 	}
 	if o.HasSide {

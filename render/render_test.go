@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -415,5 +416,65 @@ func TestBackgammonPointNames(t *testing.T) {
 				t.Errorf("side %d: no %s", drawn, w)
 			}
 		}
+	}
+}
+
+// TestGravityTrapSharedLines draws a custom board of 12 stations and 64
+// lines that all meet at station 0 (the worst case for line colouring:
+// every line shares a station with every other) and checks each line's
+// colour against the rule written out here: the lowest of the four colours
+// no earlier line sharing a station has, else the line's index mod 4. A
+// colouring that recomputes the earlier lines' colours recursively doubles
+// its work per line and never finishes here.
+func TestGravityTrapSharedLines(t *testing.T) {
+	def := gravitytrap.BoardDef{}
+	for i := 0; i < 12; i++ {
+		def.Stations = append(def.Stations, gravitytrap.Station{ID: i})
+	}
+	for a := 1; a < 12; a++ {
+		def.Lines = append(def.Lines, []int{0, a})
+		for b := a + 1; b < 12 && len(def.Lines) < 64; b++ {
+			def.Lines = append(def.Lines, []int{b, 0, a})
+		}
+	}
+	def.Lines = def.Lines[:64]
+	// Two lines away from station 0 (every colour is taken around them).
+	def.Lines = append(def.Lines, []int{5, 6, 7, 8}, []int{9, 10, 11, 1})
+	b := must(gravitytrap.NewBoard(def))
+	svg, err := render.GravityTrap(must(gravitytrap.New(gravitytrap.Options{Board: b})), render.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]int, len(def.Lines))
+	for i, li := range def.Lines {
+		used := map[int]bool{}
+		for j := 0; j < i; j++ {
+			for _, x := range li {
+				if slices.Contains(def.Lines[j], x) {
+					used[want[j]] = true
+				}
+			}
+		}
+		want[i] = i % 4
+		for c := 3; c >= 0; c-- {
+			if !used[c] {
+				want[i] = c
+			}
+		}
+	}
+	for i, c := range want {
+		tag := fmt.Sprintf(`id="line-%d" data-stations="%s"`, i, strings.Trim(fmt.Sprint(def.Lines[i]), "[]"))
+		k := strings.Index(string(svg), tag)
+		if k < 0 {
+			t.Fatalf("no %s in the picture", tag)
+		}
+		rest := string(svg[k:])
+		rest = rest[:strings.Index(rest, "/>")]
+		if !strings.Contains(rest, fmt.Sprintf(`class="line lc%d"`, c)) {
+			t.Errorf("line %d %v: %s; want colour lc%d", i, def.Lines[i], rest, c)
+		}
+	}
+	if want[3] != 3 || want[4] != 0 || want[64] != 0 || want[65] != 1 {
+		t.Errorf("the reference colours are not the case meant: %v", want)
 	}
 }

@@ -148,11 +148,11 @@ func checkMarks(o Options, locate func(name string) markBox) ([]markBox, []MarkS
 	seen := map[string]bool{}
 	for i, m := range o.Marks {
 		if m.Style < MarkDestination || m.Style > MarkLastTo {
-			return nil, nil, optErr("marks", "mark %d (%q): style %d is not a style; want destination, selected, last-from or last-to", i, m.At, int(m.Style))
+			return nil, nil, optErr("marks", "mark %d (%s): style %d is not a style; want destination, selected, last-from or last-to", i, game.Quote(m.At), int(m.Style))
 		}
 		b := locate(m.At)
 		if !b.valid {
-			return nil, nil, optErr("marks", "mark %d: %q is not on the board; want %s", i, m.At, b.wantFormat)
+			return nil, nil, optErr("marks", "mark %d: %s is not on the board; want %s", i, game.Quote(m.At), b.wantFormat)
 		}
 		key := m.Style.String() + "-" + b.name
 		if seen[key] {

@@ -351,6 +351,9 @@ var abaloneRecordFormats = []recordCodec{{
 	Tags:   checkAPGNTags,
 	Export: func(replay *gamerulesv1.ReplayGameRequest) (moveApplier, recordWriter) {
 		return nil, func(resp *gamerulesv1.ReplayGameResponse, tags map[string]string) ([]byte, error) {
+			if n := exportAtLeast(resp, tags); n > MaxExportBytes {
+				return nil, exportSizeError(n, true)
+			}
 			return exportAPGN(replay, resp, tags), nil
 		}
 	},
@@ -412,12 +415,26 @@ func importAPGN(ctx context.Context, text string, includeStates bool) (*gamerule
 const maxRecordTags = 1_000
 
 // checkAPGNTags refuses an APGN export's tags that would not read back as
-// written (apgn.CheckTag: a name that is not [A-Za-z][A-Za-z0-9_]*, a
-// control character in a name or value), errInvalidRequest naming the
-// first (in sorted order). The tags written from the game (Variant,
+// written: more than an import reads (maxRecordTags, with the three the
+// export adds), and (apgn.CheckTag) a name that is not
+// [A-Za-z][A-Za-z0-9_]*, a control character in a name or value,
+// errInvalidRequest naming the first (in sorted order). The tags written from the game (Variant,
 // Position, Result, Notation) replace the request's, which are not
 // checked.
 func checkAPGNTags(tags map[string]string) error {
+	// The tags written: the request's but those four, and Variant or
+	// Position, Result and Notation. An import reads maxRecordTags.
+	written := 3
+	for k := range tags {
+		switch k {
+		case "Variant", "Position", "Result", "Notation":
+		default:
+			written++
+		}
+	}
+	if written > maxRecordTags {
+		return fmt.Errorf("%w: the record would hold %d tags (Variant or Position, Result and Notation with the request's) and an import reads at most %d", errInvalidRequest, written, maxRecordTags)
+	}
 	for _, k := range slices.Sorted(maps.Keys(tags)) {
 		switch k {
 		case "Variant", "Position", "Result", "Notation":

@@ -53,7 +53,7 @@ func applyActionIn(space int32) moveApplier {
 		}
 		a, err := strconv.ParseInt(notation, 10, 32)
 		if err != nil {
-			return nil, "", false, fmt.Errorf("%w: action %q", game.ErrIllegalMove, notation) // not reached: ReplayGame writes it
+			return nil, "", false, fmt.Errorf("%w: action %s", game.ErrIllegalMove, game.Quote(notation)) // not reached: ReplayGame writes it
 		}
 		m, err := actionMove(pos, int32(a), space)
 		if err != nil {

@@ -1030,7 +1030,7 @@ func checkMatTags(tags map[string]string) error {
 	}
 	if v, ok := tags[matDialectTag]; ok {
 		if _, known := matDialects[v]; !known {
-			return fmt.Errorf("%w: tag %s: %q: want gnubg, jellyfish, xg or galaxy", errInvalidRequest, matDialectTag, v)
+			return fmt.Errorf("%w: tag %s: %s: want gnubg, jellyfish, xg or galaxy", errInvalidRequest, matDialectTag, game.Quote(v))
 		}
 	}
 	for k, v := range tags {
@@ -1038,7 +1038,7 @@ func checkMatTags(tags map[string]string) error {
 			continue
 		}
 		if strings.ContainsAny(k, "\"[]\r\n") || strings.ContainsAny(v, "\"[]\r\n") || strings.TrimSpace(k) != k || k == "" {
-			return fmt.Errorf("%w: tag %q: a header tag is written as `; [Name \"Value\"]`, which a '\"', '[', ']' or line break in it, or white space at the name's ends, would not read back", errInvalidRequest, k)
+			return fmt.Errorf("%w: tag %s: a header tag is written as `; [Name \"Value\"]`, which a '\"', '[', ']' or line break in it, or white space at the name's ends, would not read back", errInvalidRequest, game.Quote(k))
 		}
 	}
 	return nil
@@ -1212,7 +1212,12 @@ func (r *matRecorder) apply(pos Position, i int, notation string, rng *rand.Rand
 
 // exportMat prepares a .mat export in one pass: the replay keeps its typed
 // moves and states (matRecorder), which mat.WriteReplay writes without
-// applying them again.
+// applying them again. The record is refused (INVALID_REQUEST) when it
+// would not import back as written: more header tags than an import reads
+// (maxRecordTags, the money-play settings counted), or a replay stopping
+// after a roll with no play before its pass (which the format reads as
+// the pass); and when it would be over MaxExportBytes, at the first byte
+// past it (the writer then only counts, to say the size it needs).
 func exportMat(replay *gamerulesv1.ReplayGameRequest) (moveApplier, recordWriter) {
 	kept := &matRecorder{moves: make([]mat.Move, 0, min(len(replay.GetMoves()), MaxReplayMoves))}
 	return kept.apply, func(resp *gamerulesv1.ReplayGameResponse, tags map[string]string) ([]byte, error) {
@@ -1220,8 +1225,24 @@ func exportMat(replay *gamerulesv1.ReplayGameRequest) (moveApplier, recordWriter
 		if err != nil {
 			return nil, toStatus("replay", err)
 		}
-		o := mat.WriteOptions{Dialect: matDialects[tags[matDialectTag]], Tags: matHeaderTags(tags)}
+		o := mat.WriteOptions{Dialect: matDialects[tags[matDialectTag]], Tags: matHeaderTags(tags), MaxBytes: MaxExportBytes}
+		// The tags the import will read: the header tags and the
+		// money-play settings written from the state.
+		written := len(o.Tags)
+		if start.MatchLength() == 0 && !start.Jacoby() {
+			written++
+		}
+		if start.Beavers() {
+			written++
+		}
+		if written > maxRecordTags {
+			return nil, toStatus("tags", fmt.Errorf("%w: the record would hold %d header tags and an import reads at most %d", errInvalidRequest, written, maxRecordTags))
+		}
 		text, err := mat.WriteReplayOptions(start, kept.moves, [2]string{tags["white"], tags["black"]}, o)
+		var se *mat.SizeError
+		if errors.As(err, &se) {
+			return nil, exportSizeError(se.Need, false)
+		}
 		if err != nil {
 			return nil, toStatus("replay", fmt.Errorf("%w: %v", errInvalidRequest, err))
 		}

@@ -97,7 +97,7 @@ func parseReadMask(m *fieldmaskpb.FieldMask, includeResults bool) (answerParts, 
 		if !found {
 			names := make([]string, len(readMaskPaths))
 			for i, r := range readMaskPaths {
-				names[i] = fmt.Sprintf("%q", r.path)
+				names[i] = game.Quote(r.path)
 			}
 			return answerParts{}, fmt.Errorf("%w: unknown path %s; the paths are %s", errInvalidRequest, game.Quote(p), strings.Join(names, ", "))
 		}

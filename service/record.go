@@ -139,7 +139,49 @@ func replayOptions(r *gamerulesv1.ReplayGameRequest) (json.RawMessage, error) {
 	return protojson.Marshal(m.Get(fd).Message().Interface())
 }
 
+// MaxExportBytes is the largest record ExportRecord answers, 16 MiB. A
+// record's size is not the request's: a .mat repeats the players' names in
+// every game's header, so a 119 KB request of a long match asks for some
+// 70 MB. A .mat is written within the budget and refused at its first byte
+// past it (the rest is counted, not kept, to give the size needed); a JSON
+// or APGN record, linear in the request (at most about six bytes per byte of
+// the request's strings, escaped), is refused before it is built when the
+// text it must hold (exportAtLeast) already passes the budget, and its size
+// is checked once built.
+const MaxExportBytes = 16 << 20
+
+// exportSizeError is the status of a record over MaxExportBytes:
+// INVALID_REQUEST on replay, giving the size it would need (at least that
+// size, when atLeast).
+func exportSizeError(need int, atLeast bool) error {
+	would := "would be"
+	if atLeast {
+		would = "would be at least"
+	}
+	return toStatusMeta("replay", fmt.Errorf("%w: the record %s %d bytes; an export answers at most %d (16 MiB): export fewer moves or shorter tags (a .mat repeats the players' names in every game's header)", errInvalidRequest, would, need, MaxExportBytes),
+		map[string]string{"size": strconv.Itoa(need), "limit": strconv.Itoa(MaxExportBytes)})
+}
+
+// exportAtLeast is the fewest bytes a JSON or APGN record of a replay
+// holds: its moves and its tags (names and values), each written whole at
+// least once.
+func exportAtLeast(resp *gamerulesv1.ReplayGameResponse, tags map[string]string) int {
+	n := 0
+	for _, m := range resp.GetMoves() {
+		n += len(m)
+	}
+	for k, v := range tags {
+		n += len(k) + len(v)
+	}
+	return n
+}
+
 // ExportRecord replays the request's game and writes it as a record.
+// The record is at most MaxExportBytes (INVALID_REQUEST on replay past
+// it, giving the size it would need), and is one that ImportRecord reads
+// back to the same moves: one that would not is refused (INVALID_REQUEST:
+// more tags than an import reads, a .mat stopping after a roll with no
+// play before its pass, a JSON record over record.MaxElements).
 func (s *Server) ExportRecord(ctx context.Context, req *gamerulesv1.ExportRecordRequest) (*gamerulesv1.ExportRecordResponse, error) {
 	eng, err := s.engine(req.GetGame())
 	if err != nil {
@@ -176,6 +218,10 @@ func (s *Server) ExportRecord(ctx context.Context, req *gamerulesv1.ExportRecord
 		}
 	}
 	resp, err := s.replayGame(ctx, replay, apply)
+	if err == nil {
+		// The writing is linear in the moves and within MaxExportBytes.
+		err = toStatus("replay", ctx.Err())
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +230,15 @@ func (s *Server) ExportRecord(ctx context.Context, req *gamerulesv1.ExportRecord
 		if err != nil {
 			return nil, err
 		}
+		if len(text) > MaxExportBytes {
+			// (A .mat stops at the budget itself; an APGN record is
+			// linear in the request.)
+			return nil, exportSizeError(len(text), false)
+		}
 		return &gamerulesv1.ExportRecordResponse{Text: string(text), Format: format}, nil
+	}
+	if n := exportAtLeast(resp, req.GetTags()); n > MaxExportBytes {
+		return nil, exportSizeError(n, true)
 	}
 	rec := record.Record{Game: req.GetGame(), Start: resp.GetStart().GetText(), Moves: resp.GetMoves(), Tags: req.GetTags()}
 	if o, ok := eng.(optionsRecorder); ok && o.RecordsOptions(resp.GetStart()) {
@@ -210,8 +264,14 @@ func (s *Server) ExportRecord(ctx context.Context, req *gamerulesv1.ExportRecord
 	}
 	rec.Result = res
 	text, err := record.Format(rec)
+	if errors.Is(err, record.ErrUnreadable) {
+		return nil, toStatus("tags", fmt.Errorf("%w: %v", errInvalidRequest, err))
+	}
 	if err != nil {
 		return nil, toStatus("replay", err)
+	}
+	if len(text) > MaxExportBytes {
+		return nil, exportSizeError(len(text), false)
 	}
 	return &gamerulesv1.ExportRecordResponse{Text: string(text), Format: format}, nil
 }

@@ -13,8 +13,10 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/gamerules/gamerules/rules/game"
 )
@@ -122,15 +124,15 @@ func Parse(data []byte) (Record, error) {
 	if derr != nil {
 		switch derr.kind {
 		case 's':
-			return fail(derr.off-1, "%s", derr.msg)
+			return fail(derr.off-1, "%s", clip(derr.msg))
 		case 't':
-			return fail(derr.off-1, "%s: want a JSON %s, not %s", derr.field, derr.typ, derr.value)
+			return fail(derr.off-1, "%s: want a JSON %s, not %s", clip(derr.field), derr.typ, clip(derr.value))
 		case 'e':
 			return fail(0, "empty record")
 		case 'u':
 			return fail(int64(len(data)), "the record ends early")
 		}
-		return fail(end, "%s", derr.msg)
+		return fail(end, "%s", clip(derr.msg))
 	}
 	if rest := bytes.TrimLeft(data[end:], " \t\r\n"); len(rest) > 0 {
 		return fail(int64(len(data)-len(rest)), "data after the record")
@@ -167,6 +169,25 @@ func Parse(data []byte) (Record, error) {
 	return r, nil
 }
 
+// maxClipped is how much of a decoder's message, which may quote an
+// unknown field's name or a number of the input whole, Parse's errors
+// keep.
+const maxClipped = 160
+
+// clip is s, or its first maxClipped bytes (cut at a rune's start) and
+// "..." when it is longer: an error quotes an excerpt of the input, as
+// game.Quote does, never all of it.
+func clip(s string) string {
+	if len(s) <= maxClipped {
+		return s
+	}
+	n := maxClipped
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}
+
 // overElements counts the objects and strings (keys included) of the JSON
 // text b and returns the offset of the one that passes max, -1 when there
 // are at most max. It allocates nothing; on text that is not JSON the count
@@ -200,8 +221,13 @@ func overElements(b []byte, max int) int {
 
 // Format writes r in the JSON record format (two-space indentation, a
 // final newline), setting Format to FormatName. It is canonical: Parse then
-// Format gives the same bytes.
+// Format gives the same bytes. A record Parse would refuse for its size
+// (more than MaxMoves moves or MaxElements objects and strings) is an
+// error wrapping ErrUnreadable.
 func Format(r Record) ([]byte, error) {
+	if len(r.Moves) > MaxMoves {
+		return nil, fmt.Errorf("%w: %d moves; Parse reads at most %d", ErrUnreadable, len(r.Moves), MaxMoves)
+	}
 	r.Format = FormatName
 	if r.Moves == nil {
 		r.Moves = []string{}
@@ -224,5 +250,13 @@ func Format(r Record) ([]byte, error) {
 		return nil, fmt.Errorf("record: %w", err)
 	}
 	buf.WriteByte('\n')
+	if off := overElements(buf.Bytes(), MaxElements); off >= 0 {
+		return nil, fmt.Errorf("%w: it would hold more than %d objects and strings (%d moves, %d tags), which Parse refuses", ErrUnreadable, MaxElements, len(r.Moves), len(r.Tags))
+	}
 	return buf.Bytes(), nil
 }
+
+// ErrUnreadable is a record Format will not write because Parse would
+// not read it back: more than MaxMoves moves, or more than MaxElements
+// objects and strings (many tags).
+var ErrUnreadable = errors.New("record: the record would not read back")

@@ -31,7 +31,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
+	"github.com/gamerules/gamerules/rules/game"
 	"github.com/gamerules/gamerules/rules/record"
 )
 
@@ -147,7 +149,7 @@ func ReadContext(ctx context.Context, data []byte, lim Limits) ([]Game, error) {
 			off = c + len(tok)
 			switch {
 			case g.Result != "":
-				return nil, &record.Error{Line: ln, Column: c + 1, Reason: fmt.Sprintf("%q after the result", tok)}
+				return nil, &record.Error{Line: ln, Column: c + 1, Reason: fmt.Sprintf("%s after the result", game.Quote(tok))}
 			case numRe.MatchString(tok):
 				n, _ := strconv.Atoi(tok[:len(tok)-1])
 				if want := len(g.Moves)/2 + 1; n != want || len(g.Moves)%2 != 0 {
@@ -161,7 +163,7 @@ func ReadContext(ctx context.Context, data []byte, lim Limits) ([]Game, error) {
 				}
 				g.Moves = append(g.Moves, strings.ToLower(tok))
 			default:
-				return nil, &record.Error{Line: ln, Column: c + 1, Reason: fmt.Sprintf("cannot read %q: want a move number (\"12.\"), an Aba-Pro move (\"a1b2\", \"c3c5d3\") or a result (1-0, 0-1, *)", tok)}
+				return nil, &record.Error{Line: ln, Column: c + 1, Reason: fmt.Sprintf("cannot read %s: want a move number (\"12.\"), an Aba-Pro move (\"a1b2\", \"c3c5d3\") or a result (1-0, 0-1, *)", game.Quote(tok))}
 			}
 		}
 	}
@@ -194,12 +196,18 @@ func CheckTags(tags []Tag) error {
 // CheckTag is CheckTags for one tag.
 func CheckTag(name, value string) error {
 	if !isTagName(name) {
-		return fmt.Errorf("%w: tag name %q: a name is a letter, then letters, digits and _", ErrTag, name)
+		return fmt.Errorf("%w: tag name %s: a name is a letter, then letters, digits and _", ErrTag, game.Quote(name))
 	}
 	if i := strings.IndexFunc(value, unicode.IsControl); i >= 0 {
-		return fmt.Errorf("%w: tag %s: the value has a control character (%U) at byte %d", ErrTag, name, []rune(value[i:])[0], i)
+		return fmt.Errorf("%w: tag %s: the value has a control character (%U) at byte %d", ErrTag, game.Quote(name), firstRune(value[i:]), i)
 	}
 	return nil
+}
+
+// firstRune is s's first rune.
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
 }
 
 // isTagName reports whether name is [A-Za-z][A-Za-z0-9_]*, a tag name

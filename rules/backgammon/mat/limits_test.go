@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gamerules/gamerules/rules/backgammon"
 )
 
 // maxRecord is the largest record the service takes (its 512 KiB receive
@@ -120,5 +123,70 @@ func BenchmarkMaxSizeRecords(b *testing.B) {
 				_ = importMax(context.Background(), data)
 			}
 		})
+	}
+}
+
+// TestWriteMaxBytes: a record over WriteOptions.MaxBytes is a *SizeError
+// giving the exact size the record needs (the length written without the
+// limit), in every dialect; at exactly that size it is written.
+func TestWriteMaxBytes(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 3))
+	long := strings.Repeat("n", 3000)
+	for k := range 6 {
+		start, moves := randomMatch(t, r, 1+r.IntN(7), k%2 == 0)
+		for _, d := range []Dialect{Gnubg, Jellyfish, XG, Galaxy} {
+			full, err := WriteReplayOptions(start, moves, [2]string{long, "b"}, WriteOptions{Dialect: d})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, max := range []int{1, 4000, len(full) / 2, len(full) - 1} {
+				text, err := WriteReplayOptions(start, moves, [2]string{long, "b"}, WriteOptions{Dialect: d, MaxBytes: max})
+				var se *SizeError
+				if !errors.As(err, &se) || se.Need != len(full) || se.Max != max || !errors.Is(err, ErrUnwritable) || text != nil {
+					t.Fatalf("dialect %d, max %d: %d bytes, %v; want a *SizeError needing %d", d, max, len(text), err, len(full))
+				}
+			}
+			if text, err := WriteReplayOptions(start, moves, [2]string{long, "b"}, WriteOptions{Dialect: d, MaxBytes: len(full)}); err != nil || string(text) != string(full) {
+				t.Fatalf("dialect %d at its size: %v", d, err)
+			}
+		}
+	}
+}
+
+// TestWriteRefusesRollWithoutPass: a record that stops after a roll with
+// no play cannot be written (it would read back with the pass); with the
+// pass it is written and reads back whole, in every dialect.
+func TestWriteRefusesRollWithoutPass(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 7))
+	found := 0
+	for k := 0; k < 200 && found < 3; k++ {
+		start, moves := randomMatch(t, r, 3, false)
+		for i, mv := range moves {
+			if mv.Played.Kind() != backgammon.KindPass {
+				continue
+			}
+			found++
+			for _, d := range []Dialect{Gnubg, Jellyfish, XG, Galaxy} {
+				if _, err := WriteReplayOptions(start, moves[:i], [2]string{}, WriteOptions{Dialect: d}); !errors.Is(err, ErrUnwritable) {
+					t.Fatalf("dialect %d: the record stopping before the pass of move %d: %v; want ErrUnwritable", d, i, err)
+				}
+				text, err := WriteReplayOptions(start, moves[:i+1], [2]string{}, WriteOptions{Dialect: d})
+				if err != nil {
+					t.Fatal(err)
+				}
+				m, err := Read(text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := m.Replay()
+				if err != nil || len(got) != i+1 || got[i].Played.Kind() != backgammon.KindPass {
+					t.Fatalf("dialect %d: %d moves ending in a pass read back as %d (%v)\n%s", d, i+1, len(got), err, text)
+				}
+			}
+			break
+		}
+	}
+	if found < 3 {
+		t.Fatalf("%d passes found; want 3", found)
 	}
 }

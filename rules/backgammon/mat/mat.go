@@ -28,8 +28,8 @@
 // instead of played); Backgammon Galaxy's "Losses 2 points" cells; FIBS's
 // dice in the order rolled; header tags `; [Site "…"]` (Match.Tags). A
 // roll written alone is the forced play when exactly one is legal, a pass
-// when none is, and, as a record's last action in an unfinished game, the
-// dice still to be played. WriteReplayOptions writes each dialect.
+// when none is, and, as a record's last action in an unfinished game when
+// some play is legal, the dice still to be played. WriteReplayOptions writes each dialect.
 //
 // Read parses the text (errors give the line and column, as *record.Error);
 // Match.Replay plays it once into backgammon Options and moves in this
@@ -69,6 +69,7 @@ import (
 	"unicode"
 
 	"github.com/gamerules/gamerules/rules/backgammon"
+	"github.com/gamerules/gamerules/rules/game"
 	"github.com/gamerules/gamerules/rules/record"
 )
 
@@ -433,7 +434,7 @@ func readActions(g *Game, rest string, start, ln int, number string) error {
 			}
 			c, err := strconv.Atoi(toks[k+2].s)
 			if err != nil || c < 2 || c > 2*backgammon.MaxCube {
-				return fail(ln, toks[k+2].off+1, "cube value %q", toks[k+2].s)
+				return fail(ln, toks[k+2].off+1, "cube value %s", game.Quote(toks[k+2].s))
 			}
 			a.Play, a.Cube = "double", c
 			if t.s == "Beavers" {
@@ -452,7 +453,7 @@ func readActions(g *Game, rest string, start, ln int, number string) error {
 			}
 			n, err := strconv.Atoi(toks[k+1].s)
 			if err != nil || n < 1 || n > 1<<20 {
-				return fail(ln, toks[k+1].off+1, "points %q", toks[k+1].s)
+				return fail(ln, toks[k+1].off+1, "points %s", game.Quote(toks[k+1].s))
 			}
 			k += 3
 			and := k+2 < len(toks) && toks[k].s == "and" && toks[k+1].s == "the" && strings.HasPrefix(toks[k+2].s, "match")
@@ -468,9 +469,9 @@ func readActions(g *Game, rest string, start, ln int, number string) error {
 		case t.s == "Illegal":
 			// Snowie writes "Illegal play (…)" where the board was set by
 			// hand during the game: no move of the rules leads there.
-			return fail(ln, t.off+1, "%q: the board was set by hand (no legal play of the rules reaches it); such a record cannot be replayed", strings.TrimSpace(rest[t.off-start:]))
+			return fail(ln, t.off+1, "%s: the board was set by hand (no legal play of the rules reaches it); such a record cannot be replayed", game.Quote(strings.TrimSpace(rest[t.off-start:])))
 		default:
-			return fail(ln, t.off+1, "cannot read %q: expected a roll (\"31:\"), a step, Doubles, Takes, Drops, Wins or Losses (a resignation is written as its \"Wins\" line only)", t.s)
+			return fail(ln, t.off+1, "cannot read %s: expected a roll (\"31:\"), a step, Doubles, Takes, Drops, Wins or Losses (a resignation is written as its \"Wins\" line only)", game.Quote(t.s))
 		}
 		g.Actions = append(g.Actions, a)
 	}
@@ -519,7 +520,7 @@ type MoveError struct {
 }
 
 func (e *MoveError) Error() string {
-	return fmt.Sprintf("mat: line %d, column %d: move %d %q: %v", e.Line, e.Column, e.Index, e.Notation, e.Err)
+	return fmt.Sprintf("mat: line %d, column %d: move %d %s: %v", e.Line, e.Column, e.Index, game.Quote(e.Notation), e.Err)
 }
 
 // Unwrap returns the engine's error.
@@ -723,9 +724,12 @@ func (m *Match) replay(ctx context.Context, lim Limits) ([]Move, error) {
 				// The game's last roll, no play, and the roller lost: he
 				// resigned after rolling (gnubg writes the roll alone).
 				continue
-			case last && g.Winner < 0 && gi == len(m.Games)-1:
+			case last && g.Winner < 0 && gi == len(m.Games)-1 && !noPlay(s):
 				// The record stops after a roll in an unfinished game: the
-				// dice are still to be played (gnubg keeps them so).
+				// dice are still to be played (gnubg keeps them so). A roll
+				// no number of which can be played is its pass, here as
+				// anywhere (below): a pass is how every dialect but XG's
+				// writes it, so a record ending in one reads back whole.
 				continue
 			default:
 				p, n := forcedPlay(s)
@@ -862,6 +866,13 @@ func (m *Match) resignLevel(g Game, s backgammon.State) (int, error) {
 	return 0, fail(g.winsLine, g.winsCol, "the game is not over and %d points is no ending the rules give at cube %d: a resignation scores %d, %d or %d%s (a forfeit or a time-out is not a move of the rules)", g.Points, cube, cube, 2*cube, 3*cube, extra)
 }
 
+// noPlay reports whether s (the move phase) has no play: its roll can only
+// be passed.
+func noPlay(s backgammon.State) bool {
+	p, _ := forcedPlay(s)
+	return p == "pass"
+}
+
 // forcedPlay is the play of a roll written without one, in s (the move
 // phase): "pass" when no number can be played, the one legal play when
 // there is exactly one (n 1), or n > 1 the number of legal plays.
@@ -994,6 +1005,11 @@ func Write(start backgammon.State, moves []string, players [2]string) ([]byte, e
 	return WriteReplay(start, replayed, players)
 }
 
+// ErrUnwritable is a game WriteReplayOptions cannot write so that Read
+// reads back the same moves, or that would be larger than
+// WriteOptions.MaxBytes.
+var ErrUnwritable = errors.New("mat: the record cannot be written to read back")
+
 // ErrPlayer is a player's name Write cannot write so that Read reads it
 // back.
 var ErrPlayer = errors.New("mat: a player's name that does not read back")
@@ -1021,7 +1037,7 @@ func CheckPlayer(name string) error {
 	default:
 		return nil
 	}
-	return fmt.Errorf("%w: %q: %s", ErrPlayer, name, why)
+	return fmt.Errorf("%w: %s: %s", ErrPlayer, game.Quote(name), why)
 }
 
 // WriteReplay writes a game already replayed, as Write writes it: from
@@ -1070,11 +1086,77 @@ type WriteOptions struct {
 	// lines (after the Jacoby and Beaver tags money play needs); a name or
 	// value with a '"', '[', ']' or a line break is an error.
 	Tags []Tag
+	// MaxBytes, when positive, is the largest record to write: past it
+	// the writer keeps no more text but goes on counting (a game header,
+	// which repeats the players' names, is counted without being
+	// formatted), and returns a *SizeError giving the size the record
+	// would need. The memory held is then at most about MaxBytes.
+	MaxBytes int
+}
+
+// SizeError is a record larger than WriteOptions.MaxBytes: the bytes it
+// would need and the limit. It wraps ErrUnwritable.
+type SizeError struct{ Need, Max int }
+
+func (e *SizeError) Error() string {
+	return fmt.Sprintf("mat: the record would be %d bytes; at most %d", e.Need, e.Max)
+}
+
+func (e *SizeError) Unwrap() error { return ErrUnwritable }
+
+// cappedBuffer is WriteReplayOptions' output: a buffer that keeps at most
+// max bytes (max 0: no limit) and counts them all.
+type cappedBuffer struct {
+	buf bytes.Buffer
+	n   int
+	max int
+	// countOnly: the record is known to be over max before it is written
+	// (its game headers alone are); nothing is kept.
+	countOnly bool
+}
+
+// spaces writes n spaces (none for n <= 0), counting them only once
+// past the limit.
+func (c *cappedBuffer) spaces(n int) {
+	const blank = "                                "
+	if c.countOnly || c.max > 0 && c.n+n > c.max {
+		if c.n += max(n, 0); c.buf.Cap() > 0 {
+			c.buf = bytes.Buffer{}
+		}
+		return
+	}
+	for ; n > 0; n -= len(blank) {
+		c.WriteString(blank[:min(n, len(blank))])
+	}
+}
+
+func (c *cappedBuffer) over() bool { return c.countOnly || c.max > 0 && c.n > c.max }
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	c.n += len(p)
+	if !c.over() {
+		c.buf.Write(p)
+	} else if c.buf.Cap() > 0 {
+		c.buf = bytes.Buffer{} // never needed again: let it go
+	}
+	return len(p), nil
+}
+
+func (c *cappedBuffer) WriteString(p string) (int, error) {
+	c.n += len(p)
+	if !c.over() {
+		c.buf.WriteString(p)
+	} else if c.buf.Cap() > 0 {
+		c.buf = bytes.Buffer{}
+	}
+	return len(p), nil
 }
 
 // WriteReplayOptions is WriteReplay in the dialect o says. A record that
 // stops after a roll (the dice still to be played) is written with the
-// roll alone as its last action, which Read reads back so.
+// roll alone as its last action, which Read reads back so; one that stops
+// after a roll with no play, which Read would read as that roll and its
+// pass, is an error wrapping ErrUnwritable.
 func WriteReplayOptions(start backgammon.State, moves []Move, players [2]string, o WriteOptions) ([]byte, error) {
 	if start.Phase() != backgammon.PhaseOpening {
 		return nil, fmt.Errorf("mat: the start must be a new game (opening roll), not phase %s", start.Phase())
@@ -1086,7 +1168,18 @@ func WriteReplayOptions(start backgammon.State, moves []Move, players [2]string,
 			return nil, err
 		}
 	}
-	var b bytes.Buffer
+	b := cappedBuffer{max: o.MaxBytes}
+	if o.MaxBytes > 0 {
+		// Every game's header holds both names: when those alone pass
+		// the limit, nothing is kept (the size needed is still counted).
+		games := 1
+		for _, mv := range moves {
+			if mv.Played.Kind() == backgammon.KindNextGame {
+				games++
+			}
+		}
+		b.countOnly = games*(len(players[0])+len(players[1])) > o.MaxBytes
+	}
 	if start.MatchLength() == 0 && !start.Jacoby() {
 		b.WriteString("; [Jacoby \"Off\"]\n")
 	}
@@ -1095,7 +1188,7 @@ func WriteReplayOptions(start backgammon.State, moves []Move, players [2]string,
 	}
 	for _, t := range o.Tags {
 		if strings.ContainsAny(t.Name, "\"[]\r\n") || strings.ContainsAny(t.Value, "\"[]\r\n") || strings.TrimSpace(t.Name) == "" {
-			return nil, fmt.Errorf("mat: tag %q %q cannot be written as `; [Name \"Value\"]`", t.Name, t.Value)
+			return nil, fmt.Errorf("mat: tag %s %s cannot be written as `; [Name \"Value\"]`", game.Quote(t.Name), game.Quote(t.Value))
 		}
 		fmt.Fprintf(&b, "; [%s \"%s\"]\n", t.Name, t.Value)
 	}
@@ -1129,7 +1222,16 @@ func WriteReplayOptions(start backgammon.State, moves []Move, players [2]string,
 		if digits := len(strconv.Itoa(w)); max(width, -width) <= digits {
 			width = digits + 1
 		}
-		fmt.Fprintf(&b, "\n Game %d\n %s : %-*d%s : %d\n", gameNo, players[0], width, w, players[1], bl)
+		// "\n Game %d\n %s : %-*d%s : %d\n", the names written as they are
+		// (counted, not copied, once past MaxBytes).
+		b.WriteString("\n Game " + strconv.Itoa(gameNo) + "\n ")
+		b.WriteString(players[0])
+		// %-*d: the score left-justified in |width| columns.
+		score := strconv.Itoa(w)
+		b.WriteString(" : " + score)
+		b.spaces(max(width, -width) - len(score))
+		b.WriteString(players[1])
+		b.WriteString(" : " + strconv.Itoa(bl) + "\n")
 	}
 	header()
 	gameStart := s
@@ -1244,11 +1346,19 @@ func WriteReplayOptions(start backgammon.State, moves []Move, players [2]string,
 		}
 	}
 	if pendingRoll != "" {
-		// The record stops after a roll: the dice still to be played.
+		// The record stops after a roll: the dice still to be played. A
+		// roll that has no play is read as its pass (Replay), so such a
+		// record cannot be written to read back as it is.
+		if s.Phase() == backgammon.PhaseMove && noPlay(s) {
+			return nil, fmt.Errorf("%w: it stops after a roll no number of which can be played, which the format reads as that roll and its pass; write it with the pass", ErrUnwritable)
+		}
 		put(pendingPlayer, pendingRoll)
 	}
 	flush()
-	return b.Bytes(), nil
+	if b.over() {
+		return nil, &SizeError{Need: b.n, Max: b.max}
+	}
+	return b.buf.Bytes(), nil
 }
 
 // forcedOnly reports whether s (the move phase) has exactly one legal

@@ -291,8 +291,8 @@ func (m *Match) replayOld() ([]Move, error) {
 				// resigned after rolling (gnubg writes the roll alone).
 				continue
 			}
-			if a.Play == "" && ai == len(g.Actions)-1 && g.Winner < 0 && gi == len(m.Games)-1 {
-				continue // the dice still to be played
+			if p, _ := forcedPlay(s); a.Play == "" && ai == len(g.Actions)-1 && g.Winner < 0 && gi == len(m.Games)-1 && p != "pass" {
+				continue // the dice still to be played (a roll with no play: its pass)
 			}
 			if a.Play == "" {
 				// A roll written alone: the forced play, or none.

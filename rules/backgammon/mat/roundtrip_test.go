@@ -16,7 +16,7 @@ import (
 // one: doubles, takes and drops, resignations accepted in the roll phase
 // and after a roll (never declined: the format does not hold those), and,
 // when unfinished is set, it stops in its last game after a roll (the dice
-// still to be played) or after a play. It returns the start and the
+// still to be played), after a play, or after a pass. It returns the start and the
 // replay (each move with the state after it).
 func randomMatch(t testing.TB, r *rand.Rand, length int, unfinished bool) (backgammon.State, []Move) {
 	t.Helper()
@@ -34,12 +34,21 @@ func randomMatch(t testing.TB, r *rand.Rand, length int, unfinished bool) (backg
 		out = append(out, Move{Notation: m.String(), Played: m, After: next})
 		s = next
 	}
-	stopAt := -1
+	stopAt, inPass := -1, false
 	if unfinished {
 		stopAt = 20 + r.IntN(200)
+		// Half of them end at the first pass from there (when the match
+		// has one before its end).
+		inPass = r.IntN(2) == 0
 	}
 	for !s.MatchOver() {
-		if len(out) == stopAt && (s.Phase() == backgammon.PhaseMove || s.Phase() == backgammon.PhaseRoll) {
+		if len(out) >= stopAt && stopAt >= 0 && s.Phase() == backgammon.PhaseMove && noPlay(s) {
+			// A roll with nothing to play: the record ends in its pass
+			// (written as the roll alone, which reads back as the pass).
+			apply(backgammon.PassMove())
+			break
+		}
+		if len(out) == stopAt && !inPass && (s.Phase() == backgammon.PhaseMove || s.Phase() == backgammon.PhaseRoll) && !(s.Phase() == backgammon.PhaseMove && noPlay(s)) {
 			break
 		}
 		legal := s.LegalMoves()
@@ -176,10 +185,13 @@ func TestDialectsRoundTrip(t *testing.T) {
 		if last := moves[len(moves)-1].After; last.Phase() == backgammon.PhaseMove {
 			seen["pending roll"]++
 		}
+		if moves[len(moves)-1].Played.Kind() == backgammon.KindPass {
+			seen["ends in a pass"]++
+		}
 	}
 	t.Logf("%v", seen)
-	if seen["pending roll"] == 0 {
-		t.Error("no record stopped after a roll")
+	if seen["pending roll"] == 0 || seen["ends in a pass"] == 0 {
+		t.Error("no record stopped after a roll, or none in a pass")
 	}
 }
 

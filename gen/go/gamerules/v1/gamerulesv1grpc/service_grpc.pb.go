@@ -116,7 +116,14 @@ type GameRulesClient interface {
 	// canonical notation (drawn chance outcomes as drawn), the result and
 	// the tags. A game on a custom Gravity Trap board, whose text form does
 	// not carry the board, is written with its options instead (so it must
-	// start from options, not from a state).
+	// start from options, not from a state). The record is at most 16 MiB
+	// (a .mat repeats the players' names in every game's header, so its size
+	// is not the request's): a larger one is refused while it is written,
+	// INVALID_REQUEST on "replay" giving the size it would need (metadata
+	// "size" and "limit"). A record ImportRecord would not read back as
+	// written is refused too: more tags than an import reads (1,000, with
+	// those the format adds), a .mat stopping after a roll with no play
+	// before its pass.
 	ExportRecord(ctx context.Context, in *v1.ExportRecordRequest, opts ...grpc.CallOption) (*v1.ExportRecordResponse, error)
 	// Batch answers many single calls (NewGame, LegalMoves, ApplyMove,
 	// Score, ObserveState) of any games in one call, each item exactly as
@@ -373,7 +380,14 @@ type GameRulesServer interface {
 	// canonical notation (drawn chance outcomes as drawn), the result and
 	// the tags. A game on a custom Gravity Trap board, whose text form does
 	// not carry the board, is written with its options instead (so it must
-	// start from options, not from a state).
+	// start from options, not from a state). The record is at most 16 MiB
+	// (a .mat repeats the players' names in every game's header, so its size
+	// is not the request's): a larger one is refused while it is written,
+	// INVALID_REQUEST on "replay" giving the size it would need (metadata
+	// "size" and "limit"). A record ImportRecord would not read back as
+	// written is refused too: more tags than an import reads (1,000, with
+	// those the format adds), a .mat stopping after a roll with no play
+	// before its pass.
 	ExportRecord(context.Context, *v1.ExportRecordRequest) (*v1.ExportRecordResponse, error)
 	// Batch answers many single calls (NewGame, LegalMoves, ApplyMove,
 	// Score, ObserveState) of any games in one call, each item exactly as
