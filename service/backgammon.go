@@ -1249,9 +1249,12 @@ func (p backgammonPos) children() ([]Position, error) {
 // play, never a resignation). A double already offered in the start
 // state is answered uniformly among take, drop, beaver (where allowed)
 // and, by the random policy only, the resignations; a resignation
-// offered there is accepted or declined uniformly by both.
+// offered there is accepted or declined uniformly by both. A ply generates
+// its moves once: the move picked from the list (or the roll drawn) is
+// applied with backgammon.State.ApplyListed, without Apply's validation
+// of the state and second generation of the plays.
 func (p backgammonPos) playout(rng *rand.Rand, pol policy, first, maxPlies int, record bool) (playedGame, error) {
-	return playRandom("backgammon", p.s, rng, pol, backgammon.State.GreedyMove, first, maxPlies, record, backgammonDraw)
+	return playRandom(playoutRules[backgammon.State, backgammon.Move]{name: "backgammon", greedy: backgammon.State.GreedyMove, draw: backgammonDraw, appendMoves: backgammon.State.AppendLegalMoves, applyListed: backgammon.State.ApplyListed}, p.s, rng, pol, first, maxPlies, record)
 }
 
 // backgammonDraw draws the roll of a roll phase (the opening's included).

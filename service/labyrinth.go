@@ -550,7 +550,7 @@ func (p labyrinthPos) children() ([]Position, error) {
 }
 
 func (p labyrinthPos) playout(rng *rand.Rand, pol policy, first, maxPlies int, record bool) (playedGame, error) {
-	return playRandom("labyrinth", p.s, rng, pol, labyrinth.State.GreedyMove, first, maxPlies, record, nil)
+	return playRandom(playoutRules[labyrinth.State, labyrinth.Move]{name: "labyrinth", greedy: labyrinth.State.GreedyMove}, p.s, rng, pol, first, maxPlies, record)
 }
 
 func (p labyrinthPos) turn() int { return p.s.Turn() }
