@@ -134,7 +134,8 @@ func playRandom[S rulesState[S, M], M interface {
 			m, chance = draw(s, rng)
 		}
 		if ply == 0 || (!chance && greedy == nil) {
-			if r.appendMoves != nil {
+			if r.appendMoves != nil && moves != nil {
+				// Into the first ply's list (which LegalMoves sizes).
 				moves = r.appendMoves(s, moves[:0])
 			} else {
 				moves = s.LegalMoves()
