@@ -487,7 +487,7 @@ func (p abalonePos) children() ([]Position, error) {
 }
 
 func (p abalonePos) playout(rng *rand.Rand, pol policy, first, maxPlies int, record bool) (playedGame, error) {
-	return playRandom("abalone", p.s, rng, pol, abalone.State.GreedyMove, first, maxPlies, record, nil)
+	return playRandom(playoutRules[abalone.State, abalone.Move]{name: "abalone", greedy: abalone.State.GreedyMove, appendMoves: abalone.State.AppendLegalMoves}, p.s, rng, pol, first, maxPlies, record)
 }
 
 func (p abalonePos) turn() int { return p.s.ToMove() }

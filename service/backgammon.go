@@ -1162,28 +1162,29 @@ func matReadError(err error) error {
 }
 
 // matReplayed is the moveApplier of a .mat import: move i of its replay
-// request is answered from the record's replay (start, then moves) instead
-// of being applied again, so that an import plays its moves once. The
-// record's replay applied the same notation to the same state with the
-// same function (backgammon.State.ApplyText, which ReplayGame's
-// applyNotation ends in), so the answer (the state after, the canonical
-// notation, no dice drawn) is the one applying it again gives; and
-// refuseNotation, which applyNotation asks first, passes (the notation is
-// not empty, and ApplyText applies nothing to a finished game but a
-// match's "next game", which refuseNotation lets through too). Where pos
-// is not the state the record's replay was at (not met: ReplayGame starts
-// from the options importMat gives, which New makes into the same state),
-// the move is applied by otherwise.
+// request is answered from the record's replay (start, then moves) by its
+// index, without being applied or looked up again, so that an import plays
+// its moves once. The record's replay applied the same notation (the
+// replay request's moves[i] is moves[i].Notation, as importMat writes it)
+// to the same state with the same function (backgammon.State.ApplyText,
+// which ReplayGame's applyNotation ends in), so the answer (the state
+// after, the canonical notation, no dice drawn) is the one applying it
+// again gives; and refuseNotation, which applyNotation asks first, passes
+// (the notation is not empty, and ApplyText applies nothing to a finished
+// game but a match's "next game", which refuseNotation lets through too).
+// The one check is that the replay starts from the record's start (the
+// positions after are then the ones this applier answered); where it does
+// not (not met: ReplayGame starts from the options importMat gives, which
+// New makes into the same state), every move is applied by otherwise.
 func matReplayed(start backgammon.State, moves []mat.Move, otherwise moveApplier) moveApplier {
+	same := false
 	return func(pos Position, i int, notation string, rng *rand.Rand) (Position, string, bool, error) {
-		if p, ok := pos.(backgammonPos); ok && i < len(moves) && moves[i].Notation == notation {
-			before := start
-			if i > 0 {
-				before = moves[i-1].After
-			}
-			if p.s == before {
-				return backgammonPos{moves[i].After}, moves[i].Played.String(), false, nil
-			}
+		if i == 0 {
+			p, ok := pos.(backgammonPos)
+			same = ok && p.s == start
+		}
+		if same && i < len(moves) {
+			return backgammonPos{moves[i].After}, moves[i].Played.String(), false, nil
 		}
 		return otherwise(pos, i, notation, rng)
 	}
@@ -1270,9 +1271,12 @@ func (p backgammonPos) children() ([]Position, error) {
 // play, never a resignation). A double already offered in the start
 // state is answered uniformly among take, drop, beaver (where allowed)
 // and, by the random policy only, the resignations; a resignation
-// offered there is accepted or declined uniformly by both.
+// offered there is accepted or declined uniformly by both. A ply generates
+// its moves once: the move picked from the list (or the roll drawn) is
+// applied with backgammon.State.ApplyListed, without Apply's validation
+// of the state and second generation of the plays.
 func (p backgammonPos) playout(rng *rand.Rand, pol policy, first, maxPlies int, record bool) (playedGame, error) {
-	return playRandom("backgammon", p.s, rng, pol, backgammon.State.GreedyMove, first, maxPlies, record, backgammonDraw)
+	return playRandom(playoutRules[backgammon.State, backgammon.Move]{name: "backgammon", greedy: backgammon.State.GreedyMove, draw: backgammonDraw, appendMoves: backgammon.State.AppendLegalMoves, applyListed: backgammon.State.ApplyListed}, p.s, rng, pol, first, maxPlies, record)
 }
 
 // backgammonDraw draws the roll of a roll phase (the opening's included).

@@ -51,7 +51,9 @@ func BenchmarkBatchLegalMoves256(b *testing.B) {
 
 // BenchmarkPlayoutPly is the CPU of a Playout ply of each game from its
 // start, by the random and the greedy policy side by side (one core, so
-// that the time is the CPU; ns/ply and allocs/ply are the figures).
+// that the time is the CPU; ns/ply and allocs/ply are the figures, and
+// cpu-ns/ply the process's CPU time per ply, which on a machine loaded by
+// other work stays near ns/ply of an idle one while ns/ply grows).
 func BenchmarkPlayoutPly(b *testing.B) {
 	srv := New()
 	ctx := context.Background()
@@ -74,6 +76,7 @@ func BenchmarkPlayoutPly(b *testing.B) {
 				var ms runtime.MemStats
 				runtime.ReadMemStats(&ms)
 				allocs = ms.Mallocs
+				cpu := processCPU()
 				for b.Loop() {
 					resp, err := srv.Playout(ctx, req)
 					if err != nil {
@@ -81,8 +84,12 @@ func BenchmarkPlayoutPly(b *testing.B) {
 					}
 					plies += resp.GetTotalPlies()
 				}
+				cpu = processCPU() - cpu
 				runtime.ReadMemStats(&ms)
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(plies), "ns/ply")
+				if cpu > 0 {
+					b.ReportMetric(float64(cpu.Nanoseconds())/float64(plies), "cpu-ns/ply")
+				}
 				b.ReportMetric(float64(ms.Mallocs-allocs)/float64(plies), "allocs/ply")
 			})
 		}

@@ -46,9 +46,13 @@ var (
 // (errors_grpc.go), so that grpc-go's status.FromError, status.Code and
 // status.Convert, the gRPC server and the REST gateway read it as the same
 // status as grpc-go's status.Error would be. Its text is grpc-go's ("rpc
-// error: code = InvalidArgument desc = …").
+// error: code = InvalidArgument desc = …"). An error the service made from
+// another (a rules error, a context's end) unwraps to it (Unwrap), so that
+// a Go program that embeds the service can test it with errors.Is and
+// errors.As, as it would the engine's own error.
 type Error struct {
-	st *spb.Status // not nil; never modified once made
+	st    *spb.Status // not nil; never modified once made
+	cause error       // what the status was made from (Unwrap); nil for none
 }
 
 // Error is the error's text, as grpc-go's status error writes it.
@@ -62,6 +66,18 @@ func (e *Error) Proto() *spb.Status { return proto.Clone(e.st).(*spb.Status) }
 
 // Code is the error's google.rpc.Code.
 func (e *Error) Code() code.Code { return code.Code(e.st.GetCode()) }
+
+// Unwrap is the error the status was made from, for errors.Is and
+// errors.As: the rules error of an INVALID_ARGUMENT with an ErrorInfo
+// reason (it wraps game.ErrInvalidState, game.ErrIllegalMove,
+// game.ErrGameOver or game.ErrInvalidOptions for those reasons, and
+// *game.ParseError for a text that could not be read, where an engine
+// says so), the context's error of a CANCELLED or DEADLINE_EXCEEDED
+// (context.Canceled, context.DeadlineExceeded), the failure behind an
+// INTERNAL; nil for an error made by Errorf or InvalidRequest, which has
+// no cause. It changes nothing of the status: code, message and details
+// are the same whether or not a cause is kept.
+func (e *Error) Unwrap() error { return e.cause }
 
 // Is reports whether target is an *Error with an equal status (code,
 // message and details), as grpc-go's status errors compare.
@@ -128,7 +144,7 @@ func codeName(c code.Code) string {
 // (e.g. "state", "move.notation"). Rules error kinds become
 // INVALID_ARGUMENT with an ErrorInfo reason and a BadRequest field
 // violation; context errors keep their codes; anything else is a bug and
-// becomes INTERNAL.
+// becomes INTERNAL. The *Error unwraps to err (Error.Unwrap).
 func toStatus(field string, err error) error {
 	return toStatusMeta(field, err, nil)
 }
@@ -165,16 +181,18 @@ func toStatusMeta(field string, err error, meta map[string]string) error {
 	case errors.Is(err, errInvalidRequest):
 		reason = ReasonInvalidRequest
 	case errors.Is(err, context.Canceled):
-		return Errorf(code.Code_CANCELLED, "%s", err.Error())
+		return &Error{st: &spb.Status{Code: int32(code.Code_CANCELLED), Message: err.Error()}, cause: err}
 	case errors.Is(err, context.DeadlineExceeded):
-		return Errorf(code.Code_DEADLINE_EXCEEDED, "%s", err.Error())
+		return &Error{st: &spb.Status{Code: int32(code.Code_DEADLINE_EXCEEDED), Message: err.Error()}, cause: err}
 	default:
-		return Errorf(code.Code_INTERNAL, "internal error: %v", err)
+		return &Error{st: &spb.Status{Code: int32(code.Code_INTERNAL), Message: "internal error: " + err.Error()}, cause: err}
 	}
-	return newError(code.Code_INVALID_ARGUMENT, fmt.Sprintf("%s: %v", field, err),
+	e := newError(code.Code_INVALID_ARGUMENT, fmt.Sprintf("%s: %v", field, err),
 		&errdetails.ErrorInfo{Reason: reason, Domain: ErrorDomain, Metadata: metadata(field, meta)},
 		&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{Field: field, Description: err.Error(), Reason: reason}}},
 	)
+	e.cause = err
+	return e
 }
 
 // subFieldError is an error about a field inside the one toStatus is told

@@ -454,7 +454,7 @@ func (p gravityTrapPos) children() ([]Position, error) {
 }
 
 func (p gravityTrapPos) playout(rng *rand.Rand, pol policy, first, maxPlies int, record bool) (playedGame, error) {
-	return playRandom("gravity_trap", p.s, rng, pol, gravitytrap.State.GreedyMove, first, maxPlies, record, nil)
+	return playRandom(playoutRules[gravitytrap.State, gravitytrap.Move]{name: "gravity_trap", greedy: gravitytrap.State.GreedyMove}, p.s, rng, pol, first, maxPlies, record)
 }
 
 func (p gravityTrapPos) turn() int { return p.s.ToAct() }

@@ -549,8 +549,11 @@ func (p labyrinthPos) children() ([]Position, error) {
 	return childrenOf("labyrinth", p.s, func(s labyrinth.State) Position { return labyrinthPos{s} })
 }
 
+// playout plays by the policy; a ply generates its moves once: the pick is
+// applied with labyrinth.State.ApplyListed, without Apply's validation of
+// the state and second flood of the labyrinth.
 func (p labyrinthPos) playout(rng *rand.Rand, pol policy, first, maxPlies int, record bool) (playedGame, error) {
-	return playRandom("labyrinth", p.s, rng, pol, labyrinth.State.GreedyMove, first, maxPlies, record, nil)
+	return playRandom(playoutRules[labyrinth.State, labyrinth.Move]{name: "labyrinth", greedy: labyrinth.State.GreedyMove, applyListed: labyrinth.State.ApplyListed}, p.s, rng, pol, first, maxPlies, record)
 }
 
 func (p labyrinthPos) turn() int { return p.s.Turn() }

@@ -17,7 +17,7 @@ const MaxPlayoutGames = 10_000
 // MaxPlayoutPlies is the CPU budget of one Playout call: the plies its
 // games may take in all. A ply is 0.16 to 3.6 µs of CPU in the engines
 // (BENCHMARKS.md, "Playout's greedy policy": a random Gravity Trap ply the
-// cheapest, a greedy Abalone ply and a random backgammon one the dearest),
+// cheapest, a greedy Abalone ply the dearest),
 // so the budget is 0.6 to 14 s of one core, spread over the cores; the
 // request's deadline (server.Options.RequestTimeout, 5 s by default) cuts
 // the dearer calls off first, with DEADLINE_EXCEEDED. A call whose games

@@ -69,7 +69,10 @@ func recordError(err error) error {
 	return toStatusMeta("text", fmt.Errorf("%w: %v", errInvalidRequest, err), meta)
 }
 
-// ImportRecord reads a record and replays it with ReplayGame.
+// ImportRecord reads a record and replays it with ReplayGame. A game's own
+// format (recordCodec) replays the record while reading it, and the
+// replay's answer comes from that one replay (a .mat's: matReplayed), no
+// move applied twice.
 func (s *Server) ImportRecord(ctx context.Context, req *gamerulesv1.ImportRecordRequest) (*gamerulesv1.ImportRecordResponse, error) {
 	eng, err := s.engine(req.GetGame())
 	if err != nil {

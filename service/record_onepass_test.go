@@ -96,4 +96,33 @@ func TestRecordMatOnePass(t *testing.T) {
 		}
 	}
 	t.Logf("%d .mat files, %d moves answered from the records' replays", len(files), answered)
+
+	// A replay that does not start from the record's start (not met by an
+	// import) is applied move by move, every move, with the same answer.
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay, _, _, err := importMat(ctx, string(data), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := mat.Read(data)
+	moves, _ := m.Replay()
+	_, moves, _ = m.LastGame(moves)
+	var other backgammon.State // not the record's start
+	applied := 0
+	count := func(pos Position, i int, notation string, rng *rand.Rand) (Position, string, bool, error) {
+		applied++
+		return applyNotation(pos, i, notation, rng)
+	}
+	got, err := srv.replayGame(ctx, replay, matReplayed(other, moves, count))
+	if err != nil || applied != len(replay.GetMoves()) || applied == 0 {
+		t.Fatalf("%s from another start: %d of %d moves applied again, %v", files[0], applied, len(replay.GetMoves()), err)
+	}
+	want, _ := srv.ReplayGame(ctx, replay)
+	got.Seed, want.Seed = nil, nil
+	if !proto.Equal(got, want) {
+		t.Errorf("%s from another start: the answer differs from ReplayGame's", files[0])
+	}
 }

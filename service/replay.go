@@ -112,10 +112,9 @@ func (s *Server) replayGameOf(ctx context.Context, req *gamerulesv1.ReplayGameRe
 				return nil, toStatus(list, err)
 			}
 		}
-		field := list + "[" + strconv.Itoa(i) + "]"
 		next, applied, drew, err := apply(pos, i, notation, rng)
 		if err != nil {
-			return nil, toStatusMeta(field, err, map[string]string{"moveIndex": strconv.Itoa(i), "stateBefore": pos.Encode().GetText()})
+			return nil, toStatusMeta(list+"["+strconv.Itoa(i)+"]", err, map[string]string{"moveIndex": strconv.Itoa(i), "stateBefore": pos.Encode().GetText()})
 		}
 		seedUsed = seedUsed || drew
 		resp.Moves = append(resp.Moves, applied)

@@ -81,15 +81,38 @@ const (
 // are broken with the generator it is given.
 type greedyFunc[S, M any] func(s S, rng *rand.Rand) (M, S, bool)
 
-// playRandom implements searcher.playout for a rules state s. draw, when
-// not nil, serves the chance points: it returns the drawn outcome and true
-// there, false elsewhere (then a legal move is chosen by the policy: pol,
-// with greedy the game's greedy policy, uniformly at random otherwise).
+// playoutRules is what playRandom needs of a rules package beyond the
+// State's own methods (rulesState).
+type playoutRules[S, M any] struct {
+	// name is the game's id, for the errors.
+	name string
+	// greedy is the game's greedy policy (State.GreedyMove).
+	greedy greedyFunc[S, M]
+	// draw, when not nil, serves the chance points: it returns the drawn
+	// outcome and true there, false elsewhere.
+	draw func(S, *rand.Rand) (M, bool)
+	// appendMoves, when not nil, is the State's AppendLegalMoves, which
+	// lists a ply's moves into one reused slice; nil: LegalMoves.
+	appendMoves func(S, []M) []M
+	// applyListed, when not nil, applies a move of the state's own list
+	// (or a drawn outcome) without checking it again
+	// (backgammon.State.ApplyListed: its Apply would validate the state
+	// and generate the plays again), so that a ply generates its moves
+	// once; nil: Apply.
+	applyListed func(S, M) S
+}
+
+// playRandom implements searcher.playout for a rules state s by the rules
+// r: at a chance point (r.draw) the drawn outcome, elsewhere a legal move
+// chosen by the policy (pol: with greedy the game's greedy policy, which
+// returns the state after its move itself; uniformly at random
+// otherwise).
 func playRandom[S rulesState[S, M], M interface {
 	comparable
 	String() string
-}](name string, s S, rng *rand.Rand, pol policy, greedy greedyFunc[S, M], first, maxPlies int, record bool, draw func(S, *rand.Rand) (M, bool)) (playedGame, error) {
+}](r playoutRules[S, M], s S, rng *rand.Rand, pol policy, first, maxPlies int, record bool) (playedGame, error) {
 	g := playedGame{first: -1}
+	name, greedy, draw := r.name, r.greedy, r.draw
 	if pol != policyGreedy {
 		greedy = nil
 	}
@@ -111,7 +134,12 @@ func playRandom[S rulesState[S, M], M interface {
 			m, chance = draw(s, rng)
 		}
 		if ply == 0 || (!chance && greedy == nil) {
-			moves = s.LegalMoves()
+			if r.appendMoves != nil && moves != nil {
+				// Into the first ply's list (which LegalMoves sizes).
+				moves = r.appendMoves(s, moves[:0])
+			} else {
+				moves = s.LegalMoves()
+			}
 			if len(moves) == 0 {
 				// Not finished, yet no move: an engine bug.
 				return g, fmt.Errorf("%s: playout: no legal move in an unfinished state", name)
@@ -141,7 +169,11 @@ func playRandom[S rulesState[S, M], M interface {
 				g.first = i
 			}
 		}
-		if !applied {
+		switch {
+		case applied:
+		case r.applyListed != nil:
+			next = r.applyListed(s, m)
+		default:
 			var err error
 			if next, err = s.Apply(m); err != nil {
 				return g, fmt.Errorf("%s: playout: move %v does not apply: %v", name, m, err)

@@ -54,15 +54,7 @@ func (s State) Apply(m Move) (State, error) {
 		if w < 1 || w > 6 || b < 1 || b > 6 || w == b {
 			return State{}, fmt.Errorf("backgammon: %w: opening roll %d-%d: each die 1..6 and different (a tie is rolled again)", game.ErrIllegalMove, w, b)
 		}
-		next := s
-		next.phase = PhaseMove
-		next.turn, next.actor = White, White
-		next.dice = [2]uint8{w, b}
-		if b > w {
-			next.turn, next.actor = Black, Black
-			next.dice = [2]uint8{b, w} // higher first, as gnubg writes the Match ID
-		}
-		return next, nil
+		return s.rolled(m), nil
 	case KindRoll:
 		if s.phase != PhaseRoll {
 			return State{}, fmt.Errorf("backgammon: %w: %s: the game is in the %s phase, not waiting for a roll", game.ErrIllegalMove, m, s.phase)
@@ -71,13 +63,7 @@ func (s State) Apply(m Move) (State, error) {
 		if a < 1 || a > 6 || b < 1 || b > 6 {
 			return State{}, fmt.Errorf("backgammon: %w: roll %d-%d: each die is 1..6", game.ErrIllegalMove, a, b)
 		}
-		if a < b {
-			a, b = b, a
-		}
-		next := s
-		next.phase = PhaseMove
-		next.dice = [2]uint8{a, b}
-		return next, nil
+		return s.rolled(m), nil
 	case KindPass, KindPlay:
 		if s.phase != PhaseMove {
 			return State{}, fmt.Errorf("backgammon: %w: %s: the dice have not been rolled (phase %s)", game.ErrIllegalMove, m, s.phase)
@@ -173,15 +159,53 @@ func (s State) AppendLegalMovesWithResults(moves []Move, next []State) ([]Move, 
 	return moves, next
 }
 
-// resultOf is the State after m, a listed move of s (LegalMovesWithResults).
+// ApplyListed is Apply for a move known to be legal, without Apply's
+// checks: m must be a move of s.LegalMoves() (a roll RollDice draws for s
+// is one), and s a State that Validates (one from New, ParseState,
+// FromPosition or Apply, or ApplyListed's own results). It returns what
+// Apply returns for m, without validating s again nor generating the legal
+// plays again to check m, so a caller that chose m from the list (a
+// playout: one move generation per ply) pays for the generation once. For
+// any other m or s the result is unspecified: use Apply on moves that come
+// from outside. s does not change.
+func (s State) ApplyListed(m Move) State { return s.resultOf(m) }
+
+// resultOf is the State after m, a listed move of s (LegalMovesWithResults,
+// ApplyListed).
 func (s State) resultOf(m Move) State {
 	switch m.kind {
 	case KindPlay:
 		return s.play(m)
 	case KindPass:
 		return s.endTurn(s)
+	case KindOpeningRoll, KindRoll:
+		return s.rolled(m)
 	}
-	next, _ := s.Apply(m) // a chance outcome or a decision: cheap, and cannot fail for a listed move
+	// A decision (or "next game"): Apply's checks before applyDecision
+	// pass for a listed move of a valid s, and applyDecision's own cannot
+	// fail for one.
+	next, _ := s.applyDecision(m)
+	return next
+}
+
+// rolled is the State after a roll m of s, an opening roll in PhaseOpening
+// or a roll in PhaseRoll, its dice checked: the player on roll (the opening
+// roll's higher die's) is in PhaseMove with the dice, higher first, as
+// gnubg writes the Match ID.
+func (s State) rolled(m Move) State {
+	a, b := m.dice[0], m.dice[1]
+	next := s
+	next.phase = PhaseMove
+	if m.kind == KindOpeningRoll {
+		next.turn, next.actor = White, White
+		if b > a {
+			next.turn, next.actor = Black, Black
+		}
+	}
+	if a < b {
+		a, b = b, a
+	}
+	next.dice = [2]uint8{a, b}
 	return next
 }
 

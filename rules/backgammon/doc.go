@@ -122,7 +122,10 @@
 // LegalMoves generates with a compact per-position copy (arrays, a bitmask
 // of occupied points and an exact 128-bit key of the result for
 // deduplication) and allocates once, for the result; AppendLegalMoves with a
-// reused slice does not allocate. See BenchmarkLegalMoves.
+// reused slice does not allocate. See BenchmarkLegalMoves. Apply validates
+// the State and generates the plays again to check a play; a caller that
+// picks from the list (a playout) applies its pick with ApplyListed, or
+// takes LegalMovesWithResults, and generates once.
 //
 // # Files
 //
@@ -132,7 +135,7 @@
 //	id.go        gnubg Position ID and Match ID; String, ParseState, FromPositionID
 //	move.go      Move, Kind, Step, constructors, gnubg-style String
 //	movegen.go   legal-play generation and LegalMoves
-//	apply.go     Apply and RollDice
+//	apply.go     Apply, ApplyListed (Apply of a listed move, unchecked), LegalMovesWithResults, RollDice
 //	parse.go     ParseMove: notation to the canonical Move, with reasons for refusals
 //	formats.go   ParseAnyState, Format, State.Text: every text form of a state
 //	xgid.go      ParseXGID, State.XGID: eXtreme Gammon's XGID

@@ -452,3 +452,60 @@ func TestHugeInputShortError(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyListed: over random games of every setting (the leaflet's
+// game, money with the cube and beavers, a match, which ends in "next
+// game"s), ApplyListed of every listed move at every state is what Apply
+// gives, in every phase (opening, roll, move, the cube's and the
+// resignations' decisions, a finished game of a match), and RollDice's
+// draw is one of the listed moves.
+func TestApplyListed(t *testing.T) {
+	games := 20
+	if testing.Short() {
+		games = 5
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	phases := map[Phase]int{}
+	kinds := map[Kind]int{}
+	for _, o := range []Options{{}, {Cube: true, Beavers: true}, {MatchLength: 3}} {
+		for range games {
+			s, err := New(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for ply := 0; ply < 2000; ply++ {
+				moves := s.LegalMoves()
+				if len(moves) == 0 {
+					break
+				}
+				phases[s.Phase()]++
+				for _, m := range moves {
+					kinds[m.Kind()]++
+					want, err := s.Apply(m)
+					if err != nil {
+						t.Fatalf("%s: Apply(%s): %v", s, m, err)
+					}
+					if got := s.ApplyListed(m); got != want {
+						t.Fatalf("%s: ApplyListed(%s) = %s; Apply gives %s", s, m, got, want)
+					}
+				}
+				if ph := s.Phase(); ph == PhaseOpening || ph == PhaseRoll {
+					if d, err := RollDice(s, rng); err != nil || !slices.Contains(moves, d) {
+						t.Fatalf("%s: RollDice = %s, %v; not listed", s, d, err)
+					}
+				}
+				s = s.ApplyListed(moves[rng.IntN(len(moves))])
+			}
+		}
+	}
+	for _, ph := range []Phase{PhaseOpening, PhaseRoll, PhaseMove, PhaseDouble, PhaseResign, PhaseOver} {
+		if phases[ph] == 0 {
+			t.Errorf("no state of phase %s met", ph)
+		}
+	}
+	for _, k := range []Kind{KindOpeningRoll, KindRoll, KindPlay, KindPass, KindDouble, KindTake, KindDrop, KindBeaver, KindResign, KindAccept, KindDecline, KindNextGame} {
+		if kinds[k] == 0 {
+			t.Errorf("no listed move of kind %s met", k)
+		}
+	}
+}

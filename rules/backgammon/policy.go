@@ -30,8 +30,8 @@ const (
 // picks uniformly among the legal moves other than a resignation, and it
 // never offers to resign while another move is legal. Its cost is
 // LegalMovesWithResults and a pass over the 25 points per play: the
-// results of plays are applied without a legality check, which a random
-// ply's Apply makes.
+// results of plays are applied without a legality check (as a random
+// playout's ply applies its pick with ApplyListed, not Apply).
 func (s State) GreedyMove(rng *rand.Rand) (Move, State, bool) {
 	if ph := s.Phase(); ph == PhaseOpening || ph == PhaseRoll {
 		return Move{}, State{}, false

@@ -77,7 +77,7 @@
 //	doc.go        this overview
 //	board.go      tiles, squares, insertion points, colours, the fixed tiles
 //	state.go      State, Options, New, accessors, View, Validate, Outcome, Position, Info
-//	moves.go      Move, LegalMoves, Apply, reachability (bit sets over squares)
+//	moves.go      Move, LegalMoves, Apply, ApplyListed, reachability (bit sets over squares)
 //	notation.go   ParseMove, Move.String, State.String, ParseState
 //	*_test.go     oracle rows (testdata/labyrinth/shifts.jsonl.gz), scenarios,
 //	              random playouts, examples, fuzz targets, benchmarks

@@ -1089,3 +1089,44 @@ func TestVaderSymbolOffStraightMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyListed: over random games of every variant and player count,
+// ApplyListed of every listed move at every state is what Apply gives, in
+// both phases, up to and including the winning move.
+func TestApplyListed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	ends := 0
+	for _, o := range []lab.Options{
+		{Players: 2},
+		{Players: 4, Variants: lab.Variants{Vader: true}},
+		{Players: 3, Variants: lab.Variants{Vader: true, OpenCards: true, NoReturn: true}},
+	} {
+		for g := range 3 {
+			o.Seed = uint64(g)
+			s, err := lab.New(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for ply := 0; ply < 3000; ply++ {
+				moves := s.LegalMoves()
+				if len(moves) == 0 {
+					ends++
+					break
+				}
+				for _, m := range moves {
+					want, err := s.Apply(m)
+					if err != nil {
+						t.Fatalf("%s: Apply(%v): %v", s, m, err)
+					}
+					if got := s.ApplyListed(m); got != want {
+						t.Fatalf("%s: ApplyListed(%v) = %s; Apply gives %s", s, m, got, want)
+					}
+				}
+				s = s.ApplyListed(moves[rng.IntN(len(moves))])
+			}
+		}
+	}
+	if ends == 0 {
+		t.Error("no game ended: the winning move was not met")
+	}
+}

@@ -318,12 +318,32 @@ func (s *State) shiftMoves(out []Move) []Move {
 // previous push, a rotation outside 0..3, a figure the player may not move,
 // a square not connected to the figure). On error the State returned is
 // the zero State.
-func (s State) Apply(m Move) (State, error) {
+func (s State) Apply(m Move) (State, error) { return s.apply(m, true) }
+
+// ApplyListed is Apply for a move known to be legal, without Apply's
+// costly checks: m must be a move of s.LegalMoves(), and s a State that
+// Validates (one from New, ParseState, FromPosition or Apply, or
+// ApplyListed's own results). It returns what Apply returns for m, without
+// validating s again nor flooding the labyrinth again to check that m.To
+// is reached (LegalMoves did), so a caller that chose m from the list (a
+// playout) pays for the generation once. For any other m or s the result
+// is unspecified: use Apply on moves that come from outside. s does not
+// change.
+func (s State) ApplyListed(m Move) State {
+	next, _ := s.apply(m, false)
+	return next
+}
+
+// apply is Apply, with check; without it (ApplyListed) it leaves out the
+// validation of s and the flood that checks a figure move's square.
+func (s State) apply(m Move, check bool) (State, error) {
 	if s.phase == PhaseOver {
 		return State{}, fmt.Errorf("labyrinth: %w: %v: player %c has won", game.ErrGameOver, m, s.colors[s.turn].Letter())
 	}
-	if err := s.validate(false); err != nil {
-		return State{}, fmt.Errorf("labyrinth: %w: %v", game.ErrInvalidState, err)
+	if check {
+		if err := s.validate(false); err != nil {
+			return State{}, fmt.Errorf("labyrinth: %w: %v", game.ErrInvalidState, err)
+		}
 	}
 	illegal := func(format string, a ...any) (State, error) {
 		return State{}, fmt.Errorf("labyrinth: %w: %v: "+format, append([]any{game.ErrIllegalMove, m}, a...)...)
@@ -367,9 +387,11 @@ func (s State) Apply(m Move) (State, error) {
 	case m.Vader:
 		from = &s.vader
 	}
-	h, v := s.links()
-	if flood(*from, h, v)&(1<<m.To) == 0 {
-		return illegal("%v is not connected to %v", m.To, *from)
+	if check {
+		h, v := s.links()
+		if flood(*from, h, v)&(1<<m.To) == 0 {
+			return illegal("%v is not connected to %v", m.To, *from)
+		}
 	}
 	*from = m.To
 	s.find(p, s.board[m.To].Target, m.Vader)
