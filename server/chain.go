@@ -13,7 +13,7 @@ import (
 	"google.golang.org/grpc"
 
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
-	"github.com/gamerules/gamerules/internal/restjson"
+	"github.com/gamerules/gamerules/rest/restjson"
 	"github.com/gamerules/gamerules/server/limit"
 )
 

@@ -3,7 +3,7 @@ package server
 import (
 	"context"
 	"errors"
-	"github.com/gamerules/gamerules/internal/restjson"
+	"github.com/gamerules/gamerules/rest/restjson"
 	"net/http"
 	"strings"
 

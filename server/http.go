@@ -19,7 +19,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/gamerules/gamerules/internal/restjson"
+	"github.com/gamerules/gamerules/rest/restjson"
 	"github.com/gamerules/gamerules/server/limit"
 )
 
@@ -36,7 +36,7 @@ func newGateway() *runtime.ServeMux {
 		// (RenderState's SVG) as the raw bytes with its content type; it
 		// decodes requests with the marshaler it wraps.
 		// strictJSON writes the answers protojson would, with
-		// internal/fastjson.
+		// rest/fastjson.
 		runtime.WithMarshalerOption(runtime.MIMEWildcard, &runtime.HTTPBodyMarshaler{Marshaler: strictJSON{&runtime.JSONPb{
 			MarshalOptions:   restjson.MarshalOptions,
 			UnmarshalOptions: restjson.UnmarshalOptions,
@@ -112,7 +112,7 @@ type strictJSON struct {
 }
 
 // Marshal implements runtime.Marshaler. A message of the API is written by
-// internal/fastjson: protojson's JSON (EmitDefaultValues), compact, about
+// rest/fastjson: protojson's JSON (EmitDefaultValues), compact, about
 // five times faster and with a twenty-fifth of the allocations; what
 // fastjson does not write (well-known types; the error Status, whose
 // details are Any) and what fails (a string that is not UTF-8) goes to

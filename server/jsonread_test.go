@@ -2,7 +2,7 @@ package server
 
 import (
 	"encoding/json"
-	"github.com/gamerules/gamerules/internal/restjson"
+	"github.com/gamerules/gamerules/rest/restjson"
 	"math/rand/v2"
 	"strings"
 	"testing"

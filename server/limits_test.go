@@ -28,7 +28,7 @@ import (
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
-	"github.com/gamerules/gamerules/server/limit"
+	"github.com/gamerules/gamerules/rest/restjson"
 )
 
 // TestOverloadOverTheWire: with one slot and no wait, concurrent expensive
@@ -343,7 +343,7 @@ func TestLargestLegitimateRequest(t *testing.T) {
 	_ = json.Indent(&indented, compact.Bytes(), "", "  ")
 	js := compact.Bytes()
 	wire, _ := proto.Marshal(req)
-	n, _ := limit.JSONElements(js)
+	n, _ := restjson.JSONElements(js)
 	t.Logf("largest legitimate request: %d bytes of compact JSON (%d indented), %d of protobuf, %d JSON elements", len(js), indented.Len(), len(wire), n)
 	limit := DefaultOptions().MaxRecvBytes
 	if len(js) > limit/4 || indented.Len() > limit || n > MaxElements/4 {

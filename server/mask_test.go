@@ -10,7 +10,7 @@ import (
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
-	"github.com/gamerules/gamerules/internal/fastjson"
+	"github.com/gamerules/gamerules/rest/fastjson"
 )
 
 // TestRESTReadMask: LegalMoves' read_mask end to end, on both REST
@@ -19,7 +19,7 @@ import (
 // same mask, and the same notations and texts as the unmasked answer), and
 // an unknown path is HTTP 400 with reason INVALID_REQUEST on read_mask.
 // The answer type holds no well-known type, so it is still written by
-// internal/fastjson (only the request, which is decoded, holds the
+// rest/fastjson (only the request, which is decoded, holds the
 // FieldMask).
 func TestRESTReadMask(t *testing.T) {
 	if !fastjson.Supported((&gamerulesv1.LegalMovesResponse{}).ProtoReflect().Descriptor()) {

@@ -11,8 +11,8 @@
 //   - Body, HTTP middleware that bounds a request body's bytes and the bytes
 //     of bodies and answers held in memory at once (BodyBudget);
 //   - Codec and ElementGate, the element budget (MaxElements) of a gRPC
-//     request, checked on its wire bytes before it is decoded, and
-//     JSONElements, the same budget on a JSON body;
+//     request, checked on its wire bytes before it is decoded (the same
+//     budget on a REST JSON body is the REST reader's: rest/restjson);
 //   - Deadline, a cap on every call's deadline;
 //   - Listener (NewListener), a cap on the connections a port holds open,
 //     refusing beyond it rather than queueing, with a timeout for
@@ -24,6 +24,11 @@
 // status as JSON (WriteStatus) and a Retry-After header (WriteOverloaded).
 //
 // The refusal messages name the gamerulesd flags that set each limit.
+//
+// It is a leaf: it imports the standard library, grpc-go, the protobuf
+// runtime, zap and Prometheus, and nothing of the game stack (go list -deps
+// lists no gamerules package), so that a program can put it in front of its
+// own handlers without linking the games.
 package limit
 
 import (

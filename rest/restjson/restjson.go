@@ -3,7 +3,7 @@
 // it in the gateway's marshaler) and the WebAssembly build (wasm/), which
 // answers the same JSON without a network. It holds the protojson options
 // of the API, the checks a request body passes before it is decoded, the
-// writer of answers (internal/fastjson, protojson for what fastjson does
+// writer of answers (rest/fastjson, protojson for what fastjson does
 // not write) and the error body (a google.rpc.Status as JSON, as the
 // gateway's error handler writes it).
 //
@@ -26,7 +26,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/gamerules/gamerules/internal/fastjson"
+	"github.com/gamerules/gamerules/rest/fastjson"
 	"github.com/gamerules/gamerules/service"
 )
 
@@ -44,7 +44,7 @@ var UnmarshalOptions = protojson.UnmarshalOptions{DiscardUnknown: false}
 // request body may hold (server/limit.MaxElements, which documents why).
 const MaxElements = 10_000
 
-// Marshal writes m as the API's JSON answer: internal/fastjson's writer
+// Marshal writes m as the API's JSON answer: rest/fastjson's writer
 // (protojson's JSON under MarshalOptions, compact), or MarshalOptions
 // itself for what fastjson does not write (well-known types; the error
 // Status, whose details are Any) or refuses (a string that is not UTF-8),

@@ -16,7 +16,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
-	"github.com/gamerules/gamerules/internal/fastjson"
+	"github.com/gamerules/gamerules/rest/fastjson"
 	"github.com/gamerules/gamerules/service"
 )
 

@@ -14,7 +14,7 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/code"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/gamerules/gamerules/internal/restjson"
+	"github.com/gamerules/gamerules/rest/restjson"
 	"github.com/gamerules/gamerules/service"
 )
 
