@@ -91,7 +91,7 @@ func newAPI(opts Options, logger *zap.Logger, tr *tracing) (*API, error) {
 		opts: opts, logger: logger, tr: tr, metrics: metrics, refused: refused, reg: reg,
 		httpM: makeHTTPMetrics(),
 		adm:   newAdmission(opts, refused),
-		svc:   newGRPCService(svc),
+		svc:   NewGRPCService(svc),
 		games: svc.Games(),
 	}
 	// Every metric is registered here, checked, so that a host's registry

@@ -139,32 +139,6 @@ func recoverPanicFunc(logger *zap.Logger) recovery.RecoveryHandlerFuncContext {
 	}
 }
 
-// chainUnaryInterceptors makes one interceptor of ics, ics[0] the
-// outermost, as grpc.ChainUnaryInterceptor does inside grpc-go; nil when
-// ics is empty.
-func chainUnaryInterceptors(ics []grpc.UnaryServerInterceptor) grpc.UnaryServerInterceptor {
-	switch len(ics) {
-	case 0:
-		return nil
-	case 1:
-		return ics[0]
-	}
-	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-		return ics[0](ctx, req, info, chainedHandler(ics, 0, info, handler))
-	}
-}
-
-// chainedHandler is the handler ics[curr] calls: ics[curr+1] around the
-// rest, or final after the last.
-func chainedHandler(ics []grpc.UnaryServerInterceptor, curr int, info *grpc.UnaryServerInfo, final grpc.UnaryHandler) grpc.UnaryHandler {
-	if curr == len(ics)-1 {
-		return final
-	}
-	return func(ctx context.Context, req any) (any, error) {
-		return ics[curr+1](ctx, req, info, chainedHandler(ics, curr+1, info, final))
-	}
-}
-
 // refusedCounter is the metric of requests refused by a limit before any
 // handler ran, by port and reason.
 func refusedCounter(reg prometheus.Registerer) *prometheus.CounterVec {

@@ -8,65 +8,18 @@ package wasmcall
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"google.golang.org/genproto/googleapis/rpc/code"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/gamerules/gamerules/rest/restjson"
 	"github.com/gamerules/gamerules/service"
+	"github.com/gamerules/gamerules/service/rpcs"
 )
 
-// method is one RPC as call runs it: a new empty request, and the
-// service's method on it.
-type method struct {
-	newRequest func() proto.Message
-	run        func(context.Context, *service.Server, proto.Message) (proto.Message, error)
-}
-
-// rpc makes the method of one service.Server method f.
-func rpc[Req any, PReq interface {
-	*Req
-	proto.Message
-}, Resp proto.Message](f func(*service.Server, context.Context, PReq) (Resp, error)) method {
-	return method{
-		newRequest: func() proto.Message { return PReq(new(Req)) },
-		run: func(ctx context.Context, s *service.Server, req proto.Message) (proto.Message, error) {
-			return f(s, ctx, req.(PReq))
-		},
-	}
-}
-
-// methods are the RPCs of gamerules.v1.GameRules by name: every method of
-// service.Server with an RPC's shape (TestMethodsAreTheService).
-var methods = map[string]method{
-	"ListGames":    rpc((*service.Server).ListGames),
-	"NewGame":      rpc((*service.Server).NewGame),
-	"LegalMoves":   rpc((*service.Server).LegalMoves),
-	"ApplyMove":    rpc((*service.Server).ApplyMove),
-	"Score":        rpc((*service.Server).Score),
-	"ObserveState": rpc((*service.Server).ObserveState),
-	"RenderState":  rpc((*service.Server).RenderState),
-	"GetBoard":     rpc((*service.Server).GetBoard),
-	"ReplayGame":   rpc((*service.Server).ReplayGame),
-	"ImportRecord": rpc((*service.Server).ImportRecord),
-	"ExportRecord": rpc((*service.Server).ExportRecord),
-	"Batch":        rpc((*service.Server).Batch),
-	"Expand":       rpc((*service.Server).Expand),
-	"Playout":      rpc((*service.Server).Playout),
-}
-
-// methodNames is the sorted names of methods, for the error of an unknown
-// one.
-func methodNames() string {
-	names := make([]string, 0, len(methods))
-	for n := range methods {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return strings.Join(names, ", ")
-}
+// methodNames is the sorted names of the RPCs, for the error of an
+// unknown one.
+func methodNames() string { return strings.Join(rpcs.Names(), ", ") }
 
 // Call answers one request as the REST API does; see call.
 func Call(s *service.Server, name string, body []byte) []byte { return call(s, name, body) }
@@ -87,15 +40,15 @@ func call(s *service.Server, name string, body []byte) (answer []byte) {
 			answer = restjson.ErrorBody(restjson.ErrPanic)
 		}
 	}()
-	m, ok := methods[name]
+	m, ok := rpcs.ByName(name)
 	if !ok {
 		return restjson.ErrorBody(service.Errorf(code.Code_UNIMPLEMENTED, "unknown method %q; the methods are %s", name, methodNames()))
 	}
-	req := m.newRequest()
+	req := m.NewRequest()
 	if err := restjson.DecodeRequest(body, req); err != nil {
 		return restjson.ErrorBody(err)
 	}
-	resp, err := m.run(context.Background(), s, req)
+	resp, err := m.Run(context.Background(), s, req)
 	if err != nil {
 		return restjson.ErrorBody(err)
 	}

@@ -2,7 +2,6 @@ package wasmcall
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"io"
@@ -11,7 +10,6 @@ import (
 	"os"
 	"reflect"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -21,38 +19,8 @@ import (
 	"github.com/gamerules/gamerules/internal/readme"
 	"github.com/gamerules/gamerules/server/servertest"
 	"github.com/gamerules/gamerules/service"
+	"github.com/gamerules/gamerules/service/rpcs"
 )
-
-// TestMethodsAreTheService checks that methods has every method of
-// service.Server that has an RPC's shape, func(ctx, *Request) (*Answer,
-// error), and nothing else: a new RPC cannot be left out of call.
-func TestMethodsAreTheService(t *testing.T) {
-	ctxType := reflect.TypeFor[context.Context]()
-	msgType := reflect.TypeFor[proto.Message]()
-	errType := reflect.TypeFor[error]()
-	var rpcs []string
-	st := reflect.TypeFor[*service.Server]()
-	for i := range st.NumMethod() {
-		m := st.Method(i)
-		ft := m.Type // receiver first
-		if ft.NumIn() == 3 && ft.In(1) == ctxType && ft.In(2).Implements(msgType) &&
-			ft.NumOut() == 2 && ft.Out(0).Implements(msgType) && ft.Out(1) == errType {
-			rpcs = append(rpcs, m.Name)
-		}
-	}
-	var have []string
-	for n := range methods {
-		have = append(have, n)
-	}
-	slices.Sort(rpcs)
-	slices.Sort(have)
-	if !slices.Equal(rpcs, have) {
-		t.Errorf("call's methods %v; service.Server's RPCs %v", have, rpcs)
-	}
-	if len(rpcs) < 11 {
-		t.Errorf("only %d RPCs found: %v", len(rpcs), rpcs)
-	}
-}
 
 // restCase is one request as call takes it (RPC and JSON) and as the REST
 // API takes it (HTTP method, path and body), derived from a README example
@@ -325,7 +293,7 @@ func jsonEqual(a, b []byte) bool {
 // error answer (a google.rpc.Status) from an answer.
 func TestNoAnswerHasCode(t *testing.T) {
 	st := reflect.TypeFor[*service.Server]()
-	for name := range methods {
+	for _, name := range rpcs.Names() {
 		m, _ := st.MethodByName(name)
 		answer := reflect.New(m.Type.Out(0).Elem()).Interface().(proto.Message)
 		if f := answer.ProtoReflect().Descriptor().Fields().ByJSONName("code"); f != nil {

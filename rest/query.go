@@ -1,4 +1,4 @@
-package server
+package rest
 
 import (
 	"net/http"
@@ -14,14 +14,14 @@ import (
 	"github.com/gamerules/gamerules/service"
 )
 
-// strictQuery refuses a GET :render request (the one route whose request
+// StrictQuery refuses a GET :render request (the one route whose request
 // comes from the query string) with a query parameter that names no field
 // of RenderStateRequest, as the JSON reader refuses an unknown field:
 // INVALID_ARGUMENT, ErrorInfo reason INVALID_REQUEST with the parameter as
 // its field, written by gw's error handler (HTTP 400). grpc-gateway itself
 // ignores such a parameter, so that a typo (?hide_coordinate=true,
 // ?state.txt=...) drew another image than asked without a word.
-func strictQuery(gw *runtime.ServeMux, next http.Handler) http.Handler {
+func StrictQuery(gw *runtime.ServeMux, next http.Handler) http.Handler {
 	md := (&gamerulesv1.RenderStateRequest{}).ProtoReflect().Descriptor()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet || r.URL.RawQuery == "" || !strings.HasSuffix(r.URL.Path, ":render") {
