@@ -15,6 +15,7 @@ import (
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/rest/restjson"
 	"github.com/gamerules/gamerules/server/limit"
+	"github.com/gamerules/gamerules/server/requestid"
 )
 
 // apiInterceptor is one link of an API call's unary interceptor chain, and
@@ -31,10 +32,10 @@ type apiInterceptor struct {
 // gRPC call; the links only one side has are the other side's own
 // mechanism in another form:
 //
-//   - the request id and the span are, on gRPC, requestIDUnary in
+//   - the request id and the span are, on gRPC, requestid.Unary in
 //     productionServerOptions and otelgrpc's stats handler (tr), outside this
-//     chain; REST runs them here (requestIDUnary reads the id the gateway
-//     puts in the incoming metadata, requestIDMetadata; tr.restSpan);
+//     chain; REST runs them here (requestid.Unary reads the id the gateway
+//     puts in the incoming metadata, requestid.Metadata; tr.restSpan);
 //   - adm.Started (the admission gate's read timer and the count shutdown
 //     waits for), limit.ElementGate (the verdict of limit.Codec's wire
 //     scan), adm.PublicSize and the in-flight limit are the gRPC port's gate
@@ -53,7 +54,7 @@ func apiInterceptors(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMe
 	}
 	links := []apiInterceptor{
 		link(tr.restSpan(), restOnly),
-		link(requestIDUnary, restOnly),
+		link(requestid.Unary, restOnly),
 		link(adm.Started, grpcOnly),
 		link(logUnary(logger.Named("rpc")), both),
 		link(metrics.UnaryServerInterceptor(), both),

@@ -19,6 +19,7 @@ import (
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/rest"
 	"github.com/gamerules/gamerules/server/limit"
+	"github.com/gamerules/gamerules/server/requestid"
 )
 
 // restGateway builds the REST gateway (the grpc-gateway mux behind
@@ -28,7 +29,7 @@ import (
 // port's admission gate and in-flight limit do not count them twice. The
 // returned function releases what it holds (the loopback connection).
 func restGateway(ctx context.Context, cfg Options, srv gamerulesv1grpc.GameRulesServer, chain []apiInterceptor, adm *limit.Admission, tlsSet *serverTLS, tr *tracing, grpcAddr net.Addr) (http.Handler, func(), error) {
-	gw := rest.NewMux(requestIDMetadata)
+	gw := rest.NewMux(requestid.Metadata)
 	if cfg.RESTGateway == GatewayLoopback {
 		conn, err := grpc.NewClient(dialTarget(grpcAddr), append([]grpc.DialOption{
 			gatewayCredentials(tlsSet),

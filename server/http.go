@@ -8,9 +8,11 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/rs/cors"
 	"go.uber.org/zap"
 
 	"github.com/gamerules/gamerules/rest"
+	"github.com/gamerules/gamerules/server/requestid"
 )
 
 // httpMetrics are the HTTP port's own counters and latencies; calls that
@@ -66,7 +68,7 @@ func instrument(next http.Handler, m httpMetrics, logger *zap.Logger) http.Handl
 			}
 			ce.Write(zap.String("method", r.Method), zap.String("path", path), zap.Int("status", rec.status),
 				zap.String("remote", r.RemoteAddr), zap.Float64("duration", time.Since(start).Seconds()),
-				zap.String("request_id", requestIDFrom(r.Context())))
+				zap.String("request_id", requestid.From(r.Context())))
 		}
 	})
 }
@@ -113,4 +115,22 @@ func routeOf(path string) string {
 		}
 	}
 	return "other"
+}
+
+// withCORS lets the browser origins of cfg.CORSOrigins call the REST API
+// (github.com/rs/cors): preflights are answered (204, with the allowed
+// methods and headers, cached for 10 minutes), and answers carry
+// Access-Control-Allow-Origin for an allowed origin. With no origins (the
+// default) nothing changes: no CORS headers, and a preflight is 405.
+func withCORS(cfg Options, next http.Handler) http.Handler {
+	if len(cfg.CORSOrigins) == 0 {
+		return next
+	}
+	return cors.New(cors.Options{
+		AllowedOrigins: cfg.CORSOrigins,
+		AllowedMethods: []string{http.MethodGet, http.MethodPost},
+		AllowedHeaders: []string{"Content-Type", requestid.Header, "Traceparent", "Tracestate"},
+		ExposedHeaders: []string{requestid.Header, "Retry-After"},
+		MaxAge:         600,
+	}).Handler(next)
 }
