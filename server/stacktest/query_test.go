@@ -1,7 +1,8 @@
-package server
+package stacktest
 
 import (
 	"encoding/json"
+	"github.com/gamerules/gamerules/server"
 	"strings"
 	"testing"
 )
@@ -12,9 +13,9 @@ import (
 // still reads every known one by its JSON or its proto name.
 func TestRenderQueryStrict(t *testing.T) {
 	const base = "/v1/games/gravity_trap:render?state.text=RoooBooooooooooooooooo%20r"
-	for _, gw := range []string{GatewayInProcess, GatewayLoopback} {
+	for _, gw := range []string{server.GatewayInProcess, server.GatewayLoopback} {
 		t.Run(gw, func(t *testing.T) {
-			a := startServerWith(t, func(c *Options) { c.RESTGateway = gw })
+			a := startServerWith(t, func(c *server.Options) { c.RESTGateway = gw })
 			for _, ok := range []string{"", "&hideCoordinates=true", "&hide_coordinates=true", "&size=300&side=0", "&highlightFrom=0&highlight_to=1", "&state.gravityTrap.board=classic"} {
 				if code, body := get(t, a.HTTP, base+ok); code == 400 && strings.Contains(body, "unknown query parameter") {
 					t.Errorf("%q: %d %.300s; want it read", ok, code, body)

@@ -1,8 +1,9 @@
-package server
+package stacktest
 
 import (
 	"context"
 	"fmt"
+	"github.com/gamerules/gamerules/server"
 	"math/rand/v2"
 	"net/url"
 	"os"
@@ -63,7 +64,7 @@ func buildWasmDir(t *testing.T) string {
 func TestPlaygroundOffline(t *testing.T) {
 	bin := requireChromium(t, "the offline browser test")
 	dir := buildWasmDir(t)
-	a := startServerWith(t, func(c *Options) { c.PlaygroundWasmDir = dir })
+	a := startServerWith(t, func(c *server.Options) { c.PlaygroundWasmDir = dir })
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(bin),
 		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,

@@ -1,8 +1,9 @@
-package server
+package stacktest
 
 import (
 	"context"
 	"encoding/json"
+	"github.com/gamerules/gamerules/server"
 	"io"
 	"net/http"
 	"strings"
@@ -23,24 +24,24 @@ import (
 
 // startServer runs the real server on free loopback ports and stops it when
 // the test ends.
-func startServer(t testing.TB) Addrs {
+func startServer(t testing.TB) server.Addrs {
 	t.Helper()
-	return startServerWith(t, func(c *Options) { c.MaxRecvBytes = 1 << 20 })
+	return startServerWith(t, func(c *server.Options) { c.MaxRecvBytes = 1 << 20 })
 }
 
 // startServerWith is startServer with the defaults changed by set.
-func startServerWith(t testing.TB, set func(*Options)) Addrs {
+func startServerWith(t testing.TB, set func(*server.Options)) server.Addrs {
 	t.Helper()
-	cfg := DefaultOptions()
+	cfg := server.DefaultOptions()
 	cfg.GRPCAddr = "127.0.0.1:0"
 	cfg.HTTPAddr = "127.0.0.1:0"
 	cfg.LogLevel = "error"
 	set(&cfg)
 	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan Addrs, 1)
+	ready := make(chan server.Addrs, 1)
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, cfg, ready) }()
-	var addrs Addrs
+	var addrs server.Addrs
 	select {
 	case addrs = <-ready:
 	case err := <-done:

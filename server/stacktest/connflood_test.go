@@ -1,10 +1,11 @@
-package server
+package stacktest
 
 import (
 	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/gamerules/gamerules/server"
 	"io"
 	"net"
 	"net/http"
@@ -278,7 +279,7 @@ func TestConnectionFlood(t *testing.T) {
 	if long() {
 		attempts = 100_000
 	}
-	maxConns := DefaultOptions().MaxConnections
+	maxConns := server.DefaultOptions().MaxConnections
 	need := uint64(2*maxConns + 4*64 + 500) // held + in flight + the test's own
 	if lim := raiseFDLimit(t); lim < need {
 		t.Skipf("the file limit is %d; this test needs %d (ulimit -n)", lim, need)

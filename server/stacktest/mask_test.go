@@ -1,7 +1,8 @@
-package server
+package stacktest
 
 import (
 	"context"
+	"github.com/gamerules/gamerules/server"
 	"strings"
 	"testing"
 
@@ -26,9 +27,9 @@ func TestRESTReadMask(t *testing.T) {
 		t.Fatal("LegalMovesResponse is not written by fastjson")
 	}
 	const body = `{"state":{"text":"4HPwATDgc/ABMA:MIEFAAAAAAAE"},"includeResults":true`
-	for _, gw := range []string{GatewayInProcess, GatewayLoopback} {
+	for _, gw := range []string{server.GatewayInProcess, server.GatewayLoopback} {
 		t.Run(gw, func(t *testing.T) {
-			a := startServerWith(t, func(c *Options) { c.MaxRecvBytes = 1 << 20; c.RESTGateway = gw })
+			a := startServerWith(t, func(c *server.Options) { c.MaxRecvBytes = 1 << 20; c.RESTGateway = gw })
 			code, full := post(t, a.HTTP, "/v1/games/backgammon:legalMoves", body+`}`)
 			if code != 200 {
 				t.Fatalf("unmasked: HTTP %d %v", code, full)

@@ -1,10 +1,11 @@
-package server
+package stacktest
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/gamerules/gamerules/server"
 	"io"
 	"net"
 	"net/http"
@@ -36,7 +37,7 @@ import (
 // Retry-After and the OVERLOADED reason, gRPC RESOURCE_EXHAUSTED — and
 // nothing else; the health check still answers.
 func TestOverloadOverTheWire(t *testing.T) {
-	a := startServerWith(t, func(c *Options) { c.MaxInFlight, c.MaxWaiting, c.QueueWait = 1, 1, 0 })
+	a := startServerWith(t, func(c *server.Options) { c.MaxInFlight, c.MaxWaiting, c.QueueWait = 1, 1, 0 })
 	conn := dial(t, a.GRPC)
 	client := gamerulesv1grpc.NewGameRulesClient(conn)
 	body := `{"state":{"text":"` + labMove + `"},"includeResults":true}`
@@ -96,7 +97,7 @@ func TestOverloadOverTheWire(t *testing.T) {
 // TestStalledBody: a REST body that stops arriving is answered 408 once the
 // read timeout passes, without echoing socket addresses.
 func TestStalledBody(t *testing.T) {
-	a := startServerWith(t, func(c *Options) { c.HTTPReadTimeout = 500 * time.Millisecond })
+	a := startServerWith(t, func(c *server.Options) { c.HTTPReadTimeout = 500 * time.Millisecond })
 	c, err := net.Dial("tcp", a.HTTP)
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +177,7 @@ func TestIdleConnectionsClosed(t *testing.T) {
 		n = 2000
 	}
 	const idle, handshake = time.Second, 2 * time.Second
-	a := startServerWith(t, func(c *Options) {
+	a := startServerWith(t, func(c *server.Options) {
 		c.GRPCMaxConnectionIdle = idle
 		c.GRPCHandshakeTimeout = handshake
 	})
@@ -215,7 +216,7 @@ func TestIdleConnectionsClosed(t *testing.T) {
 // plus a second.
 func TestShutdownWithWatch(t *testing.T) {
 	const drain = 500 * time.Millisecond
-	a, cancel, done := runUntilCancelled(t, func(c *Options) {
+	a, cancel, done := runUntilCancelled(t, func(c *server.Options) {
 		c.DrainDelay = drain
 		// 80 callers share 8 slots per port: on a loaded machine a call may
 		// wait longer than the default 250 ms for one, which is not what
@@ -323,7 +324,7 @@ func long() bool { return os.Getenv("GAMERULES_LONG") != "" }
 // transports, with room: compact, under a quarter of --max-recv-bytes and
 // of the element budget; pretty-printed, under --max-recv-bytes.
 func TestLargestLegitimateRequest(t *testing.T) {
-	a := startServerWith(t, func(c *Options) {})
+	a := startServerWith(t, func(c *server.Options) {})
 	board := largestBoard()
 	client := gamerulesv1grpc.NewGameRulesClient(dial(t, a.GRPC))
 	ng, err := client.NewGame(context.Background(), &gamerulesv1.NewGameRequest{Game: "gravity_trap",
@@ -345,9 +346,9 @@ func TestLargestLegitimateRequest(t *testing.T) {
 	wire, _ := proto.Marshal(req)
 	n, _ := restjson.JSONElements(js)
 	t.Logf("largest legitimate request: %d bytes of compact JSON (%d indented), %d of protobuf, %d JSON elements", len(js), indented.Len(), len(wire), n)
-	limit := DefaultOptions().MaxRecvBytes
-	if len(js) > limit/4 || indented.Len() > limit || n > MaxElements/4 {
-		t.Errorf("the largest request (%d bytes compact, %d indented, %d elements) leaves too little room under the limits (%d bytes, %d elements)", len(js), indented.Len(), n, limit, MaxElements)
+	limit := server.DefaultOptions().MaxRecvBytes
+	if len(js) > limit/4 || indented.Len() > limit || n > server.MaxElements/4 {
+		t.Errorf("the largest request (%d bytes compact, %d indented, %d elements) leaves too little room under the limits (%d bytes, %d elements)", len(js), indented.Len(), n, limit, server.MaxElements)
 	}
 	if code, body := postRaw(t, a.HTTP, "/v1/games/gravity_trap:legalMoves", indented.String()); code != 200 {
 		t.Errorf("REST LegalMoves on the largest board, indented: %d %.300s", code, body)
@@ -364,7 +365,7 @@ func TestLargestLegitimateRequest(t *testing.T) {
 // 429 with Retry-After (connections that only declare a length spend
 // nothing), and once they time out (408) the budget is free again.
 func TestBodyBudget(t *testing.T) {
-	a := startServerWith(t, func(c *Options) {
+	a := startServerWith(t, func(c *server.Options) {
 		c.MaxInFlight, c.MaxWaiting, c.MaxRecvBytes = 1, 1, 1000
 		c.HTTPReadTimeout = time.Second
 	})
@@ -437,7 +438,7 @@ func holdStreams(t *testing.T, addr string, n int) []grpc.ClientStream {
 // message take places in the admission gate only until --grpc-read-timeout,
 // then the server ends them and normal calls are admitted again.
 func TestHeaderOnlyStreamsCannotHoldTheGate(t *testing.T) {
-	a := startServerWith(t, func(c *Options) { c.MaxInFlight, c.MaxWaiting, c.GRPCReadTimeout = 2, 2, 2*time.Second })
+	a := startServerWith(t, func(c *server.Options) { c.MaxInFlight, c.MaxWaiting, c.GRPCReadTimeout = 2, 2, 2*time.Second })
 	held := holdStreams(t, a.GRPC, 4)
 	client := gamerulesv1grpc.NewGameRulesClient(dial(t, a.GRPC))
 	time.Sleep(100 * time.Millisecond)
@@ -460,7 +461,7 @@ func TestHeaderOnlyStreamsCannotHoldTheGate(t *testing.T) {
 // shutdown: the server stops within the drain delay plus a second.
 func TestShutdownNotHeldByStreams(t *testing.T) {
 	const drain = 200 * time.Millisecond
-	a, cancel, done := runUntilCancelled(t, func(c *Options) { c.DrainDelay, c.GRPCReadTimeout = drain, time.Minute })
+	a, cancel, done := runUntilCancelled(t, func(c *server.Options) { c.DrainDelay, c.GRPCReadTimeout = drain, time.Minute })
 	conn := dial(t, a.GRPC)
 	if _, err := conn.NewStream(context.Background(), &grpc.StreamDesc{ClientStreams: true, ServerStreams: true}, "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo"); err != nil {
 		t.Fatal(err)
@@ -499,7 +500,9 @@ func TestSlowReaderHoldsNoSlot(t *testing.T) {
 	// under the race detector, but far shorter than the write timeout (70 s
 	// here) a non-reading client would hold the slot for if the slot
 	// covered the write.
-	a := startServerWith(t, func(c *Options) { c.MaxInFlight, c.QueueWait, c.HTTPReadTimeout = 1, 15*time.Second, time.Minute })
+	a := startServerWith(t, func(c *server.Options) {
+		c.MaxInFlight, c.QueueWait, c.HTTPReadTimeout = 1, 15*time.Second, time.Minute
+	})
 	body := largestBoardRequest(t, a)
 	d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
 		return rc.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
@@ -521,7 +524,7 @@ func TestSlowReaderHoldsNoSlot(t *testing.T) {
 
 // largestBoardRequest is the JSON of a LegalMoves request with results on
 // the largest custom Gravity Trap board (64 stations, 256 lines).
-func largestBoardRequest(t *testing.T, a Addrs) string {
+func largestBoardRequest(t *testing.T, a server.Addrs) string {
 	t.Helper()
 	board := largestBoard()
 	ng, err := gamerulesv1grpc.NewGameRulesClient(dial(t, a.GRPC)).NewGame(context.Background(), &gamerulesv1.NewGameRequest{Game: "gravity_trap",
@@ -536,14 +539,14 @@ func largestBoardRequest(t *testing.T, a Addrs) string {
 // runUntilCancelled runs the server on free loopback ports with the
 // defaults changed by set; cancel is the shutdown signal, and run's result
 // arrives on done.
-func runUntilCancelled(t *testing.T, set func(*Options)) (Addrs, context.CancelFunc, <-chan error) {
+func runUntilCancelled(t *testing.T, set func(*server.Options)) (server.Addrs, context.CancelFunc, <-chan error) {
 	t.Helper()
-	cfg := DefaultOptions()
+	cfg := server.DefaultOptions()
 	cfg.GRPCAddr, cfg.HTTPAddr, cfg.LogLevel = "127.0.0.1:0", "127.0.0.1:0", "error"
 	set(&cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	ready := make(chan Addrs, 1)
+	ready := make(chan server.Addrs, 1)
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, cfg, ready) }()
 	select {
@@ -552,7 +555,7 @@ func runUntilCancelled(t *testing.T, set func(*Options)) (Addrs, context.CancelF
 	case err := <-done:
 		t.Fatalf("run: %v", err)
 	}
-	return Addrs{}, nil, nil
+	return server.Addrs{}, nil, nil
 }
 
 // largestBoard is the largest custom Gravity Trap board: 64 stations (with
@@ -584,7 +587,7 @@ func largestBoard() *gamerulesv1.GravityTrapBoard {
 // adm.PublicSize refuses, in our words, what lies between; only a client
 // sending more than twice the limit then reads grpc-go's text naming twice it.
 func TestGRPCSizeLimitNamed(t *testing.T) {
-	limit := DefaultOptions().MaxRecvBytes
+	limit := server.DefaultOptions().MaxRecvBytes
 	// msg is a LegalMoves request of n bytes in all: field 1 (game), a
 	// string of n-1-len(varint) bytes.
 	msg := func(n int) []byte {
@@ -598,16 +601,16 @@ func TestGRPCSizeLimitNamed(t *testing.T) {
 		panic("no size")
 	}
 	ours := fmt.Sprintf("larger than the server's limit of %d bytes", limit)
-	for _, gw := range []string{GatewayInProcess, GatewayLoopback} {
+	for _, gw := range []string{server.GatewayInProcess, server.GatewayLoopback} {
 		t.Run(gw, func(t *testing.T) {
-			a := startServerWith(t, func(c *Options) { c.RESTGateway = gw })
+			a := startServerWith(t, func(c *server.Options) { c.RESTGateway = gw })
 			conn := dial(t, a.GRPC)
 			for _, n := range []int{limit + 1, limit + 100_000, 2*limit - 10, 2*limit + 10, 3 << 20} {
 				var out []byte
 				err := conn.Invoke(context.Background(), "/gamerules.v1.GameRules/LegalMoves", msg(n), &out, grpc.ForceCodec(rawCodec{}))
 				s := status.Convert(err)
 				want := fmt.Sprintf("larger than max (%d vs. %d)", n, limit)
-				if gw == GatewayLoopback {
+				if gw == server.GatewayLoopback {
 					want = ours
 					if n > 2*limit {
 						want = fmt.Sprintf("larger than max (%d vs. %d)", n, 2*limit)

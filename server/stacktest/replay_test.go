@@ -1,8 +1,9 @@
-package server
+package stacktest
 
 import (
 	"context"
 	"encoding/json"
+	"github.com/gamerules/gamerules/server"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,7 +26,7 @@ import (
 // the server's default element budget and receive limit on both ports, and
 // one more is refused by the service.
 func TestReplayOverBothTransports(t *testing.T) {
-	a := startServerWith(t, func(*Options) {})
+	a := startServerWith(t, func(*server.Options) {})
 	client := gamerulesv1grpc.NewGameRulesClient(dial(t, a.GRPC))
 	ctx := context.Background()
 	ng, err := client.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: "backgammon"})

@@ -1,7 +1,8 @@
-package server
+package stacktest
 
 import (
 	"context"
+	"github.com/gamerules/gamerules/server"
 	"io"
 	"testing"
 
@@ -49,7 +50,7 @@ func midGame(tb testing.TB, id string, plies int) *gamerulesv1.GameState {
 // health check (the no-op), and LegalMoves of each game. With -cpuprofile
 // it shows where the server's per-call time goes.
 func BenchmarkStack(b *testing.B) {
-	a := startServerWith(b, func(c *Options) { c.LogLevel = "info"; c.logOutput = io.Discard })
+	a := startServerWith(b, func(c *server.Options) { c.LogLevel = "info"; c.Logger = testLogger(io.Discard, "info") })
 	conn := dial(b, a.GRPC)
 	client := gamerulesv1grpc.NewGameRulesClient(conn)
 	health := healthpb.NewHealthClient(conn)

@@ -1,8 +1,9 @@
-package server
+package stacktest
 
 import (
 	"context"
 	"fmt"
+	"github.com/gamerules/gamerules/server"
 	"io"
 	"net"
 	"net/http"
@@ -148,7 +149,7 @@ func TestHostileResources(t *testing.T) {
 	// megabytes of DATA frames.
 	health := healthpb.NewHealthClient(dial(t, p.grpc))
 	base := p.memKB(t, "VmRSS")
-	msgs, bodies := hostileBodies(DefaultOptions().MaxRecvBytes)
+	msgs, bodies := hostileBodies(server.DefaultOptions().MaxRecvBytes)
 	// Marshalled once up front, so that the client's own work does not
 	// count in the latencies.
 	type wireMsg struct {
@@ -216,7 +217,7 @@ func TestHostileResources(t *testing.T) {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	sort.Slice(healthLat, func(i, j int) bool { return healthLat[i] < healthLat[j] })
 	t.Logf("%d rounds of 16 hostile requests of %d bytes: RSS before %d MB, peak %d MB; latency median %v, max %v; health check max %v; answers %v",
-		rounds, DefaultOptions().MaxRecvBytes, base/1024, peak/1024, lat[len(lat)/2].Round(time.Millisecond), lat[len(lat)-1].Round(time.Millisecond),
+		rounds, server.DefaultOptions().MaxRecvBytes, base/1024, peak/1024, lat[len(lat)/2].Round(time.Millisecond), lat[len(lat)-1].Round(time.Millisecond),
 		healthLat[len(healthLat)-1].Round(time.Millisecond), codesSeen)
 	if peak > 256*1000 {
 		t.Errorf("peak RSS %d MB; want at most 256 MB", peak/1024)

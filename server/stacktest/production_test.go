@@ -1,4 +1,4 @@
-package server
+package stacktest
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"github.com/gamerules/gamerules/server"
 	"io"
 	"math/big"
 	"net"
@@ -114,7 +115,7 @@ func newTestPKI(t *testing.T) testPKI {
 func TestTLS(t *testing.T) {
 	pki := newTestPKI(t)
 	for _, mutual := range []bool{false, true} {
-		a := startServerWith(t, func(c *Options) {
+		a := startServerWith(t, func(c *server.Options) {
 			c.TLSCert, c.TLSKey = pki.certFile, pki.keyFile
 			if mutual {
 				c.TLSClientCA = pki.caFile
@@ -180,8 +181,8 @@ func TestTLS(t *testing.T) {
 		}
 	}
 	// Half a key pair, or a client CA without TLS, is refused at start.
-	for _, cfg := range []Options{{TLSCert: pki.certFile}, {TLSClientCA: pki.caFile}} {
-		c := DefaultOptions()
+	for _, cfg := range []server.Options{{TLSCert: pki.certFile}, {TLSClientCA: pki.caFile}} {
+		c := server.DefaultOptions()
 		c.TLSCert, c.TLSKey, c.TLSClientCA = cfg.TLSCert, cfg.TLSKey, cfg.TLSClientCA
 		if err := c.Validate(); err == nil {
 			t.Errorf("check(%+v) = nil; want an error", cfg)
@@ -210,7 +211,7 @@ func TestCORS(t *testing.T) {
 	if resp := preflight(off.HTTP, "https://play.example.com"); resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Access-Control-Allow-Origin") != "" {
 		t.Errorf("no --cors-origins: preflight = %d %v; want 405 without CORS headers", resp.StatusCode, resp.Header)
 	}
-	on := startServerWith(t, func(c *Options) { c.CORSOrigins = []string{"https://play.example.com"} })
+	on := startServerWith(t, func(c *server.Options) { c.CORSOrigins = []string{"https://play.example.com"} })
 	resp := preflight(on.HTTP, "https://play.example.com")
 	if resp.StatusCode/100 != 2 || resp.Header.Get("Access-Control-Allow-Origin") != "https://play.example.com" ||
 		!strings.Contains(resp.Header.Get("Access-Control-Allow-Methods"), "POST") ||
@@ -231,7 +232,7 @@ func TestCORS(t *testing.T) {
 		!strings.Contains(r.Header.Get("Access-Control-Expose-Headers"), "X-Request-Id") {
 		t.Errorf("allowed origin: POST = %d %v", r.StatusCode, r.Header)
 	}
-	c := DefaultOptions()
+	c := server.DefaultOptions()
 	c.CORSOrigins = []string{"play.example.com"}
 	if err := c.Validate(); err == nil {
 		t.Error("--cors-origins without a scheme was accepted")
@@ -262,7 +263,7 @@ func (s *syncBuffer) String() string {
 // a new 32-hex-digit id.
 func TestRequestIDs(t *testing.T) {
 	var logs syncBuffer
-	a := startServerWith(t, func(c *Options) { c.LogLevel = "debug"; c.logOutput = &logs })
+	a := startServerWith(t, func(c *server.Options) { c.LogLevel = "debug"; c.Logger = testLogger(&logs, "debug") })
 	do := func(id string) string {
 		req, _ := http.NewRequest(http.MethodPost, "http://"+a.HTTP+"/v1/games/gravity_trap:score", strings.NewReader(`{"state":{"text":"ooooooooo.RooooooooB.. b"}}`))
 		if id != "" {
@@ -330,7 +331,7 @@ func TestRequestIDs(t *testing.T) {
 func TestTracing(t *testing.T) {
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
-	a := startServerWith(t, func(c *Options) { c.TracerProvider = tp })
+	a := startServerWith(t, func(c *server.Options) { c.TracerProvider = tp })
 	if code, body := post(t, a.HTTP, "/v1/games/gravity_trap:legalMoves", `{"state":{"text":"RoooBooooooooooooooooo r"}}`); code != 200 {
 		t.Fatalf("legalMoves = %d %v", code, body)
 	}
@@ -357,21 +358,6 @@ func TestTracing(t *testing.T) {
 			t.Fatalf("spans %v; want the HTTP and the gRPC span of the call", got)
 		}
 		time.Sleep(20 * time.Millisecond)
-	}
-	// Off without an endpoint.
-	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "")
-	t.Setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "")
-	if tr, err := newTracing(context.Background(), DefaultOptions()); tr != nil || err != nil {
-		t.Errorf("newTracing without an endpoint = %v, %v; want off", tr, err)
-	}
-	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318")
-	tr, err := newTracing(context.Background(), DefaultOptions())
-	if tr == nil || err != nil {
-		t.Errorf("newTracing with OTEL_EXPORTER_OTLP_ENDPOINT = %v, %v; want on", tr, err)
-	} else {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		_ = tr.shutdown(ctx)
-		cancel()
 	}
 }
 
