@@ -40,7 +40,7 @@ func withDetails(ctx context.Context, r *http.Request, err error) error {
 }
 
 // readError is the readProblem of a REST request the gateway could not
-// read, found again as the JSON reader found it (strictJSON's checkJSON on
+// read, found again as the JSON reader found it (restjson.CheckJSON on
 // the body, held in memory by limit.Body; the query parameters of a GET),
 // for the request message of the call's RPC. When nothing more precise is
 // found, the gateway's message msg stands, for the body as a whole; nil when

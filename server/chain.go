@@ -20,7 +20,7 @@ import (
 
 // apiInterceptor is one link of an API call's unary interceptor chain, and
 // the transports it runs on: onGRPC for calls on the gRPC port, onREST for
-// REST calls served in process (gateway.go).
+// REST calls served in process (gateway.go, rest.NewServer).
 type apiInterceptor struct {
 	f              grpc.UnaryServerInterceptor
 	onGRPC, onREST bool
@@ -40,7 +40,7 @@ type apiInterceptor struct {
 //     waits for), limit.ElementGate (the verdict of limit.Codec's wire
 //     scan), adm.PublicSize and the in-flight limit are the gRPC port's gate
 //     and limits; a REST call has passed the REST port's own (restLimits:
-//     limit.Body for size and body budget, strictJSON: the element budget,
+//     limit.Body for size and body budget, rest's strictJSON: the element budget,
 //     InFlight.HTTP: the in-flight limit and queue wait) before its handler
 //     runs, and is counted by InFlight.HTTP for shutdown.
 //

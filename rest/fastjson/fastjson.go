@@ -17,6 +17,10 @@
 // forms), a group, or an extension is not Supported, and Append refuses
 // it; the caller then uses protojson. Append also refuses a string that is
 // not valid UTF-8, as protojson does.
+//
+// Files:
+//
+//	fastjson.go  Append, Supported, ErrUnsupported: the per-type plan and the writer
 package fastjson
 
 import (

@@ -1,5 +1,5 @@
 // Package restjson is the REST API's JSON, in one place for the two
-// programs that speak it: the server's grpc-gateway (server/http.go wraps
+// programs that speak it: the server's grpc-gateway (package rest wraps
 // it in the gateway's marshaler) and the WebAssembly build (wasm/), which
 // answers the same JSON without a network. It holds the protojson options
 // of the API, the checks a request body passes before it is decoded, the
@@ -12,6 +12,13 @@
 // (service.Error) are google.rpc.Status messages; outside js/wasm they are
 // also grpc-go statuses, and ErrorBody reads any gRPC status
 // (service.StatusOf).
+//
+// Files:
+//
+//	restjson.go      MarshalOptions, UnmarshalOptions, MaxElements, Marshal, CheckBody, DecodeRequest, Decode, JSONElements, ErrorBody, ErrPanic
+//	jsonread.go      CheckJSON, Problem, FieldByName, Found, ScalarString: why a body was refused, in plain words
+//	value.go         readValue by encoding/json/jsontext (Go 1.27); value_go126.go the same before it
+//	status_grpc.go   Problem.Status, a grpc-go status (not in the WebAssembly build)
 package restjson
 
 import (

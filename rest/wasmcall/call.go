@@ -3,7 +3,13 @@
 // "GOOS=js GOARCH=wasm go build ./wasm" writes gamerules.wasm): Call takes
 // an RPC's name and the REST body and returns the REST answer or error
 // body, as the server would. It builds on every platform, so that its
-// tests (the answers equal the server's) run natively.
+// tests (the answers equal the server's) run natively. The RPCs come from
+// the one table, service/rpcs; it links rest/restjson, not grpc-gateway
+// nor grpc-go.
+//
+// Files:
+//
+//	call.go  Call: an RPC's name and REST body in, the REST answer or error body out
 package wasmcall
 
 import (

@@ -29,6 +29,17 @@
 // runtime, zap and Prometheus, and nothing of the game stack (go list -deps
 // lists no gamerules package), so that a program can put it in front of its
 // own handlers without linking the games.
+//
+// Files:
+//
+//	limit.go      the refusals: OverloadStatus, ErrorStatus, WriteStatus, WriteOverloaded, WriteError, CodeName, MethodPrefix
+//	admission.go  Admission: the gRPC port's gate before a message is read
+//	perconn.go    TrackConns and the per-connection limits of the admission gate (slots, unread answers, resets)
+//	inflight.go   InFlight: requests at once and the queue wait, gRPC and HTTP; Deadline
+//	body.go       Body, BodyBudget, BodyBytes: an HTTP body's size and the bytes held at once
+//	elements.go   MaxElements, Codec, ElementGate: the element budget on a gRPC request's wire bytes
+//	conn.go       Listener, NewListener: the connections a port holds open
+//	goaway.go     closing a connection past its limits with a GOAWAY
 package limit
 
 import (
