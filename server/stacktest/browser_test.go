@@ -401,7 +401,7 @@ func (p *page) screenshot(name string) {
 		dir = p.t.TempDir()
 	}
 	if os.Getenv("GAMERULES_UPDATE_SCREENSHOTS") != "" {
-		dir = filepath.Join("..", "docs", "screenshots")
+		dir = filepath.Join("..", "..", "docs", "screenshots")
 	}
 	// The page as a visitor first sees it: scrolled to the top.
 	if err := chromedp.Do(p.ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`)); err != nil {

@@ -51,7 +51,7 @@ func fillTo(size int, head string, line func(i int) string) string {
 // objects.
 func hostileImports(t testing.TB) []hostileImport {
 	t.Helper()
-	f, err := os.Open("../testdata/abalone/migs-games.apgn.gz")
+	f, err := os.Open("../../testdata/abalone/migs-games.apgn.gz")
 	if err != nil {
 		t.Fatal(err)
 	}

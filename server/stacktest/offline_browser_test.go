@@ -28,7 +28,7 @@ func buildWasmDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	build := exec.Command("go", "build", "-o", filepath.Join(dir, "gamerules.wasm"), "./wasm")
-	build.Dir = ".."
+	build.Dir = "../.."
 	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the wasm: %v\n%s", err, out)
@@ -41,7 +41,7 @@ func buildWasmDir(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	index, err := os.ReadFile("../js/src/index.js")
+	index, err := os.ReadFile("../../js/src/index.js")
 	if err != nil {
 		t.Fatal(err)
 	}

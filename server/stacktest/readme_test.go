@@ -19,7 +19,7 @@ const minReadmeExamples = 57
 // line above says INVALID_ARGUMENT must answer 400; every other must answer
 // 200. (js/test runs the same examples through the WebAssembly build.)
 func TestReadmeExamples(t *testing.T) {
-	raw, err := os.ReadFile("../README.md")
+	raw, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

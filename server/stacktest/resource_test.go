@@ -54,7 +54,7 @@ func startProcess(t testing.TB, args ...string) *serverProcess {
 			return
 		}
 		buildOnce.path = filepath.Join(dir, "gamerulesd")
-		out, err := exec.Command("go", "build", "-o", buildOnce.path, "../cmd/gamerulesd").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", buildOnce.path, "../../cmd/gamerulesd").CombinedOutput()
 		if err != nil {
 			buildOnce.err = fmt.Errorf("go build: %v\n%s", err, out)
 		}
