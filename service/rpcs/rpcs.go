@@ -9,7 +9,7 @@
 // Go needs the methods by name at compile time, so Service and Methods are
 // written out; the tests fail when they and the service descriptor
 // (gen/go/gamerules/v1/gamerulesv1grpc) differ by one RPC, so a new RPC is
-// one line in each (and one forwarder in rest.Server, whose test checks it
+// one entry in each (and one forwarder in rest.Server, whose test checks it
 // too).
 //
 // It links no gRPC package (not even the descriptor of the service), so
