@@ -1,5 +1,5 @@
 // Times LegalMoves and ApplyMove (the first legal move) on each state of
-// internal/wasmcall/testdata/bench-states.json through the wasm (load()'s
+// rest/wasmcall/testdata/bench-states.json through the wasm (load()'s
 // call: the wasm's exported functions, wasm/main.go), as
 // wasm's BenchmarkCall times them natively; prints, per call, the median
 // of 5 rounds of about 0.5 s of CPU time each, after 3 s of warm-up on all
@@ -13,7 +13,7 @@ import { load } from "./dist/index.js";
 
 // GAMERULES_WASM: another wasm to time (an A/B comparison).
 const rules = await load(process.env.GAMERULES_WASM || undefined);
-const states = JSON.parse(readFileSync(new URL("../internal/wasmcall/testdata/bench-states.json", import.meta.url), "utf8"));
+const states = JSON.parse(readFileSync(new URL("../rest/wasmcall/testdata/bench-states.json", import.meta.url), "utf8"));
 const cases = [];
 for (const st of states) {
   const lm = JSON.stringify({ game: st.game, state: st.state });

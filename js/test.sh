@@ -30,5 +30,5 @@ if [ -z "$addr" ]; then
   exit 1
 fi
 export GAMERULES_HTTP="http://$addr" GAMERULES_WASM_CASES="$cases"
-go test -count=1 -run 'TestCallMatchesREST' ./internal/wasmcall
+go test -count=1 -run 'TestCallMatchesREST' ./rest/wasmcall
 node --test js/test/

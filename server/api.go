@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 
@@ -12,7 +13,9 @@ import (
 	"google.golang.org/grpc"
 
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
+	"github.com/gamerules/gamerules/rest"
 	"github.com/gamerules/gamerules/server/limit"
+	"github.com/gamerules/gamerules/server/requestid"
 	"github.com/gamerules/gamerules/service"
 )
 
@@ -91,7 +94,7 @@ func newAPI(opts Options, logger *zap.Logger, tr *tracing) (*API, error) {
 		opts: opts, logger: logger, tr: tr, metrics: metrics, refused: refused, reg: reg,
 		httpM: makeHTTPMetrics(),
 		adm:   newAdmission(opts, refused),
-		svc:   newGRPCService(svc),
+		svc:   NewGRPCService(svc),
 		games: svc.Games(),
 	}
 	// Every metric is registered here, checked, so that a host's registry
@@ -134,7 +137,7 @@ func (a *API) Close() {
 // their interceptors run outside these. A grpc.Server takes one InTapHandle
 // and one codec: give it no other.
 func (a *API) GRPCServerOptions(extra ...grpc.ServerOption) []grpc.ServerOption {
-	first := append([]grpc.ServerOption{grpc.ChainUnaryInterceptor(requestIDUnary)}, a.tr.serverOptions()...)
+	first := append([]grpc.ServerOption{grpc.ChainUnaryInterceptor(requestid.Unary)}, a.tr.serverOptions()...)
 	return a.grpcServerOptions(append(first, extra...)...)
 }
 
@@ -171,7 +174,7 @@ func (a *API) RESTHandler() (http.Handler, error) {
 		return nil, err
 	}
 	h := restLimits(opts, gw, limit.NewInFlight(opts.MaxInFlight, opts.QueueWait), a.refused.WithLabelValues("http", "overloaded"))
-	return a.tr.handler(withRequestID(instrument(h, a.httpM, a.logger.Named("http")))), nil
+	return a.tr.handler(requestid.HTTP(instrument(h, a.httpM, a.logger.Named("http")))), nil
 }
 
 // metricsRegistry is where the stack registers its metrics and what
@@ -187,3 +190,17 @@ type registryPair struct {
 	prometheus.Registerer
 	prometheus.Gatherer
 }
+
+// NewGRPCService returns svc as the generated gamerulesv1grpc.GameRulesServer,
+// to register on a *grpc.Server (gamerulesv1grpc.RegisterGameRulesServer) or a
+// REST gateway (gamerulesv1grpc.RegisterGameRulesHandlerServer) without the
+// stack's limits and interceptors; API gives them. It is rest.NewServer
+// with no interceptor: it lives outside service/ so that service/ itself
+// imports no gRPC server package.
+func NewGRPCService(svc *service.Server) gamerulesv1grpc.GameRulesServer {
+	return rest.NewServer(svc, nil)
+}
+
+// errNotMade is the answer of a method of a zero value: a stack that its
+// constructor did not make does not serve.
+var errNotMade = errors.New("server: the zero value does not serve; make one with its constructor (server.New, server.NewAPI)")

@@ -13,13 +13,14 @@ import (
 	"google.golang.org/grpc"
 
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
-	"github.com/gamerules/gamerules/internal/restjson"
+	"github.com/gamerules/gamerules/rest/restjson"
 	"github.com/gamerules/gamerules/server/limit"
+	"github.com/gamerules/gamerules/server/requestid"
 )
 
 // apiInterceptor is one link of an API call's unary interceptor chain, and
 // the transports it runs on: onGRPC for calls on the gRPC port, onREST for
-// REST calls served in process (gateway.go).
+// REST calls served in process (gateway.go, rest.NewServer).
 type apiInterceptor struct {
 	f              grpc.UnaryServerInterceptor
 	onGRPC, onREST bool
@@ -31,15 +32,15 @@ type apiInterceptor struct {
 // gRPC call; the links only one side has are the other side's own
 // mechanism in another form:
 //
-//   - the request id and the span are, on gRPC, requestIDUnary in
+//   - the request id and the span are, on gRPC, requestid.Unary in
 //     productionServerOptions and otelgrpc's stats handler (tr), outside this
-//     chain; REST runs them here (requestIDUnary reads the id the gateway
-//     puts in the incoming metadata, requestIDMetadata; tr.restSpan);
+//     chain; REST runs them here (requestid.Unary reads the id the gateway
+//     puts in the incoming metadata, requestid.Metadata; tr.restSpan);
 //   - adm.Started (the admission gate's read timer and the count shutdown
 //     waits for), limit.ElementGate (the verdict of limit.Codec's wire
 //     scan), adm.PublicSize and the in-flight limit are the gRPC port's gate
 //     and limits; a REST call has passed the REST port's own (restLimits:
-//     limit.Body for size and body budget, strictJSON: the element budget,
+//     limit.Body for size and body budget, rest's strictJSON: the element budget,
 //     InFlight.HTTP: the in-flight limit and queue wait) before its handler
 //     runs, and is counted by InFlight.HTTP for shutdown.
 //
@@ -53,7 +54,7 @@ func apiInterceptors(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMe
 	}
 	links := []apiInterceptor{
 		link(tr.restSpan(), restOnly),
-		link(requestIDUnary, restOnly),
+		link(requestid.Unary, restOnly),
 		link(adm.Started, grpcOnly),
 		link(logUnary(logger.Named("rpc")), both),
 		link(metrics.UnaryServerInterceptor(), both),
@@ -136,32 +137,6 @@ func recoverPanicFunc(logger *zap.Logger) recovery.RecoveryHandlerFuncContext {
 	return func(ctx context.Context, p any) error {
 		logger.Error("panic in handler", zap.Any("panic", p), zap.Stack("stack"))
 		return restjson.ErrPanic
-	}
-}
-
-// chainUnaryInterceptors makes one interceptor of ics, ics[0] the
-// outermost, as grpc.ChainUnaryInterceptor does inside grpc-go; nil when
-// ics is empty.
-func chainUnaryInterceptors(ics []grpc.UnaryServerInterceptor) grpc.UnaryServerInterceptor {
-	switch len(ics) {
-	case 0:
-		return nil
-	case 1:
-		return ics[0]
-	}
-	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-		return ics[0](ctx, req, info, chainedHandler(ics, 0, info, handler))
-	}
-}
-
-// chainedHandler is the handler ics[curr] calls: ics[curr+1] around the
-// rest, or final after the last.
-func chainedHandler(ics []grpc.UnaryServerInterceptor, curr int, info *grpc.UnaryServerInfo, final grpc.UnaryHandler) grpc.UnaryHandler {
-	if curr == len(ics)-1 {
-		return final
-	}
-	return func(ctx context.Context, req any) (any, error) {
-		return ics[curr+1](ctx, req, info, chainedHandler(ics, curr+1, info, final))
 	}
 }
 

@@ -2,27 +2,16 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
-	"google.golang.org/grpc"
-	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/stats"
 
 	"github.com/gamerules/gamerules/server/limit"
-)
-
-// The health port's own limits (--health-addr): probes only, so a few
-// connections, each short-lived.
-const (
-	healthMaxConns    = 32
-	healthReadTimeout = 2 * time.Second
 )
 
 // connLimits are the connection limits of both ports (limit.Listener) and
@@ -111,49 +100,3 @@ func (u connUse) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context.Cont
 func (u connUse) HandleConn(context.Context, stats.ConnStats)                       {}
 
 var _ stats.Handler = connUse{}
-
-// healthPort is the probes' own port (--health-addr): /healthz and /readyz,
-// and gRPC health over unencrypted HTTP/2, as on the public ports, with
-// connections of their own, so that a flood of connections on the public
-// ports cannot keep a probe out.
-type healthPort struct {
-	lis  *limit.Listener
-	srv  *http.Server
-	grpc *grpc.Server
-}
-
-// newHealthPort opens the health port on addr; it answers what hs says.
-func newHealthPort(addr string, hs *healthServer, logger *zap.Logger) (*healthPort, error) {
-	inner, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("--health-addr: %w", err)
-	}
-	gs := grpc.NewServer(grpc.MaxRecvMsgSize(4<<10), grpc.MaxConcurrentStreams(4))
-	healthpb.RegisterHealthServer(gs, hs)
-	mux := http.NewServeMux()
-	registerProbes(mux, hs.Server)
-	protocols := new(http.Protocols)
-	protocols.SetHTTP1(true)
-	protocols.SetUnencryptedHTTP2(true)
-	h := &healthPort{
-		lis:  limit.NewListener(inner, limit.ListenerOptions{Max: healthMaxConns}),
-		grpc: gs,
-	}
-	h.srv = &http.Server{
-		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.ProtoMajor == 2 && strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc") {
-				gs.ServeHTTP(w, r)
-				return
-			}
-			mux.ServeHTTP(w, r)
-		}),
-		Protocols:         protocols,
-		ReadHeaderTimeout: healthReadTimeout,
-		ReadTimeout:       healthReadTimeout,
-		WriteTimeout:      5 * time.Second,
-		IdleTimeout:       30 * time.Second,
-		MaxHeaderBytes:    8 << 10,
-		ErrorLog:          httpErrorLog(logger),
-	}
-	return h, nil
-}

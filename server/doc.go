@@ -21,12 +21,36 @@
 // To serve the API from a program's own *grpc.Server and http.ServeMux with
 // the same limits and interceptors, use NewAPI (API.GRPCServerOptions,
 // API.RegisterGRPC, API.RESTHandler). Package server/limit has the limits
-// alone, to put in front of a program's own handlers; package
-// server/servertest starts the whole stack for a test.
+// alone, to put in front of a program's own handlers (a leaf: nothing of
+// the game stack); package server/servertest starts the whole stack for a
+// test.
 //
 // Shutdown (Run, when ctx is done): gRPC health turns NOT_SERVING and
 // /readyz answers 503 while both ports still serve for Options.DrainDelay;
 // then health Watch streams end; then the REST port and the gRPC port stop
 // accepting and finish the calls in flight within Options.ShutdownTimeout,
 // after which what is left is closed.
+//
+// The house: this package wires the ports, their limits and interceptors;
+// the REST face (gateway, JSON, routes, the service as a GameRulesServer)
+// is package rest; the pages (/openapi.json, /docs, the playground)
+// server/pages; gRPC health and the probes server/probes; the request id
+// server/requestid. Its tests are the unit suite; the whole-stack tests
+// (a real server over the wire, built binaries, Chromium) are
+// server/stacktest.
+//
+// Files:
+//
+//	doc.go         this comment
+//	options.go     Options, DefaultOptions, Validate: one field per gamerulesd flag
+//	server.go      Server, New, Run (and its graceful shutdown), Close; the HTTP port's mux
+//	api.go         API, NewAPI, GRPCServerOptions, RegisterGRPC, RESTHandler; NewGRPCService
+//	chain.go       the one unary interceptor chain of both transports; admission, refusals, metrics
+//	grpcserver.go  the gRPC server's options and limits; transportStats (refusals before a handler)
+//	gateway.go     the REST gateway in its mode (in process, loopback), the REST span
+//	http.go        the HTTP metrics and log line, the route label (routeOf), CORS
+//	conns.go       the connection limits of both ports
+//	tls.go         TLS of both ports and of the gateway's hop
+//	tracing.go     OpenTelemetry: spans of both ports, from the OTEL_* variables
+//	logging.go     the zap logger and the RPC log line
 package server

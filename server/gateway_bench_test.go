@@ -15,6 +15,7 @@ import (
 
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/server/limit"
+	"github.com/gamerules/gamerules/server/probes"
 	"github.com/gamerules/gamerules/service"
 )
 
@@ -68,7 +69,7 @@ func newGatewayStack(tb testing.TB, srv gamerulesv1grpc.GameRulesServer, set fun
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { cancel(); closeGW(); gs.Stop() })
-	hs := newHealthServer()
+	hs := probes.NewServer()
 	h := tr.handler(newHTTPHandler(cfg, gw, reg, newHTTPMetrics(reg), hs.Server, limit.NewInFlight(cfg.MaxInFlight, cfg.QueueWait), refused.WithLabelValues("http", "overloaded"), logger.Named("http")))
 	return gatewayStack{handler: h, reg: reg, grpc: lis.Addr().String()}
 }

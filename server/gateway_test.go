@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -22,38 +21,6 @@ import (
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/service"
 )
-
-// TestChainedServerWrapsEveryMethod: every method of the service, called
-// on the in-process gateway's server, runs the chain with its own gRPC name
-// and then the service's method of that name (a method left to the
-// embedded Unimplemented server would skip the chain).
-func TestChainedServerWrapsEveryMethod(t *testing.T) {
-	var seen string
-	record := func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-		seen = info.FullMethod
-		return handler(ctx, req)
-	}
-	// The Unimplemented server's error names the method it was called as.
-	s := newChainedServer(gamerulesv1grpc.UnimplementedGameRulesServer{}, []grpc.UnaryServerInterceptor{record})
-	for _, m := range gamerulesv1grpc.GameRules_ServiceDesc.Methods {
-		seen = ""
-		fn := reflect.ValueOf(s).MethodByName(m.MethodName)
-		if !fn.IsValid() {
-			t.Fatalf("chainedServer has no method %s", m.MethodName)
-		}
-		out := fn.Call([]reflect.Value{reflect.ValueOf(context.Background()), reflect.New(fn.Type().In(1).Elem())})
-		err, _ := out[1].Interface().(error)
-		if want := "/" + gamerulesv1grpc.GameRules_ServiceDesc.ServiceName + "/" + m.MethodName; seen != want {
-			t.Errorf("%s: the chain saw %q; want %q", m.MethodName, seen, want)
-		}
-		if st := status.Convert(err); st.Code() != codes.Unimplemented || st.Message() != "method "+m.MethodName+" not implemented" {
-			t.Errorf("%s: reached %v; want the service's %s", m.MethodName, err, m.MethodName)
-		}
-	}
-	if n := len(gamerulesv1grpc.GameRules_ServiceDesc.Methods); n != 14 || len(gamerulesv1grpc.GameRules_ServiceDesc.Streams) != 0 {
-		t.Errorf("the service has %d unary methods and %d streams; chainedServer wraps 14 unary ones", n, len(gamerulesv1grpc.GameRules_ServiceDesc.Streams))
-	}
-}
 
 // TestRESTInProcessMatchesLoopback: every request of the hostile catalogue,
 // and successful calls of every kind, answer byte for byte the same status,

@@ -1,6 +1,12 @@
 package server
 
 import (
+	"context"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/peer"
+	"google.golang.org/grpc/stats"
+	"google.golang.org/grpc/status"
+	"strings"
 	"time"
 
 	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
@@ -93,3 +99,64 @@ func grpcRecvLimit(cfg Options) int {
 // latencyBuckets are the histogram buckets, in seconds, of the gRPC and the
 // HTTP latency metrics (100 µs to 1 s: the rules answer in microseconds).
 var latencyBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1}
+
+// transportStats is a gRPC stats handler that sees what the interceptors
+// cannot: a request refused by grpc-go before any handler ran, because its
+// message could not be parsed (invalid wire bytes, a string that is not
+// UTF-8: grpc-go answers INTERNAL) or is larger than --max-recv-bytes
+// (RESOURCE_EXHAUSTED). Each is logged, one line with the method and the
+// peer, and counted in gamerules_requests_refused_total.
+//
+// It also tags each connection for adm's per-connection limits
+// (Admission.TagConn, ConnEnd), when adm is set.
+type transportStats struct {
+	logger  *zap.Logger
+	refused *prometheus.CounterVec
+	adm     *limit.Admission
+}
+
+type methodKey struct{}
+
+func (s *transportStats) TagRPC(ctx context.Context, info *stats.RPCTagInfo) context.Context {
+	return context.WithValue(ctx, methodKey{}, info.FullMethodName)
+}
+
+func (s *transportStats) HandleRPC(ctx context.Context, rs stats.RPCStats) {
+	end, ok := rs.(*stats.End)
+	if !ok || end.Error == nil {
+		return
+	}
+	st := status.Convert(end.Error)
+	var reason string
+	switch {
+	case st.Code() == codes.Internal && strings.HasPrefix(st.Message(), "grpc: failed to unmarshal"):
+		reason = "malformed"
+	case st.Code() == codes.ResourceExhausted && strings.HasPrefix(st.Message(), "grpc: ") && strings.Contains(st.Message(), "larger than max"):
+		reason = "too_large"
+	default:
+		return
+	}
+	s.refused.WithLabelValues("grpc", reason).Inc()
+	method, _ := ctx.Value(methodKey{}).(string)
+	addr := ""
+	if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
+		addr = p.Addr.String()
+	}
+	s.logger.Info("request refused before the handler", zap.String("reason", reason), zap.String("grpc.method", method),
+		zap.String("peer.address", addr), zap.String("grpc.code", st.Code().String()), zap.String("error", st.Message()))
+}
+
+func (s *transportStats) TagConn(ctx context.Context, info *stats.ConnTagInfo) context.Context {
+	if s.adm == nil {
+		return ctx
+	}
+	return s.adm.TagConn(ctx, info)
+}
+
+func (s *transportStats) HandleConn(ctx context.Context, cs stats.ConnStats) {
+	if _, end := cs.(*stats.ConnEnd); end && s.adm != nil {
+		s.adm.ConnEnd(ctx)
+	}
+}
+
+var _ stats.Handler = (*transportStats)(nil)

@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/json"
-	"github.com/gamerules/gamerules/internal/restjson"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/rest/restjson"
 )
 
 // TestCheckJSONMessages: the JSON reader's refusals in plain words, naming

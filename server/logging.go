@@ -16,6 +16,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
+
+	"github.com/gamerules/gamerules/server/requestid"
 )
 
 // logUnary writes one log line per finished unary call, "finished call",
@@ -44,7 +46,7 @@ func logUnary(logger *zap.Logger) grpc.UnaryServerInterceptor {
 		f := make([]zap.Field, 0, 13)
 		f = append(f, zap.String("protocol", "grpc"), zap.String("grpc.component", "server"),
 			zap.String("grpc.service", service), zap.String("grpc.method", method), zap.String("grpc.method_type", "unary"))
-		if id := requestIDFrom(ctx); id != "" {
+		if id := requestid.From(ctx); id != "" {
 			f = append(f, zap.String("request_id", id))
 		}
 		if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {

@@ -17,6 +17,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/server/requestid"
 )
 
 // TestLogUnaryDisabledLevelIsFree: when the line's level is disabled, the
@@ -50,7 +51,7 @@ func TestLogUnaryFields(t *testing.T) {
 	enc.TimeKey = ""
 	li := logUnary(zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(enc), zapcore.AddSync(&out), zapcore.InfoLevel)))
 	ctx := peer.NewContext(context.Background(), &peer.Peer{Addr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 4242}})
-	ctx = context.WithValue(ctx, requestIDCtxKey{}, "id-1")
+	ctx = requestid.NewContext(ctx, "id-1")
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	info := &grpc.UnaryServerInfo{FullMethod: "/gamerules.v1.GameRules/ApplyMove"}

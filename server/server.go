@@ -19,8 +19,10 @@ import (
 	"google.golang.org/grpc/reflection"
 
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
-	"github.com/gamerules/gamerules/gen/openapiv2"
 	"github.com/gamerules/gamerules/server/limit"
+	"github.com/gamerules/gamerules/server/pages"
+	"github.com/gamerules/gamerules/server/probes"
+	"github.com/gamerules/gamerules/server/requestid"
 )
 
 // gcPercent returns the collector's target (Go has no getter: setting
@@ -55,10 +57,10 @@ type Server struct {
 	httpLis    net.Listener
 	grpcServer *grpc.Server
 	httpServer *http.Server
-	healthSrv  *healthServer
+	healthSrv  *probes.Server
 	httpLimit  *limit.InFlight
 	conns      *connLimits
-	healthPort *healthPort // nil without --health-addr
+	healthPort *probes.Port // nil without --health-addr
 	closeGW    func()
 	running    sync.Once
 }
@@ -114,10 +116,10 @@ func New(opts Options) (*Server, error) {
 	s.grpcLis, s.httpLis = s.conns.grpc, s.conns.http
 	s.grpcServer = grpc.NewServer(a.grpcServerOptions(append(productionServerOptions(s.tls, s.tr), grpc.StatsHandler(connUse{s.conns.grpc}))...)...)
 	a.RegisterGRPC(s.grpcServer)
-	s.healthSrv = newHealthServer()
+	s.healthSrv = probes.NewServer()
 	healthpb.RegisterHealthServer(s.grpcServer, s.healthSrv)
 	if opts.HealthAddr != "" {
-		if s.healthPort, err = newHealthPort(opts.HealthAddr, s.healthSrv, s.logger.Named("health")); err != nil {
+		if s.healthPort, err = probes.NewPort(opts.HealthAddr, s.healthSrv, httpErrorLog(s.logger.Named("health"))); err != nil {
 			return nil, err
 		}
 	}
@@ -176,7 +178,7 @@ func (s *Server) closeEarly() {
 		s.httpLis.Close()
 	}
 	if s.healthPort != nil {
-		s.healthPort.lis.Close()
+		s.healthPort.Lis.Close()
 	}
 	if s.tr != nil {
 		_ = s.tr.shutdown(context.Background())
@@ -200,7 +202,7 @@ func (s *Server) HealthAddr() string {
 	if s.healthPort == nil {
 		return ""
 	}
-	return s.healthPort.lis.Addr().String()
+	return s.healthPort.Lis.Addr().String()
 }
 
 // run is New and Run in one, for the tests: when ready is not nil, the
@@ -282,8 +284,8 @@ func (s *Server) Run(ctx context.Context) error {
 	if hp := s.healthPort; hp != nil {
 		// The probes' port serves until the end (not counted in wg: it
 		// fails only if its listener does, and then probes say so).
-		go func() { _ = hp.srv.Serve(hp.lis) }()
-		defer func() { hp.srv.Close(); hp.grpc.Stop() }()
+		go func() { _ = hp.HTTP.Serve(hp.Lis) }()
+		defer func() { hp.HTTP.Close(); hp.GRPC.Stop() }()
 	}
 	logCtx, stopLog := context.WithCancel(context.Background())
 	defer stopLog()
@@ -322,7 +324,7 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	// 2. End the health Watch streams, which would otherwise hold the
 	// graceful stop until the timeout.
-	healthSrv.endWatches()
+	healthSrv.EndWatches()
 
 	// 3. Stop accepting, and let the calls in flight finish. REST first:
 	// with --rest-gateway loopback its handlers need the gRPC port (the
@@ -386,47 +388,23 @@ const arrivalGrace = 500 * time.Millisecond
 const stopGrace = 100 * time.Millisecond
 
 // newHTTPHandler routes the HTTP port: probes, metrics, the OpenAPI document,
-// the playground page (web.go), and everything else to the REST gateway.
+// the pages (package pages: /docs, /openapi.json, the playground), and everything else to the REST gateway.
 func newHTTPHandler(cfg Options, gw http.Handler, reg prometheus.Gatherer, m httpMetrics, hs *health.Server, lim *limit.InFlight, refused prometheus.Counter, logger *zap.Logger) http.Handler {
 	mux := http.NewServeMux()
-	registerProbes(mux, hs)
+	probes.Register(mux, hs)
 	// /metrics gathers every metric for each scrape: a few at once (a
 	// Prometheus server scrapes one at a time); beyond, promhttp answers 503.
-	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{MaxRequestsInFlight: metricsInFlight}))
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{MaxRequestsInFlight: pages.MetricsInFlight}))
 	// The pages (/docs, /openapi.json, the playground) have their own small
-	// limit, apart from the API's --max-in-flight (pages.go).
-	pages := http.NewServeMux()
-	pages.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(openapiv2.GameRules)
-	})
-	registerWeb(pages, cfg.PlaygroundWasmDir)
-	registerDocs(pages)
-	limited := pagesLimit(pages, limit.NewInFlight(pagesInFlight, cfg.QueueWait), refused)
-	for _, p := range []string{"GET /openapi.json", "GET /docs", "GET /docs/rapidoc-min.js", "GET /static/", "GET /favicon.ico", "GET /wasm/", "GET /{$}"} {
+	// limit, apart from the API's --max-in-flight (package pages).
+	pagesMux := http.NewServeMux()
+	pages.Register(pagesMux, cfg.PlaygroundWasmDir)
+	limited := pages.Limit(pagesMux, limit.NewInFlight(pages.InFlight, cfg.QueueWait), refused)
+	for _, p := range pages.Paths {
 		mux.Handle(p, limited)
 	}
 	mux.Handle("/", restLimits(cfg, gw, lim, refused))
-	return withRequestID(instrument(withCORS(cfg, mux), m, logger))
-}
-
-// registerProbes serves /healthz (liveness: the process answers) and
-// /readyz (readiness: 503 once shutdown has begun) on mux.
-func registerProbes(mux *http.ServeMux, hs *health.Server) {
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		fmt.Fprintln(w, "ok")
-	})
-	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		resp, err := hs.Check(r.Context(), &healthpb.HealthCheckRequest{})
-		if err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {
-			w.WriteHeader(http.StatusServiceUnavailable)
-			fmt.Fprintln(w, "not ready")
-			return
-		}
-		fmt.Fprintln(w, "ready")
-	})
+	return requestid.HTTP(instrument(withCORS(cfg, mux), m, logger))
 }
 
 // waitIdle waits until done is closed, or idle has held for 20 ms (two

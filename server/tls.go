@@ -13,6 +13,8 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
+
+	"github.com/gamerules/gamerules/server/requestid"
 )
 
 // serverTLS is the TLS set-up of both ports: nil when TLS is off.
@@ -104,7 +106,7 @@ func gatewayCredentials(t *serverTLS) grpc.DialOption {
 // productionServerOptions are the gRPC server options of TLS, the request
 // id and tracing.
 func productionServerOptions(t *serverTLS, tr *tracing) []grpc.ServerOption {
-	opts := []grpc.ServerOption{grpc.ChainUnaryInterceptor(requestIDUnary)}
+	opts := []grpc.ServerOption{grpc.ChainUnaryInterceptor(requestid.Unary)}
 	if t != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(t.server)))
 	}

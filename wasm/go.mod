@@ -4,7 +4,7 @@
 //
 //	GOOS=js GOARCH=wasm go build ./wasm
 //
-// writes gamerules.wasm. Its code is the main module's internal/wasmcall.
+// writes gamerules.wasm. Its code is the main module's rest/wasmcall.
 module github.com/gamerules/gamerules/gamerules.wasm
 
 go 1.26.0

@@ -10,7 +10,7 @@
 // a JSON string or an object (passed through JSON.stringify); the answer is
 // a JSON string: the REST answer, or the REST error body (a
 // google.rpc.Status). It is synchronous and does not throw. It runs package
-// service in process, with the REST API's JSON (internal/wasmcall).
+// service in process, with the REST API's JSON (rest/wasmcall).
 //
 // The same calls are exported as WebAssembly functions, for a loader that
 // wants them without syscall/js's callback (a js.FuncOf call costs some
@@ -35,7 +35,7 @@ import (
 	"syscall/js"
 	"unsafe"
 
-	"github.com/gamerules/gamerules/internal/wasmcall"
+	"github.com/gamerules/gamerules/rest/wasmcall"
 	"github.com/gamerules/gamerules/service"
 )
 

@@ -19,18 +19,18 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/emptypb"
-
-	"github.com/gamerules/gamerules/internal/restjson"
 )
 
 // MaxElements is the most sub-messages and strings one request may hold,
-// on gRPC (Codec, ElementGate) and REST (JSONElements). Decoding costs an allocation per element: a 256 KiB
+// on gRPC (Codec, ElementGate); the REST reader (rest/restjson.MaxElements,
+// JSONElements) holds a JSON body to the same number, which its tests check.
+// Decoding costs an allocation per element: a 256 KiB
 // request of empty sub-messages is 130,000 of them, about 16 MB and tens of
 // milliseconds of CPU, where the largest legitimate request (a Gravity Trap
 // state on a custom board of 64 stations and 256 lines) has about 600. A
 // request over the budget is refused before it is decoded: INVALID_ARGUMENT
 // with reason INVALID_REQUEST on gRPC, HTTP 400 on REST.
-const MaxElements = restjson.MaxElements
+const MaxElements = 10_000
 
 // Codec is the gRPC server codec of the element budget, for
 // grpc.ForceServerCodecV2: grpc-go's proto codec, preceded by a scan of a
@@ -245,13 +245,6 @@ func overBudgetStatus(path string) *status.Status {
 	}
 	return st
 }
-
-// JSONElements counts the objects and strings (keys included) of a JSON
-// text b and reports whether there are more than MaxElements: a JSON
-// decoder's element budget, checked before decoding. It allocates nothing.
-// On text that is not JSON the count means little, but then the request is
-// refused either way.
-func JSONElements(b []byte) (n int, over bool) { return restjson.JSONElements(b) }
 
 // randomToken returns 128 random bits in hex.
 func randomToken() string {

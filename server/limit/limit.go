@@ -11,8 +11,8 @@
 //   - Body, HTTP middleware that bounds a request body's bytes and the bytes
 //     of bodies and answers held in memory at once (BodyBudget);
 //   - Codec and ElementGate, the element budget (MaxElements) of a gRPC
-//     request, checked on its wire bytes before it is decoded, and
-//     JSONElements, the same budget on a JSON body;
+//     request, checked on its wire bytes before it is decoded (the same
+//     budget on a REST JSON body is the REST reader's: rest/restjson);
 //   - Deadline, a cap on every call's deadline;
 //   - Listener (NewListener), a cap on the connections a port holds open,
 //     refusing beyond it rather than queueing, with a timeout for
@@ -24,6 +24,22 @@
 // status as JSON (WriteStatus) and a Retry-After header (WriteOverloaded).
 //
 // The refusal messages name the gamerulesd flags that set each limit.
+//
+// It is a leaf: it imports the standard library, grpc-go, the protobuf
+// runtime, zap and Prometheus, and nothing of the game stack (go list -deps
+// lists no gamerules package), so that a program can put it in front of its
+// own handlers without linking the games.
+//
+// Files:
+//
+//	limit.go      the refusals: OverloadStatus, ErrorStatus, WriteStatus, WriteOverloaded, WriteError, CodeName, MethodPrefix
+//	admission.go  Admission: the gRPC port's gate before a message is read
+//	perconn.go    TrackConns and the per-connection limits of the admission gate (slots, unread answers, resets)
+//	inflight.go   InFlight: requests at once and the queue wait, gRPC and HTTP; Deadline
+//	body.go       Body, BodyBudget, BodyBytes: an HTTP body's size and the bytes held at once
+//	elements.go   MaxElements, Codec, ElementGate: the element budget on a gRPC request's wire bytes
+//	conn.go       Listener, NewListener: the connections a port holds open
+//	goaway.go     closing a connection past its limits with a GOAWAY
 package limit
 
 import (

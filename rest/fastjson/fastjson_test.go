@@ -1,0 +1,276 @@
+package fastjson_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/known/structpb"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/rest/fastjson"
+	"github.com/gamerules/gamerules/service"
+)
+
+// gatewayJSON is what the REST gateway used before fastjson: protojson
+// with EmitDefaultValues, then compacted (protojson adds spaces at random).
+func gatewayJSON(t testing.TB, m proto.Message) []byte {
+	t.Helper()
+	raw, err := protojson.MarshalOptions{EmitDefaultValues: true}.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := json.Compact(&out, raw); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+func same(t *testing.T, what string, m proto.Message) {
+	t.Helper()
+	got, err := fastjson.Append(nil, m.ProtoReflect())
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if want := gatewayJSON(t, m); !bytes.Equal(got, want) {
+		i := 0
+		for i < len(got) && i < len(want) && got[i] == want[i] {
+			i++
+		}
+		t.Fatalf("%s: differs at byte %d:\n got …%s\nwant …%s", what, i, got[max(0, i-40):min(len(got), i+40)], want[max(0, i-40):min(len(want), i+40)])
+	}
+}
+
+// TestSameAsProtojsonOnPlay: for the answers of every RPC over seeded
+// random play of every game, fastjson writes protojson's JSON exactly
+// (after compaction).
+func TestSameAsProtojsonOnPlay(t *testing.T) {
+	srv := service.New()
+	ctx := context.Background()
+	lg, _ := srv.ListGames(ctx, &gamerulesv1.ListGamesRequest{})
+	same(t, "ListGames", lg)
+	plies := 0
+	for _, id := range srv.Games() {
+		for seed := uint64(1); seed <= 3; seed++ {
+			ng, err := srv.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: id, Seed: &seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			same(t, id+" NewGame", ng)
+			st := ng.GetState()
+			var moves []string
+			for ply := 0; ply < 40; ply++ {
+				lm, err := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: id, State: st, IncludeResults: ply%2 == 0})
+				if err != nil {
+					t.Fatal(err)
+				}
+				same(t, id+" LegalMoves", lm)
+				sc, _ := srv.Score(ctx, &gamerulesv1.ScoreRequest{Game: id, State: st})
+				same(t, id+" Score", sc)
+				if len(lm.GetMoves()) == 0 {
+					break
+				}
+				s := seed*1000 + uint64(ply)
+				mv := lm.GetMoves()[int(s*2654435761%uint64(len(lm.GetMoves())))]
+				am, err := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: id, State: st, Move: &gamerulesv1.Move{Notation: mv.GetNotation()}, Seed: &s, IncludeLegalMoves: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				same(t, id+" ApplyMove", am)
+				moves = append(moves, am.GetMove().GetNotation())
+				st = am.GetState()
+				plies++
+			}
+			rp, err := srv.ReplayGame(ctx, &gamerulesv1.ReplayGameRequest{Game: id, State: ng.GetState(), Moves: moves, IncludeStates: true})
+			if err != nil {
+				t.Fatalf("%s replay: %v", id, err)
+			}
+			same(t, id+" ReplayGame", rp)
+		}
+	}
+	if plies < 300 {
+		t.Fatalf("only %d plies", plies)
+	}
+}
+
+// fill sets the fields of m at random: every kind of scalar with its edge
+// values (NaN, infinities, tiny and huge floats, extreme integers, unknown
+// enum numbers, strings with quotes, control characters and non-ASCII),
+// lists, maps and nested messages up to depth 3, and one case of each oneof.
+func fill(r *rand.Rand, m protoreflect.Message, depth int) {
+	strs := []string{"", "a", `q"uote\back`, "tab\tnl\ncr\r\b\f\x00\x01\x1f", "<&>", "é😀\u2028\u2029\ufffd", strings.Repeat("x", 50)}
+	floats := []float64{0, math.Copysign(0, -1), 1, -1.5, 0.1, 1e-7, 1e-6, 9.99e20, 1e21, 1e300, 5e-324, math.NaN(), math.Inf(1), math.Inf(-1), 123456789.125}
+	ints := []int64{0, 1, -1, math.MaxInt32, math.MinInt32, math.MaxInt64, math.MinInt64}
+	scalar := func(fd protoreflect.FieldDescriptor) protoreflect.Value {
+		switch fd.Kind() {
+		case protoreflect.BoolKind:
+			return protoreflect.ValueOfBool(r.IntN(2) == 1)
+		case protoreflect.StringKind:
+			return protoreflect.ValueOfString(strs[r.IntN(len(strs))])
+		case protoreflect.BytesKind:
+			b := make([]byte, r.IntN(7))
+			for i := range b {
+				b[i] = byte(r.IntN(256))
+			}
+			return protoreflect.ValueOfBytes(b)
+		case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+			return protoreflect.ValueOfInt32(int32(ints[r.IntN(5)]))
+		case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+			return protoreflect.ValueOfInt64(ints[r.IntN(len(ints))])
+		case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+			return protoreflect.ValueOfUint32([]uint32{0, 1, math.MaxUint32}[r.IntN(3)])
+		case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+			return protoreflect.ValueOfUint64([]uint64{0, 7, math.MaxUint64}[r.IntN(3)])
+		case protoreflect.FloatKind:
+			return protoreflect.ValueOfFloat32(float32(floats[r.IntN(len(floats))]))
+		case protoreflect.DoubleKind:
+			return protoreflect.ValueOfFloat64(floats[r.IntN(len(floats))])
+		case protoreflect.EnumKind:
+			vals := fd.Enum().Values()
+			if r.IntN(5) == 0 {
+				return protoreflect.ValueOfEnum(99)
+			}
+			return protoreflect.ValueOfEnum(vals.Get(r.IntN(vals.Len())).Number())
+		}
+		panic(fd.Kind())
+	}
+	fds := m.Descriptor().Fields()
+	for i := 0; i < fds.Len(); i++ {
+		fd := fds.Get(i)
+		if r.IntN(3) == 0 {
+			continue
+		}
+		if o := fd.ContainingOneof(); o != nil && m.WhichOneof(o) != nil {
+			continue
+		}
+		isMsg := fd.Kind() == protoreflect.MessageKind
+		switch {
+		case fd.IsMap():
+			if depth > 2 && fd.MapValue().Kind() == protoreflect.MessageKind {
+				continue
+			}
+			mp := m.Mutable(fd).Map()
+			for range r.IntN(4) {
+				k := scalar(fd.MapKey()).MapKey()
+				if fd.MapValue().Kind() == protoreflect.MessageKind {
+					fill(r, mp.Mutable(k).Message(), depth+1)
+				} else {
+					mp.Set(k, scalar(fd.MapValue()))
+				}
+			}
+		case fd.IsList():
+			if depth > 2 && isMsg {
+				continue
+			}
+			l := m.Mutable(fd).List()
+			for range r.IntN(4) {
+				if isMsg {
+					fill(r, l.AppendMutable().Message(), depth+1)
+				} else {
+					l.Append(scalar(fd))
+				}
+			}
+		case isMsg:
+			if depth > 2 {
+				continue
+			}
+			fill(r, m.Mutable(fd).Message(), depth+1)
+		default:
+			m.Set(fd, scalar(fd))
+		}
+	}
+}
+
+// TestSameAsProtojsonOnRandomMessages: every message type of the API,
+// filled at random with edge values, is written as protojson writes it;
+// a string that is not UTF-8 is refused by both.
+func TestSameAsProtojsonOnRandomMessages(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	types := 0
+	protoregistry.GlobalTypes.RangeMessages(func(mt protoreflect.MessageType) bool {
+		if !strings.HasPrefix(string(mt.Descriptor().FullName()), "gamerules.v1.") {
+			return true
+		}
+		if !fastjson.Supported(mt.Descriptor()) {
+			return true
+		}
+		types++
+		for i := 0; i < 60; i++ {
+			m := mt.New()
+			fill(r, m, 0)
+			same(t, string(mt.Descriptor().FullName()), m.Interface())
+		}
+		return true
+	})
+	if types < 40 {
+		t.Fatalf("only %d API message types supported", types)
+	}
+	bad := &gamerulesv1.Move{Notation: "a\xffb"}
+	if _, err := fastjson.Append(nil, bad.ProtoReflect()); err == nil {
+		t.Error("invalid UTF-8 written")
+	}
+	if _, err := protojson.Marshal(bad); err == nil {
+		t.Error("protojson wrote invalid UTF-8 (the test's premise)")
+	}
+}
+
+// TestUnsupported: well-known types, and messages that hold them, are left
+// to protojson.
+func TestUnsupported(t *testing.T) {
+	for _, m := range []proto.Message{&structpb.Struct{}, &structpb.Value{}} {
+		if fastjson.Supported(m.ProtoReflect().Descriptor()) {
+			t.Errorf("%T supported", m)
+		}
+		if _, err := fastjson.Append(nil, m.ProtoReflect()); err != fastjson.ErrUnsupported {
+			t.Errorf("%T: err %v", m, err)
+		}
+	}
+	if !fastjson.Supported((&gamerulesv1.LegalMovesResponse{}).ProtoReflect().Descriptor()) {
+		t.Error("LegalMovesResponse not supported")
+	}
+}
+
+// BenchmarkMarshal compares protojson (as the gateway ran it) and fastjson
+// on the LegalMoves answers of a backgammon game's first plies.
+func BenchmarkMarshal(b *testing.B) {
+	srv := service.New()
+	ctx := context.Background()
+	seed := uint64(7)
+	ng, _ := srv.NewGame(ctx, &gamerulesv1.NewGameRequest{Game: "backgammon", Seed: &seed})
+	st := ng.GetState()
+	for ply := 0; ply < 21; ply++ {
+		lm, _ := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: "backgammon", State: st})
+		s := uint64(ply)
+		am, _ := srv.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{Game: "backgammon", State: st, Move: &gamerulesv1.Move{Notation: lm.GetMoves()[(ply*7)%len(lm.GetMoves())].GetNotation()}, Seed: &s})
+		st = am.GetState()
+	}
+	for _, res := range []bool{false, true} {
+		resp, _ := srv.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: "backgammon", State: st, IncludeResults: res})
+		name := "backgammon"
+		if res {
+			name += "+results"
+		}
+		b.Run(name+"/protojson", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = protojson.MarshalOptions{EmitDefaultValues: true}.Marshal(resp)
+			}
+		})
+		b.Run(name+"/fastjson", func(b *testing.B) {
+			b.ReportAllocs()
+			var buf []byte
+			for b.Loop() {
+				buf, _ = fastjson.Append(buf[:0], resp.ProtoReflect())
+			}
+		})
+	}
+}
