@@ -70,13 +70,20 @@ def play(stub, game, seed, max_plies):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--addr", default="127.0.0.1:50051")
+    ap.add_argument("--addr", default="127.0.0.1:50051",
+                    help="host:port, or dns:///gamerules-headless:50051 for every replica of a fleet")
     ap.add_argument("--game", default="backgammon", help="a game id, or 'all'")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-plies", type=int, default=20000)
     a = ap.parse_args()
     games = ["abalone", "backgammon", "gravity_trap", "labyrinth"] if a.game == "all" else [a.game]
-    with grpc.insecure_channel(a.addr) as ch:
+    # deploy/grpc-service-config.json: round_robin over every address the
+    # target resolves to, health checks, retries on UNAVAILABLE.
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "..", "deploy", "grpc-service-config.json")) as f:
+        service_config = f.read()
+    with grpc.insecure_channel(a.addr, options=[("grpc.service_config", service_config),
+                                                ("grpc.enable_retries", 1)]) as ch:
         stub = pb_grpc.GameRulesStub(ch)
         for game in games:
             plies, calls, last = play(stub, game, a.seed, a.max_plies)
