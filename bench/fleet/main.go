@@ -8,7 +8,10 @@
 //	    (round_robin, health checks, retries) and a manual resolver listing
 //	    the replicas (what dns:/// of a headless Service gives in Kubernetes);
 //	(b) REST through nginx (HTTP/1.1, proxy_next_upstream non_idempotent);
-//	(c) gRPC through nginx (grpc_pass), one connection, no service config.
+//	(c) gRPC through nginx (grpc_pass), one connection, with the service
+//	    config too: nginx cannot resend a gRPC call whose body it has
+//	    already streamed to a replica that then died (it answers 502, which
+//	    the client sees as UNAVAILABLE), so the client's retryPolicy does.
 //
 // During the run: a rolling restart of the three (SIGTERM, wait for the
 // exit, start again, one at a time), a kill -9 of one replica mid-load (then
@@ -583,8 +586,9 @@ func run() (err error) {
 	if err != nil {
 		return fmt.Errorf("preparing the requests: %v", err)
 	}
-	// (c) gRPC through nginx: one connection, no service config.
-	nconn, err := grpc.NewClient(fmt.Sprintf("127.0.0.1:%d", *frontGRPC), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	// (c) gRPC through nginx: one connection, the service config's retries.
+	nconn, err := grpc.NewClient(fmt.Sprintf("127.0.0.1:%d", *frontGRPC), grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultServiceConfig(deploy.ServiceConfig))
 	if err != nil {
 		return err
 	}
@@ -595,7 +599,7 @@ func run() (err error) {
 	base := fmt.Sprintf("http://127.0.0.1:%d", *frontREST)
 	paths, bodies := restBodies(m)
 
-	ta, tb, tc := &tally{name: "(a) gRPC, service config + resolver"}, &tally{name: "(b) REST through nginx"}, &tally{name: "(c) gRPC through nginx"}
+	ta, tb, tc := &tally{name: "(a) gRPC, service config + resolver"}, &tally{name: "(b) REST through nginx"}, &tally{name: "(c) gRPC through nginx, service config"}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	for w := 0; w < *workers; w++ {
