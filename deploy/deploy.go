@@ -14,6 +14,9 @@
 //     SERVING ones, so a replica that starts its drain (SIGTERM: NOT_SERVING
 //     at once) gets no new call even before its GOAWAY. Go clients must
 //     import google.golang.org/grpc/health for it; grpc-js ignores it.
+//     Leave it out when dialling a proxy (nginx, an Ingress): the channel
+//     would watch whichever replica the proxy sent the Watch to, and hold
+//     every call while that one drains.
 //   - retryPolicy for every method of gamerules.v1.GameRules on UNAVAILABLE
 //     (a replica that went away: connection refused or reset, the shutdown's
 //     GOAWAY race) and RESOURCE_EXHAUSTED (a replica's admission gate full:
