@@ -177,8 +177,13 @@ func scrape(r *replica) (counts, error) {
 		return counts{}, err
 	}
 	defer resp.Body.Close()
+	return parseCounts(resp.Body)
+}
+
+// parseCounts reads counts from a Prometheus text exposition.
+func parseCounts(r io.Reader) (counts, error) {
 	var out counts
-	sc := bufio.NewScanner(resp.Body)
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
