@@ -25,11 +25,12 @@
 // the game stack); package server/servertest starts the whole stack for a
 // test.
 //
-// Shutdown (Run, when ctx is done): gRPC health turns NOT_SERVING and
-// /readyz answers 503 while both ports still serve for Options.DrainDelay;
-// then health Watch streams end; then the REST port and the gRPC port stop
-// accepting and finish the calls in flight within Options.ShutdownTimeout,
-// after which what is left is closed.
+// Shutdown (Run, when ctx is done): gRPC health turns NOT_SERVING,
+// /readyz answers 503 and REST keep-alive connections close after their
+// next answer, while both ports still serve for Options.DrainDelay; then
+// health Watch streams end; then gRPC clients get a GOAWAY and the REST
+// port and the gRPC port stop accepting and finish the calls in flight
+// within Options.ShutdownTimeout, after which what is left is closed.
 //
 // The house: this package wires the ports, their limits and interceptors;
 // the REST face (gateway, JSON, routes, the service as a GameRulesServer)

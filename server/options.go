@@ -87,8 +87,14 @@ type Options struct {
 	GRPCFirstCallTimeout time.Duration
 	// GRPCMaxConnectionIdle closes a gRPC connection with no call for this
 	// long (default 5 min); GRPCMaxConnectionAge closes any connection after
-	// this long (default 30 min, with GRPCMaxConnectionAgeGrace, default 30 s,
-	// for its calls to finish), so that clients rebalance across replicas.
+	// this long (default 5 min, with GRPCMaxConnectionAgeGrace, default 30 s,
+	// for its calls to finish; grpc-go adds ±10% jitter), so that clients
+	// rebalance across replicas: a client of a ClusterIP Service is then
+	// moved at least that often, and a round_robin client of the headless
+	// Service re-resolves its DNS name (grpc-go does when a connection
+	// closes), so a new replica gets its share within 5 minutes, the time
+	// scale of the HPA's own decisions (its scale-down window is 5 min); the
+	// cost is one TLS handshake per connection per 5 minutes.
 	GRPCMaxConnectionIdle     time.Duration
 	GRPCMaxConnectionAge      time.Duration
 	GRPCMaxConnectionAgeGrace time.Duration
@@ -234,7 +240,7 @@ func DefaultOptions() Options {
 		MaxConnections:            1000,
 		GRPCFirstCallTimeout:      30 * time.Second,
 		GRPCMaxConnectionIdle:     5 * time.Minute,
-		GRPCMaxConnectionAge:      30 * time.Minute,
+		GRPCMaxConnectionAge:      5 * time.Minute,
 		GRPCMaxConnectionAgeGrace: 30 * time.Second,
 		GRPCHandshakeTimeout:      10 * time.Second,
 		GRPCReadTimeout:           2 * time.Second,

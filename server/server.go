@@ -223,11 +223,13 @@ var errRunTwice = errors.New("server: Run called twice; a Server serves once (ma
 
 // Run serves both ports until ctx is done, then shuts down gracefully and
 // returns nil; or, when a port fails, shuts down and returns that error.
-// Shutdown: the health status turns NOT_SERVING and /readyz answers 503
-// while both ports still serve for Options.DrainDelay; then health Watch
-// streams end, and both servers stop accepting and finish the requests in
-// flight, REST first, bounded by Options.ShutdownTimeout, after which what
-// is left is closed; the metrics are unregistered from Options.Registerer.
+// Shutdown: the health status turns NOT_SERVING, /readyz answers 503 and
+// REST keep-alive connections close after their next answer, while both
+// ports still serve for Options.DrainDelay; then health Watch streams end,
+// and both servers stop accepting (gRPC clients get a GOAWAY, at once
+// unless the REST gateway is loopback, then after REST's calls) and finish
+// the requests in flight, bounded by Options.ShutdownTimeout, after which
+// what is left is closed; the metrics are unregistered from Options.Registerer.
 // A Server runs once (a second Run is an error); one that will not run is
 // released with Close.
 func (s *Server) Run(ctx context.Context) error {
@@ -315,8 +317,13 @@ func (s *Server) Run(ctx context.Context) error {
 	case runErr = <-errc:
 		logger.Error("server failed; shutting down", zap.Error(runErr))
 	}
-	// 1. Not ready: gRPC health says NOT_SERVING (watchers are told), and
-	// /readyz answers 503, while both ports still serve.
+	// 1. Not ready: gRPC health says NOT_SERVING (watchers are told: a
+	// client with the service config's healthCheckConfig stops picking this
+	// replica at once), and /readyz answers 503, while both ports still
+	// serve; each REST keep-alive connection is closed after its next
+	// answer (Connection: close), so clients and proxies reconnect, to
+	// another replica once the balancer has dropped this one.
+	httpServer.SetKeepAlivesEnabled(false)
 	healthSrv.Shutdown()
 	if cfg.DrainDelay > 0 && runErr == nil {
 		logger.Info("draining: not ready, still serving", zap.Duration("drain_delay", cfg.DrainDelay))
@@ -326,17 +333,30 @@ func (s *Server) Run(ctx context.Context) error {
 	// graceful stop until the timeout.
 	healthSrv.EndWatches()
 
-	// 3. Stop accepting, and let the calls in flight finish. REST first:
-	// with --rest-gateway loopback its handlers need the gRPC port (the
-	// gateway's hop), so gRPC serves on until no REST handler runs (in
-	// process the order does not matter, and this one is as good); then whatever is left on the HTTP port
-	// (bodies still arriving, answers a client is slow to read) is closed.
-	// Then gRPC: once no API handler runs, whatever is left (streams that
-	// sent no message, reflection streams) is closed. Nothing a client does
-	// can hold this past the handlers it has running.
+	// 3. Stop accepting, and let the calls in flight finish. gRPC's
+	// GracefulStop sends every client a GOAWAY (its channels move to other
+	// replicas; calls it had not started are retried elsewhere by grpc-go)
+	// and closes the listener; it starts at once, with REST's Shutdown,
+	// so that gRPC clients are told to go while REST drains, not after.
+	// Except with --rest-gateway loopback: REST handlers need the gRPC port
+	// (the gateway's hop), so gRPC serves on until no REST handler runs.
+	// On the HTTP port, once no REST handler runs, whatever is left (bodies
+	// still arriving, answers a client is slow to read) is closed. Then
+	// gRPC: once no API handler runs, whatever is left (streams that sent
+	// no message, reflection streams) is closed. Nothing a client does can
+	// hold this past the handlers it has running.
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
 	flushBy, _ = sctx.Deadline()
+	grpcDone := make(chan struct{})
+	var graceful time.Time
+	stopGRPC := func() {
+		graceful = time.Now()
+		go func() { grpcServer.GracefulStop(); close(grpcDone) }()
+	}
+	if cfg.RESTGateway != GatewayLoopback {
+		stopGRPC()
+	}
 	httpDone := make(chan struct{})
 	go func() { _ = httpServer.Shutdown(sctx); close(httpDone) }()
 	if !waitIdle(sctx, httpDone, func() bool { return httpLimit.Running() == 0 }) {
@@ -344,8 +364,9 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	httpServer.Close()
 	<-httpDone
-	grpcDone := make(chan struct{})
-	go func() { grpcServer.GracefulStop(); close(grpcDone) }()
+	if cfg.RESTGateway == GatewayLoopback {
+		stopGRPC()
+	}
 	// A stream whose handler has not started may be one whose message has
 	// arrived while its goroutine waits for a CPU (a loaded machine): Stop
 	// would cut it off, and its client would see the connection closed
@@ -353,7 +374,6 @@ func (s *Server) Run(ctx context.Context) error {
 	// arrivalGrace after the graceful stop began: no new stream is taken
 	// after the GOAWAY, so header-only streams (which have no message to
 	// deliver) cannot hold it longer.
-	graceful := time.Now()
 	if !waitIdle(sctx, grpcDone, func() bool {
 		return a.adm.Running() == 0 && (a.adm.Arriving() == 0 || time.Since(graceful) >= arrivalGrace)
 	}) {

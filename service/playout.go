@@ -67,9 +67,15 @@ func playoutPolicy(req *gamerulesv1.PlayoutRequest) (policy, error) {
 	return 0, toStatus("policy", fmt.Errorf("%w: policy %s; want PLAYOUT_POLICY_RANDOM or PLAYOUT_POLICY_GREEDY, or leave it out for random", errInvalidRequest, what))
 }
 
+// MaxPlayoutGameOffset is the largest PlayoutRequest.game_offset, 2^53:
+// JSON's numbers are exact up to it.
+const MaxPlayoutGameOffset = 1 << 53
+
 // Playout plays the request's games from its state and answers their
 // statistics. Game i draws from its own generator, seeded by the seed and
-// i, so the answer does not depend on which core played which game. A
+// game_offset + i, so the answer does not depend on which core played
+// which game, and calls over adjacent ranges of the sequence (game_offset)
+// sum to one call over the whole range. A
 // finished state (a finished game inside a backgammon match too: Playout
 // plays the current game) gives games of 0 plies and its result.
 func (s *Server) Playout(ctx context.Context, req *gamerulesv1.PlayoutRequest) (*gamerulesv1.PlayoutResponse, error) {
@@ -90,6 +96,10 @@ func (s *Server) Playout(ctx context.Context, req *gamerulesv1.PlayoutRequest) (
 		return nil, toStatus("max_plies", fmt.Errorf("%w: max_plies %d; want 1..%d, or 0 for %d", errInvalidRequest, maxPlies, MaxPlayoutGamePlies, MaxPlayoutGamePlies))
 	case maxPlies == 0:
 		maxPlies = MaxPlayoutGamePlies
+	}
+	offset := req.GetGameOffset()
+	if offset < 0 || offset > MaxPlayoutGameOffset {
+		return nil, toStatus("game_offset", fmt.Errorf("%w: game_offset %d; want 0..%d", errInvalidRequest, offset, int64(MaxPlayoutGameOffset)))
 	}
 	pol, err := playoutPolicy(req)
 	if err != nil {
@@ -122,10 +132,12 @@ func (s *Server) Playout(ctx context.Context, req *gamerulesv1.PlayoutRequest) (
 			if plies.Load() > playoutPlyBudget {
 				return errPlayoutBudget()
 			}
-			rng := rand.New(rand.NewPCG(seed, uint64(i)))
+			// Game i of the call is game offset+i of the seeded sequence.
+			n := uint64(offset) + uint64(i)
+			rng := rand.New(rand.NewPCG(seed, n))
 			first := -1
 			if deal {
-				first = i % len(firstMoves)
+				first = int(n % uint64(len(firstMoves)))
 			}
 			g, err := sr.playout(rng, pol, first, maxPlies, req.GetIncludeMoves())
 			if err != nil {

@@ -8,7 +8,7 @@
 //	           [--max-recv-bytes 524288] [--max-in-flight 4×GOMAXPROCS] [--max-waiting 64]
 //	           [--queue-wait 250ms] [--request-timeout 5s] [--grpc-max-streams 100]
 //	           [--max-connections 1000] [--grpc-first-call-timeout 30s] [--health-addr ADDR]
-//	           [--grpc-max-connection-idle 5m] [--grpc-max-connection-age 30m]
+//	           [--grpc-max-connection-idle 5m] [--grpc-max-connection-age 5m]
 //	           [--grpc-max-connection-age-grace 30s] [--grpc-handshake-timeout 10s]
 //	           [--grpc-read-timeout 2s] [--grpc-max-in-flight-per-conn 3×GOMAXPROCS]
 //	           [--grpc-max-unread-bytes 33554432] [--grpc-unread-timeout 10s] [--grpc-max-resets 100]
@@ -21,9 +21,10 @@
 //
 // Every flag has an environment variable (GAMERULES_GRPC_ADDR, ...); a flag
 // given on the command line wins over the variable. SIGINT or SIGTERM stops
-// the server: not ready at once (gRPC health NOT_SERVING, /readyz 503),
-// serving on for --drain-delay, then health Watch streams end and the server
-// waits up to --shutdown-timeout for the requests in flight.
+// the server: not ready at once (gRPC health NOT_SERVING, /readyz 503, REST
+// keep-alive connections closed after their next answer), serving on for
+// --drain-delay, then health Watch streams end, gRPC clients get a GOAWAY,
+// and the server waits up to --shutdown-timeout for the requests in flight.
 //
 // Every request gets an id (the client's X-Request-Id header or x-request-id
 // metadata, else a new one), returned in the answer and written on its log

@@ -57,6 +57,7 @@ func TestManifests(t *testing.T) {
 	}
 	var dep *appsv1.Deployment
 	var hpa *autoscalingv2.HorizontalPodAutoscaler
+	var services []*corev1.Service
 	kinds := map[string]bool{}
 	for _, f := range k.Resources {
 		var meta metav1.TypeMeta
@@ -82,7 +83,9 @@ func TestManifests(t *testing.T) {
 			dep = &appsv1.Deployment{}
 			readStrict(t, f, dep)
 		case "v1 Service":
-			readStrict(t, f, &corev1.Service{})
+			svc := &corev1.Service{}
+			readStrict(t, f, svc)
+			services = append(services, svc)
 		case "autoscaling/v2 HorizontalPodAutoscaler":
 			hpa = &autoscalingv2.HorizontalPodAutoscaler{}
 			readStrict(t, f, hpa)
@@ -105,6 +108,7 @@ func TestManifests(t *testing.T) {
 		t.Fatal("no Deployment")
 	}
 	checkPod(t, dep.Spec.Template)
+	checkServices(t, services, dep)
 	if hpa == nil {
 		t.Fatal("no HorizontalPodAutoscaler")
 	}
@@ -116,6 +120,57 @@ func TestManifests(t *testing.T) {
 	}
 	if hpa.Spec.MinReplicas == nil || *hpa.Spec.MinReplicas < 2 {
 		t.Error("the HPA's minReplicas must be at least 2 (the PodDisruptionBudget keeps 1 serving while a node drains)")
+	}
+}
+
+// checkServices: one ClusterIP Service with both ports (REST and ingress),
+// and one headless Service with the gRPC port (clients that dial
+// dns:///gamerules-headless:50051 with round_robin get one address per
+// pod), both selecting the Deployment's pods.
+func checkServices(t *testing.T, services []*corev1.Service, dep *appsv1.Deployment) {
+	var clusterIP, headless *corev1.Service
+	for _, s := range services {
+		for k, v := range s.Spec.Selector {
+			if dep.Spec.Template.Labels[k] != v {
+				t.Errorf("Service %s selects %s=%s, which the Deployment's pods do not carry", s.Name, k, v)
+			}
+		}
+		if len(s.Spec.Selector) == 0 {
+			t.Errorf("Service %s selects nothing", s.Name)
+		}
+		switch {
+		case s.Spec.ClusterIP == corev1.ClusterIPNone:
+			headless = s
+		case s.Spec.Type == "" || s.Spec.Type == corev1.ServiceTypeClusterIP:
+			clusterIP = s
+		}
+	}
+	port := func(s *corev1.Service, name string, want int32) {
+		for _, p := range s.Spec.Ports {
+			if p.Name == name {
+				if p.Port != want || p.TargetPort.String() != name {
+					t.Errorf("Service %s port %s: %d -> %s; want %d -> %s", s.Name, name, p.Port, p.TargetPort.String(), want, name)
+				}
+				return
+			}
+		}
+		t.Errorf("Service %s has no %s port", s.Name, name)
+	}
+	if clusterIP == nil {
+		t.Error("no ClusterIP Service (REST, ingress)")
+	} else {
+		port(clusterIP, "grpc", 50051)
+		port(clusterIP, "http", 8080)
+	}
+	if headless == nil {
+		t.Fatal("no headless Service (clusterIP: None) for gRPC clients that balance themselves")
+	}
+	if headless.Name != "gamerules-headless" {
+		t.Errorf("the headless Service is %s; the README and examples dial dns:///gamerules-headless:50051", headless.Name)
+	}
+	port(headless, "grpc", 50051)
+	if p := headless.Spec.Ports; len(p) == 1 && (p[0].AppProtocol == nil || *p[0].AppProtocol != "grpc") {
+		t.Errorf("the headless Service's grpc port has appProtocol %v; want grpc", p[0].AppProtocol)
 	}
 }
 

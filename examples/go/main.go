@@ -7,6 +7,13 @@
 //	go run ./cmd/gamerulesd --grpc-addr 127.0.0.1:50051 &
 //	go run ./examples/go --addr 127.0.0.1:50051 --game backgammon --seed 1
 //	go run ./examples/go --game all    # every game ListGames lists, in turn
+//	go run ./examples/go --addr dns:///gamerules-headless:50051  # every replica of a fleet
+//
+// It dials with deploy/grpc-service-config.json (deploy.ServiceConfig):
+// round_robin over every address the target resolves to, health checks,
+// and retries on UNAVAILABLE, so the calls of a game spread over a fleet's
+// replicas and go on through a rolling restart (README, "Running many
+// replicas").
 package main
 
 import (
@@ -22,20 +29,23 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	_ "google.golang.org/grpc/health" // the service config's healthCheckConfig
 	"google.golang.org/grpc/status"
 
+	"github.com/gamerules/gamerules/deploy"
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 )
 
 func main() {
-	addr := flag.String("addr", "127.0.0.1:50051", "the server's gRPC address")
+	addr := flag.String("addr", "127.0.0.1:50051", "the server's gRPC target: host:port, or dns:///gamerules-headless:50051 for every replica behind a name")
 	id := flag.String("game", "backgammon", "the game to play: a game id the server lists (ListGames), or all (each in turn)")
 	seed := flag.Uint64("seed", 1, "seed of the set-up, the dice and the random player")
 	maxPlies := flag.Int("max-plies", 20000, "give up after this many plies")
 	flag.Parse()
-	conn, err := grpc.NewClient(*addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err := grpc.NewClient(*addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultServiceConfig(deploy.ServiceConfig))
 	if err != nil {
 		log.Fatal(err)
 	}

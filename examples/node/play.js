@@ -133,7 +133,11 @@ async function play(client, game, seed, maxPlies) {
 async function main() {
   const args = { addr: '127.0.0.1:50051', game: 'backgammon', seed: '1', 'max-plies': '20000' };
   for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
-  const client = new GameRules(args.addr, grpc.credentials.createInsecure());
+  // deploy/grpc-service-config.json: round_robin over every address the
+  // target resolves to (--addr dns:///gamerules-headless:50051 for a
+  // fleet) and retries on UNAVAILABLE (grpc-js ignores healthCheckConfig).
+  const serviceConfig = require('fs').readFileSync(path.join(__dirname, '..', '..', 'deploy', 'grpc-service-config.json'), 'utf8');
+  const client = new GameRules(args.addr, grpc.credentials.createInsecure(), { 'grpc.service_config': serviceConfig });
   try {
     // --game all: every game the server lists (ListGames, sorted by id).
     const games = args.game === 'all' ? (await call(client, 'ListGames', 'ListGamesRequest', {})).games.map((g) => g.id) : [args.game];

@@ -70,12 +70,19 @@ def play(stub, game, seed, max_plies):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--addr", default="127.0.0.1:50051")
+    ap.add_argument("--addr", default="127.0.0.1:50051",
+                    help="host:port, or dns:///gamerules-headless:50051 for every replica of a fleet")
     ap.add_argument("--game", default="backgammon", help="a game id, or 'all'")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-plies", type=int, default=20000)
     a = ap.parse_args()
-    with grpc.insecure_channel(a.addr) as ch:
+    # deploy/grpc-service-config.json: round_robin over every address the
+    # target resolves to, health checks, retries on UNAVAILABLE.
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "..", "deploy", "grpc-service-config.json")) as f:
+        service_config = f.read()
+    with grpc.insecure_channel(a.addr, options=[("grpc.service_config", service_config),
+                                                ("grpc.enable_retries", 1)]) as ch:
         stub = pb_grpc.GameRulesStub(ch)
         # --game all: every game the server lists (ListGames, sorted by id).
         games = [g.id for g in stub.ListGames(pb.ListGamesRequest(), timeout=30).games] if a.game == "all" else [a.game]

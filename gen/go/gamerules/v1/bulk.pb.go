@@ -771,8 +771,21 @@ type PlayoutRequest struct {
 	// a computer player's move is `games` 1, `max_plies` 1, `include_moves`,
 	// this and PLAYOUT_POLICY_GREEDY, and the recorded game's one move.
 	FirstMoveByPolicy bool `protobuf:"varint,8,opt,name=first_move_by_policy,json=firstMoveByPolicy,proto3" json:"first_move_by_policy,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// The index in the seeded sequence of this call's first game,
+	// 0..2^53 (JSON's exact integers); absent or 0: the first. Game i of
+	// the call plays game game_offset + i of the sequence the seed defines
+	// (its generator and, at a decision, its dealt first move, (game_offset
+	// + i) mod n), so calls with the same seed and adjacent ranges (offsets
+	// 0, 10,000, 20,000, ... of 10,000 games each) play exactly the games
+	// of one call over the whole range: their counts, summed, are that
+	// call's (total_plies and every count sum; longest_plies is the most;
+	// mean_plies is total_plies / game_count). This is how a playout larger
+	// than one call's 10,000 games is fanned out over replicas and merged.
+	// With no seed the server picks one per call, so the ranges would not
+	// join: give a seed.
+	GameOffset    int64 `protobuf:"varint,9,opt,name=game_offset,json=gameOffset,proto3" json:"game_offset,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *PlayoutRequest) Reset() {
@@ -859,6 +872,13 @@ func (x *PlayoutRequest) GetFirstMoveByPolicy() bool {
 		return x.FirstMoveByPolicy
 	}
 	return false
+}
+
+func (x *PlayoutRequest) GetGameOffset() int64 {
+	if x != nil {
+		return x.GameOffset
+	}
+	return 0
 }
 
 // PlayoutResponse is the statistics of the games played.
@@ -1327,7 +1347,7 @@ const file_gamerules_v1_bulk_proto_rawDesc = "" +
 	"\x06chance\x18\x06 \x01(\bB\x03\xe0A\x03H\x01R\x06chance\x88\x01\x01\x129\n" +
 	"\bchildren\x18\a \x03(\v2\x18.gamerules.v1.ExpandNodeB\x03\xe0A\x03R\bchildrenB\t\n" +
 	"\a_winnerB\t\n" +
-	"\a_chance\"\xeb\x02\n" +
+	"\a_chance\"\x91\x03\n" +
 	"\x0ePlayoutRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
 	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x12\x19\n" +
@@ -1336,7 +1356,9 @@ const file_gamerules_v1_bulk_proto_rawDesc = "" +
 	"\tmax_plies\x18\x05 \x01(\x05B\x03\xe0A\x01R\bmaxPlies\x12(\n" +
 	"\rinclude_moves\x18\x06 \x01(\bB\x03\xe0A\x01R\fincludeMoves\x12=\n" +
 	"\x06policy\x18\a \x01(\x0e2\x1b.gamerules.v1.PlayoutPolicyB\x03\xe0A\x01H\x01R\x06policy\x88\x01\x01\x124\n" +
-	"\x14first_move_by_policy\x18\b \x01(\bB\x03\xe0A\x01R\x11firstMoveByPolicyB\a\n" +
+	"\x14first_move_by_policy\x18\b \x01(\bB\x03\xe0A\x01R\x11firstMoveByPolicy\x12$\n" +
+	"\vgame_offset\x18\t \x01(\x03B\x03\xe0A\x01R\n" +
+	"gameOffsetB\a\n" +
 	"\x05_seedB\t\n" +
 	"\a_policy\"\x9a\x04\n" +
 	"\x0fPlayoutResponse\x12$\n" +

@@ -720,6 +720,11 @@ func (m *PlayoutRequest) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if m.GameOffset != 0 {
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(m.GameOffset))
+		i--
+		dAtA[i] = 0x48
+	}
 	if m.FirstMoveByPolicy {
 		i--
 		if m.FirstMoveByPolicy {
@@ -1484,6 +1489,9 @@ func (m *PlayoutRequest) SizeVT() (n int) {
 	}
 	if m.FirstMoveByPolicy {
 		n += 2
+	}
+	if m.GameOffset != 0 {
+		n += 1 + protohelpers.SizeOfVarint(uint64(m.GameOffset))
 	}
 	n += len(m.unknownFields)
 	return n
@@ -3168,6 +3176,25 @@ func (m *PlayoutRequest) UnmarshalVT(dAtA []byte) error {
 				}
 			}
 			m.FirstMoveByPolicy = bool(v != 0)
+		case 9:
+			if wireType != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field GameOffset", wireType)
+			}
+			m.GameOffset = 0
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				m.GameOffset |= int64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])
