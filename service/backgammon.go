@@ -36,8 +36,8 @@ func (backgammonEngine) Info() *gamerulesv1.GameInfo {
 		"money game with the doubling cube (option cube), the Jacoby rule (on by default; option jacoby) and beavers (option beavers)",
 		"match play to match_length points with the Crawford rule (options match_length, white_score, black_score, crawford)",
 	}
-	info.MoveNotation = `gnubg's: "24/18 13/11", "bar/22", "6/off", "13/9(4)", "24/23*/20"; "pass" when no number can be played; dice as "roll 6-5" (opening: "roll <white>-<black>"), or "roll" to have the server draw them; with the cube "double", "take", "drop", "beaver", "resign single|gammon|backgammon", "accept", "decline", and "next game" between the games of a match`
-	info.StateNotation = `gnubg ID "<Position ID>:<Match ID>" from the side of the player on roll, e.g. "4HPwATDgc/ABMA:MIEFAAAAAAAE" (the start, white to play 3-1); a money game with the cube adds " cube", and " beavers" when they are allowed`
+	info.MoveNotation = `gnubg's: "24/18 13/11", "bar/22", "6/off", "13/9(4)", "24/23*/20"; "pass" when no number can be played; dice as "roll 6-5" (opening: "roll <white>-<black>"), or "roll" to have the server draw them; with the cube "double", "take", "drop", "beaver", "resign single|gammon|backgammon", "accept", "decline", and "next game" between the games of a match; other programs' notations are read too (FIBS "8-5 6-5", XG, OpenSpiel "Bar/24*", "2/Off", a missing or extra "*", "Cannot Move"; docs/rules/backgammon.md "Dialects") and answered in gnubg's`
+	info.StateNotation = `gnubg ID "<Position ID>:<Match ID>" from the side of the player on roll, e.g. "4HPwATDgc/ABMA:MIEFAAAAAAAE" (the start, white to play 3-1); a money game with the cube adds " cube", and " beavers" when they are allowed; an XGID ("XGID=…") or a FIBS board ("board:…") is read too (ConvertState writes them), a Position ID alone is refused`
 	info.ActionSpaceSize = backgammon.ActionSpace
 	return info
 }

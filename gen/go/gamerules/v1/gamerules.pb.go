@@ -223,7 +223,11 @@ type GameState struct {
 	// The canonical text form of the state: backgammon
 	// "<gnubg Position ID>:<Match ID>", the others as their rules
 	// specification defines. Enough on its own, except for a Gravity Trap
-	// game on a custom board, whose board travels in the typed state.
+	// game on a custom board, whose board travels in the typed state. On
+	// input a backgammon text may also be an XGID ("XGID=…") or a FIBS
+	// board ("board:…"), told apart by shape; a Position ID alone is
+	// refused, since it does not say who is on roll (docs/rules/backgammon.md,
+	// "Interchange formats"). Answers give the canonical form.
 	Text string `protobuf:"bytes,1,opt,name=text,proto3" json:"text,omitempty"`
 	// The typed state; its case must match the request's game.
 	//
@@ -358,6 +362,11 @@ type Move struct {
 	// "roll 6-5" (backgammon), "a1b2" (Abalone), "N2:1" or "r3c5"
 	// (Labyrinth), "place 7" or "12" (Gravity Trap). Case and spacing are
 	// forgiven on input where the notation allows; output is canonical.
+	// Backgammon and Abalone moves are read as other programs write them
+	// (FIBS "8-5 6-5", XG, OpenSpiel "Bar/24*", pass words; Aba-Pro in any
+	// case and separators; docs/rules/<game>.md, "Move notation"): a text
+	// two different plays fit is ILLEGAL_MOVE listing them, one none fits
+	// ILLEGAL_MOVE with the nearest legal plays.
 	Notation string `protobuf:"bytes,1,opt,name=notation,proto3" json:"notation,omitempty"`
 	// The typed move; its case must match the request's game.
 	//
@@ -1199,7 +1208,7 @@ type ApplyMoveResponse struct {
 	// The state after the move (text and typed).
 	State *GameState `protobuf:"bytes,1,opt,name=state,proto3" json:"state,omitempty"`
 	// The move that was applied, in canonical form (for a drawn chance
-	// outcome: the outcome drawn).
+	// outcome: the outcome drawn), with its action id.
 	Move *Move `protobuf:"bytes,2,opt,name=move,proto3" json:"move,omitempty"`
 	// The seed of the draw, when the server drew a chance outcome.
 	Seed *uint64 `protobuf:"varint,3,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
