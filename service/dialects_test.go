@@ -435,6 +435,20 @@ func TestRenderText(t *testing.T) {
 			}
 		}
 	}
+	// A Labyrinth per-player view (hidden cards) is written too, as render
+	// writes it.
+	lab := mustNew(t, srv, "labyrinth")
+	ob, err := srv.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: "labyrinth", State: lab, Player: proto.Int32(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := must(labyrinth.ParseState(ob.GetState().GetText()))
+	if !view.IsView() {
+		t.Fatalf("%s: not a view", ob.GetState().GetText())
+	}
+	if got, want := draw("labyrinth", ob.GetState(), nil), must(render.LabyrinthText(view, render.Options{})); got != want {
+		t.Errorf("labyrinth view: RenderState text\n%s\nwant render's\n%s", got, want)
+	}
 	// SVG stays the default, and RENDER_FORMAT_SVG asks for it.
 	for _, f := range []*gamerulesv1.RenderFormat{nil, gamerulesv1.RenderFormat_RENDER_FORMAT_SVG.Enum()} {
 		resp, err := srv.RenderState(ctx, &gamerulesv1.RenderStateRequest{Game: "abalone", State: mustNew(t, srv, "abalone"), Format: f})
