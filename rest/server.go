@@ -99,6 +99,11 @@ func (s *Server) RenderState(ctx context.Context, req *gamerulesv1.RenderStateRe
 	return run[httpbody.HttpBody](ctx, s, "RenderState", req)
 }
 
+// ConvertState answers the state in other programs' text forms, through the chain.
+func (s *Server) ConvertState(ctx context.Context, req *gamerulesv1.ConvertStateRequest) (*gamerulesv1.ConvertStateResponse, error) {
+	return run[gamerulesv1.ConvertStateResponse](ctx, s, "ConvertState", req)
+}
+
 func (s *Server) GetBoard(ctx context.Context, req *gamerulesv1.GetBoardRequest) (*gamerulesv1.GetBoardResponse, error) {
 	return run[gamerulesv1.GetBoardResponse](ctx, s, "GetBoard", req)
 }

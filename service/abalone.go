@@ -299,7 +299,7 @@ func (p abalonePos) LegalMoves(want moveParts) ([]*gamerulesv1.Move, bool, error
 func (p abalonePos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *gamerulesv1.Move, bool, error) {
 	typed := mv.GetAbalone()
 	m, err := decodeMove(mv, typed != nil,
-		func(text string) (abalone.Move, error) { return abalone.ParseMove(p.s, text) },
+		func(text string) (abalone.Move, error) { return abalone.ReadMove(p.s, text) },
 		func() (abalone.Move, error) { return abaloneMoveFromProto(typed) })
 	if err != nil {
 		return nil, nil, false, err
@@ -308,7 +308,9 @@ func (p abalonePos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *gameru
 	if err != nil {
 		return nil, nil, false, err
 	}
-	return abalonePos{next}, abaloneMoveToProto(m), false, nil
+	applied := abaloneMoveToProto(m)
+	applied.Action = proto.Int32(int32(m.Action()))
+	return abalonePos{next}, applied, false, nil
 }
 
 // abaloneMoveFromProto reads the cells of a typed move and puts broadside
@@ -332,6 +334,9 @@ func (p abalonePos) Outcome() game.Outcome { return p.s.Outcome() }
 
 // Render draws the state (render.Abalone).
 func (p abalonePos) Render(o render.Options) ([]byte, error) { return render.Abalone(p.s, o) }
+
+// RenderText writes the board as its hexagon of rows (render.AbaloneText).
+func (p abalonePos) RenderText(o render.Options) (string, error) { return render.AbaloneText(p.s, o) }
 
 // NewGameOptions passes a replay's Abalone options on to NewGame.
 func (abaloneEngine) NewGameOptions(r *gamerulesv1.ReplayGameRequest, ng *gamerulesv1.NewGameRequest) {

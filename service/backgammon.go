@@ -36,8 +36,8 @@ func (backgammonEngine) Info() *gamerulesv1.GameInfo {
 		"money game with the doubling cube (option cube), the Jacoby rule (on by default; option jacoby) and beavers (option beavers)",
 		"match play to match_length points with the Crawford rule (options match_length, white_score, black_score, crawford)",
 	}
-	info.MoveNotation = `gnubg's: "24/18 13/11", "bar/22", "6/off", "13/9(4)", "24/23*/20"; "pass" when no number can be played; dice as "roll 6-5" (opening: "roll <white>-<black>"), or "roll" to have the server draw them; with the cube "double", "take", "drop", "beaver", "resign single|gammon|backgammon", "accept", "decline", and "next game" between the games of a match`
-	info.StateNotation = `gnubg ID "<Position ID>:<Match ID>" from the side of the player on roll, e.g. "4HPwATDgc/ABMA:MIEFAAAAAAAE" (the start, white to play 3-1); a money game with the cube adds " cube", and " beavers" when they are allowed`
+	info.MoveNotation = `gnubg's: "24/18 13/11", "bar/22", "6/off", "13/9(4)", "24/23*/20"; "pass" when no number can be played; dice as "roll 6-5" (opening: "roll <white>-<black>"), or "roll" to have the server draw them; with the cube "double", "take", "drop", "beaver", "resign single|gammon|backgammon", "accept", "decline", and "next game" between the games of a match; other programs' notations are read too (FIBS "8-5 6-5", XG, OpenSpiel "Bar/24*", "2/Off", a missing or extra "*", "Cannot Move"; docs/rules/backgammon.md "Dialects") and answered in gnubg's`
+	info.StateNotation = `gnubg ID "<Position ID>:<Match ID>" from the side of the player on roll, e.g. "4HPwATDgc/ABMA:MIEFAAAAAAAE" (the start, white to play 3-1); a money game with the cube adds " cube", and " beavers" when they are allowed; an XGID ("XGID=…") or a FIBS board ("board:…") is read too (ConvertState writes them), a Position ID alone is refused`
 	info.ActionSpaceSize = backgammon.ActionSpace
 	return info
 }
@@ -71,7 +71,7 @@ func (backgammonEngine) Decode(st *gamerulesv1.GameState) (Position, error) {
 		}
 		return backgammonTextOnly(s, st.GetText()), nil
 	}
-	s, err := decodeState(st, typed != nil, backgammon.ParseState, fromTyped)
+	s, err := decodeState(st, typed != nil, backgammon.ParseAnyState, fromTyped)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func backgammonTextOnly(s backgammon.State, text string) backgammon.State {
 	if s.BeaverCount() != 1 && (s.CubeInUse() || s.JacobyBit()) {
 		return s // nothing the typed fields may have left unsaid
 	}
-	t, err := backgammon.ParseState(text)
+	t, err := backgammon.ParseAnyState(text)
 	if err != nil {
 		return s
 	}
@@ -897,10 +897,10 @@ func (p backgammonPos) Apply(mv *gamerulesv1.Move, rng *rand.Rand) (Position, *g
 		if err != nil {
 			return nil, nil, false, fmt.Errorf("backgammon: drawn roll %v does not apply: %v", m, err) // a bug: Internal
 		}
-		return backgammonPos{next}, backgammonMoveToProto(m), true, nil
+		return backgammonPos{next}, p.appliedMove(m), true, nil
 	}
 	m, err := decodeMove(mv, typed != nil,
-		func(text string) (backgammon.Move, error) { return backgammon.ParseMove(p.s, text) },
+		func(text string) (backgammon.Move, error) { return backgammon.ReadMove(p.s, text) },
 		func() (backgammon.Move, error) { return backgammonMoveFromProto(p.s, typed) })
 	if err != nil {
 		return nil, nil, false, err
@@ -909,7 +909,15 @@ func (p backgammonPos) Apply(mv *gamerulesv1.Move, rng *rand.Rand) (Position, *g
 	if err != nil {
 		return nil, nil, false, err
 	}
-	return backgammonPos{next}, backgammonMoveToProto(m), false, nil
+	return backgammonPos{next}, p.appliedMove(m), false, nil
+}
+
+// appliedMove is m, a legal move of p, as ApplyMove answers it: canonical
+// notation, typed move and action id.
+func (p backgammonPos) appliedMove(m backgammon.Move) *gamerulesv1.Move {
+	pm := backgammonMoveToProto(m)
+	pm.Action = proto.Int32(int32(p.s.Action(m)))
+	return pm
 }
 
 // ApplyNotation implements notationApplier: Apply for a move in notation,
@@ -939,7 +947,14 @@ func (p backgammonPos) applyText(notation string, rng *rand.Rand) (backgammon.St
 	}
 	next, m, err := p.s.ApplyText(notation)
 	if err != nil {
-		return backgammon.State{}, backgammon.Move{}, false, err
+		// Not gnubg's notation: read it in any dialect (backgammon.ReadMove),
+		// whose refusal lists the plays the text matches or the nearest.
+		if m, err = backgammon.ReadMove(p.s, notation); err != nil {
+			return backgammon.State{}, backgammon.Move{}, false, err
+		}
+		if next, err = p.s.Apply(m); err != nil {
+			return backgammon.State{}, backgammon.Move{}, false, err
+		}
 	}
 	return next, m, false, nil
 }
@@ -997,6 +1012,38 @@ func (p backgammonPos) ScoreDetail(resp *gamerulesv1.ScoreResponse) {
 
 // Render draws the state (render.Backgammon).
 func (p backgammonPos) Render(o render.Options) ([]byte, error) { return render.Backgammon(p.s, o) }
+
+// RenderText writes the board in gnubg's "show board" layout
+// (render.BackgammonText).
+func (p backgammonPos) RenderText(o render.Options) (string, error) {
+	return render.BackgammonText(p.s, o)
+}
+
+// backgammonStateFormats are the forms ConvertState writes, in
+// backgammon.Formats' order (the canonical first).
+var backgammonStateFormats = []gamerulesv1.StateFormat{
+	gamerulesv1.StateFormat_STATE_FORMAT_CANONICAL,
+	gamerulesv1.StateFormat_STATE_FORMAT_XGID,
+	gamerulesv1.StateFormat_STATE_FORMAT_FIBS,
+}
+
+// StateFormats implements stateConverter: gnubg's ID (canonical), XGID and
+// the FIBS board.
+func (backgammonEngine) StateFormats() []gamerulesv1.StateFormat { return backgammonStateFormats }
+
+// ConvertState implements stateConverter: pos written by
+// backgammon.State.Text in the format f names, and State.Lossless.
+func (backgammonEngine) ConvertState(pos Position, f gamerulesv1.StateFormat) (string, bool) {
+	s := pos.(backgammonPos).s
+	bf := backgammon.FormatGnubg
+	switch f {
+	case gamerulesv1.StateFormat_STATE_FORMAT_XGID:
+		bf = backgammon.FormatXGID
+	case gamerulesv1.StateFormat_STATE_FORMAT_FIBS:
+		bf = backgammon.FormatFIBS
+	}
+	return s.Text(bf), s.Lossless(bf)
+}
 
 // NewGameOptions passes a replay's backgammon options on to NewGame.
 func (backgammonEngine) NewGameOptions(r *gamerulesv1.ReplayGameRequest, ng *gamerulesv1.NewGameRequest) {

@@ -90,6 +90,28 @@ type renderer interface {
 	Render(o render.Options) ([]byte, error)
 }
 
+// textRenderer is implemented by the Positions RenderState can write as
+// text (RENDER_FORMAT_TEXT): RenderText writes the board with package
+// render's text functions. Errors are render's (*render.OptionError for a
+// bad option).
+type textRenderer interface {
+	RenderText(o render.Options) (string, error)
+}
+
+// stateConverter is implemented by the Engines of games with text forms
+// of a state besides the canonical one (backgammon: XGID and the FIBS
+// board), for ConvertState. A game without it has the canonical form
+// only (GameState.text).
+type stateConverter interface {
+	// StateFormats lists the game's forms, STATE_FORMAT_CANONICAL first;
+	// the same slice on every call.
+	StateFormats() []gamerulesv1.StateFormat
+	// ConvertState writes pos (a Position of this Engine) in format f,
+	// one of StateFormats, and says whether the text holds the whole
+	// state (reading it back gives pos).
+	ConvertState(pos Position, f gamerulesv1.StateFormat) (text string, lossless bool)
+}
+
 // viewDecoder is implemented by the Engines of games with hidden
 // information whose per-player views (which Decode refuses: a view cannot
 // be played) RenderState still draws (Labyrinth). DecodeView decodes st as

@@ -1,6 +1,8 @@
 package service
 
 import (
+	"google.golang.org/protobuf/proto"
+
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -400,13 +402,21 @@ func (p gravityTrapPos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *ga
 	if err != nil {
 		return nil, nil, false, err
 	}
-	return gravityTrapPos{next}, gravityTrapMoveToProto(m), false, nil
+	applied := gravityTrapMoveToProto(m)
+	applied.Action = proto.Int32(int32(m.Action()))
+	return gravityTrapPos{next}, applied, false, nil
 }
 
 func (p gravityTrapPos) Outcome() game.Outcome { return p.s.Outcome() }
 
 // Render draws the state (render.GravityTrap).
 func (p gravityTrapPos) Render(o render.Options) ([]byte, error) { return render.GravityTrap(p.s, o) }
+
+// RenderText writes the stations with marbles and ships
+// (render.GravityTrapText).
+func (p gravityTrapPos) RenderText(o render.Options) (string, error) {
+	return render.GravityTrapText(p.s, o)
+}
 
 // NewGameOptions passes a replay's Gravity Trap options on to NewGame.
 func (gravityTrapEngine) NewGameOptions(r *gamerulesv1.ReplayGameRequest, ng *gamerulesv1.NewGameRequest) {

@@ -1,6 +1,8 @@
 package service
 
 import (
+	"google.golang.org/protobuf/proto"
+
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -526,7 +528,9 @@ func (p labyrinthPos) Apply(mv *gamerulesv1.Move, _ *rand.Rand) (Position, *game
 	if err != nil {
 		return nil, nil, false, err
 	}
-	return labyrinthPos{next}, labyrinthMoveToProto(m), false, nil
+	applied := labyrinthMoveToProto(m)
+	applied.Action = proto.Int32(int32(m.Action()))
+	return labyrinthPos{next}, applied, false, nil
 }
 
 func (p labyrinthPos) Outcome() game.Outcome { return p.s.Outcome() }
@@ -544,6 +548,12 @@ func (p labyrinthPos) Observe(player int) (*gamerulesv1.GameState, error) {
 
 // Render draws the state (render.Labyrinth).
 func (p labyrinthPos) Render(o render.Options) ([]byte, error) { return render.Labyrinth(p.s, o) }
+
+// RenderText writes the 7x7 tiles with figures, targets and the spare
+// (render.LabyrinthText).
+func (p labyrinthPos) RenderText(o render.Options) (string, error) {
+	return render.LabyrinthText(p.s, o)
+}
 
 func (p labyrinthPos) children() ([]Position, error) {
 	return childrenOf("labyrinth", p.s, func(s labyrinth.State) Position { return labyrinthPos{s} })

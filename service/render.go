@@ -15,7 +15,14 @@ import (
 // SVGContentType is the content type of RenderState's answer.
 const SVGContentType = "image/svg+xml"
 
-// RenderState draws the request's state as an SVG image (package render).
+// TextContentType is the content type of RenderState's answer with
+// RENDER_FORMAT_TEXT.
+const TextContentType = "text/plain; charset=utf-8"
+
+// RenderState draws the request's state as an SVG image (package render),
+// or with format RENDER_FORMAT_TEXT writes it as plain text (render's
+// <Game>Text functions, through each game's textRenderer); format given
+// as UNSPECIFIED or an unknown value is INVALID_REQUEST on "format".
 // The state is decoded and validated as for the other RPCs (a Labyrinth
 // per-player view is also accepted); a bad size, side or highlight is
 // INVALID_REQUEST on its field. Marks (RenderStateRequest.Mark.Style
@@ -29,6 +36,20 @@ const SVGContentType = "image/svg+xml"
 func (s *Server) RenderState(ctx context.Context, req *gamerulesv1.RenderStateRequest) (*httpbody.HttpBody, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, toStatus("state", err)
+	}
+	asText := false
+	if req.Format != nil {
+		switch req.GetFormat() {
+		case gamerulesv1.RenderFormat_RENDER_FORMAT_SVG:
+		case gamerulesv1.RenderFormat_RENDER_FORMAT_TEXT:
+			asText = true
+		default:
+			what := fmt.Sprintf("%d is not a known format", req.GetFormat().Number())
+			if req.GetFormat() == gamerulesv1.RenderFormat_RENDER_FORMAT_UNSPECIFIED {
+				what = "RENDER_FORMAT_UNSPECIFIED is not a format"
+			}
+			return nil, toStatus("format", fmt.Errorf("%w: %s; want RENDER_FORMAT_SVG or RENDER_FORMAT_TEXT, or leave format out for SVG", errInvalidRequest, what))
+		}
 	}
 	pos, err := s.decodeView(req.GetGame(), req.GetState())
 	if err != nil {
@@ -45,6 +66,9 @@ func (s *Server) RenderState(ctx context.Context, req *gamerulesv1.RenderStateRe
 	for _, m := range req.GetMarks() {
 		opts.Marks = append(opts.Marks, render.Mark{At: m.GetAt(), Style: render.MarkStyle(m.GetStyle())})
 	}
+	if asText {
+		return renderText(ctx, req.GetGame(), pos, opts)
+	}
 	r, ok := pos.(renderer)
 	if !ok {
 		// A game registered without pictures: the API's answer for a
@@ -59,13 +83,37 @@ func (s *Server) RenderState(ctx context.Context, req *gamerulesv1.RenderStateRe
 		err = ctx.Err()
 	}
 	if err != nil {
-		var oe *render.OptionError
-		if errors.As(err, &oe) {
-			return nil, toStatus(oe.Field, fmt.Errorf("%w: %s", errInvalidRequest, oe.Reason))
-		}
-		return nil, toStatus("state", err)
+		return nil, renderError(err)
 	}
 	return &httpbody.HttpBody{ContentType: SVGContentType, Data: svg}, nil
+}
+
+// renderText is RenderState for RENDER_FORMAT_TEXT: pos's textRenderer
+// with opts.
+func renderText(ctx context.Context, id string, pos Position, opts render.Options) (*httpbody.HttpBody, error) {
+	r, ok := pos.(textRenderer)
+	if !ok {
+		return nil, Errorf(code.Code_UNIMPLEMENTED, "game %q has no text board (RenderState, RENDER_FORMAT_TEXT)", id)
+	}
+	text, err := r.RenderText(opts)
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return nil, renderError(err)
+	}
+	return &httpbody.HttpBody{ContentType: TextContentType, Data: []byte(text)}, nil
+}
+
+// renderError is the status of a drawing's error: a bad option
+// (*render.OptionError) INVALID_REQUEST on its field, anything else on
+// "state".
+func renderError(err error) error {
+	var oe *render.OptionError
+	if errors.As(err, &oe) {
+		return toStatus(oe.Field, fmt.Errorf("%w: %s", errInvalidRequest, oe.Reason))
+	}
+	return toStatus("state", err)
 }
 
 // decodeView decodes a state as decode does, except that for a game whose

@@ -13,7 +13,9 @@
 // NewGame's options, decoding a state (text and typed) and encoding one,
 // the legal moves and applying one (notation and typed), and the outcome;
 // and, when the game has them, the optional parts engine.go lists: a
-// picture (renderer), per-player views (Observer, viewDecoder), named
+// picture (renderer) and a text board (textRenderer), text forms besides
+// the canonical one (stateConverter, ConvertState in convert.go),
+// per-player views (Observer, viewDecoder), named
 // boards (boardProvider), record formats of its own (recordFormatter),
 // options a replay passes on (newGameOptioner), a score detail
 // (scoreDetailer). The oneof cases of GameState, Move and NewGameRequest

@@ -94,6 +94,7 @@ var responseMessages = []proto.Message{
 	&gamerulesv1.LegalMovesResponse{}, &gamerulesv1.ApplyMoveResponse{}, &gamerulesv1.ScoreResponse{},
 	&gamerulesv1.ObserveStateResponse{}, &gamerulesv1.GetBoardResponse{}, &gamerulesv1.ReplayGameResponse{},
 	&gamerulesv1.ImportRecordResponse{}, &gamerulesv1.ExportRecordResponse{}, &gamerulesv1.NextMoves{},
+	&gamerulesv1.ConvertStateResponse{},
 }
 
 // alwaysSetMessages are the message fields of responses the service always
@@ -246,6 +247,7 @@ var examples = map[string]example{
 	"GameRules_RenderState":  {"gravity_trap", `{"state":{"text":"RoooBooooooooooooooooo r"}}`},
 	"GameRules_RenderState2": {"gravity_trap", `{"state":{"text":"RoooBooooooooooooooooo r"},"highlightFrom":"0","highlightTo":"8"}`},
 	"GameRules_GetBoard":     {"gravity_trap", `{"name":"default"}`},
+	"GameRules_ConvertState": {"backgammon", `{"state":{"text":"XGID=-b----E-C---eE---c-e----B-:0:0:1:21:2:1:0:5:10"}}`},
 	"GameRules_ReplayGame":   {"gravity_trap", `{"moves":["8","0"],"seed":"1"}`},
 	"GameRules_ImportRecord": {"gravity_trap", `{"text":"{\"format\":\"gamerules-record/1\",\"game\":\"gravity_trap\",\"seed\":\"1\",\"moves\":[\"8\",\"0\"]}"}`},
 	"GameRules_ExportRecord": {"gravity_trap", `{"replay":{"moves":["8","0"]},"tags":{"event":"example"}}`},
@@ -381,6 +383,8 @@ func call(srv *service.Server, rpc string, req proto.Message) (proto.Message, er
 		return srv.ObserveState(ctx, req.(*gamerulesv1.ObserveStateRequest))
 	case "GetBoard":
 		return srv.GetBoard(ctx, req.(*gamerulesv1.GetBoardRequest))
+	case "ConvertState":
+		return srv.ConvertState(ctx, req.(*gamerulesv1.ConvertStateRequest))
 	case "ReplayGame":
 		return srv.ReplayGame(ctx, req.(*gamerulesv1.ReplayGameRequest))
 	case "ImportRecord":

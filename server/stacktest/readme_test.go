@@ -51,7 +51,11 @@ func TestReadmeExamples(t *testing.T) {
 		if resp.StatusCode != want {
 			t.Errorf("README example %s\n= HTTP %d %s; want %d", ex.Line, resp.StatusCode, out, want)
 		}
-		if want == http.StatusOK && strings.Contains(ex.Target, ":render") &&
+		if want == http.StatusOK && strings.Contains(ex.Target, "format=RENDER_FORMAT_TEXT") {
+			if resp.Header.Get("Content-Type") != "text/plain; charset=utf-8" || len(out) == 0 || strings.HasPrefix(string(out), "<") {
+				t.Errorf("README example %s\n= %s %.60q; want a text/plain board", ex.Line, resp.Header.Get("Content-Type"), out)
+			}
+		} else if want == http.StatusOK && strings.Contains(ex.Target, ":render") &&
 			(resp.Header.Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(string(out), "<svg ")) {
 			t.Errorf("README example %s\n= %s %.60q; want an image/svg+xml <svg>", ex.Line, resp.Header.Get("Content-Type"), out)
 		}

@@ -40,6 +40,7 @@ type Service interface {
 	Score(context.Context, *gamerulesv1.ScoreRequest) (*gamerulesv1.ScoreResponse, error)
 	ObserveState(context.Context, *gamerulesv1.ObserveStateRequest) (*gamerulesv1.ObserveStateResponse, error)
 	RenderState(context.Context, *gamerulesv1.RenderStateRequest) (*httpbody.HttpBody, error)
+	ConvertState(context.Context, *gamerulesv1.ConvertStateRequest) (*gamerulesv1.ConvertStateResponse, error)
 	GetBoard(context.Context, *gamerulesv1.GetBoardRequest) (*gamerulesv1.GetBoardResponse, error)
 	ReplayGame(context.Context, *gamerulesv1.ReplayGameRequest) (*gamerulesv1.ReplayGameResponse, error)
 	ImportRecord(context.Context, *gamerulesv1.ImportRecordRequest) (*gamerulesv1.ImportRecordResponse, error)
@@ -82,6 +83,9 @@ var methods = []Method{
 	}},
 	{"RenderState", func() proto.Message { return new(gamerulesv1.RenderStateRequest) }, func(ctx context.Context, s Service, req proto.Message) (proto.Message, error) {
 		return s.RenderState(ctx, req.(*gamerulesv1.RenderStateRequest))
+	}},
+	{"ConvertState", func() proto.Message { return new(gamerulesv1.ConvertStateRequest) }, func(ctx context.Context, s Service, req proto.Message) (proto.Message, error) {
+		return s.ConvertState(ctx, req.(*gamerulesv1.ConvertStateRequest))
 	}},
 	{"GetBoard", func() proto.Message { return new(gamerulesv1.GetBoardRequest) }, func(ctx context.Context, s Service, req proto.Message) (proto.Message, error) {
 		return s.GetBoard(ctx, req.(*gamerulesv1.GetBoardRequest))

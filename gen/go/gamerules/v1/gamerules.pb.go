@@ -27,6 +27,131 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// RenderFormat is what RenderState draws.
+type RenderFormat int32
+
+const (
+	// Not a format: INVALID_REQUEST on `format` (leave the field out for
+	// an SVG image).
+	RenderFormat_RENDER_FORMAT_UNSPECIFIED RenderFormat = 0
+	// A self-contained SVG image, content type image/svg+xml: the default.
+	RenderFormat_RENDER_FORMAT_SVG RenderFormat = 1
+	// The board as plain text, content type text/plain; charset=utf-8,
+	// lines ending in "\n", for a terminal or a language model: backgammon
+	// in gnubg 1.07's "show board" layout (points, bar, off, cube, score,
+	// dice, pip counts, the gnubg ID), Abalone as its hexagon of rows,
+	// Labyrinth as the 7x7 tiles with figures, targets and the spare,
+	// Gravity Trap as its stations with marbles and ships. side and the
+	// highlights and marks are checked as for the SVG and applied where
+	// the text can show them (docs/rules/<game>.md); size and
+	// hide_coordinates do not apply.
+	RenderFormat_RENDER_FORMAT_TEXT RenderFormat = 2
+)
+
+// Enum value maps for RenderFormat.
+var (
+	RenderFormat_name = map[int32]string{
+		0: "RENDER_FORMAT_UNSPECIFIED",
+		1: "RENDER_FORMAT_SVG",
+		2: "RENDER_FORMAT_TEXT",
+	}
+	RenderFormat_value = map[string]int32{
+		"RENDER_FORMAT_UNSPECIFIED": 0,
+		"RENDER_FORMAT_SVG":         1,
+		"RENDER_FORMAT_TEXT":        2,
+	}
+)
+
+func (x RenderFormat) Enum() *RenderFormat {
+	p := new(RenderFormat)
+	*p = x
+	return p
+}
+
+func (x RenderFormat) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (RenderFormat) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamerules_v1_gamerules_proto_enumTypes[0].Descriptor()
+}
+
+func (RenderFormat) Type() protoreflect.EnumType {
+	return &file_gamerules_v1_gamerules_proto_enumTypes[0]
+}
+
+func (x RenderFormat) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use RenderFormat.Descriptor instead.
+func (RenderFormat) EnumDescriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{0}
+}
+
+// StateFormat is a text form of a state (ConvertState).
+type StateFormat int32
+
+const (
+	// Not a format: INVALID_REQUEST on `formats`.
+	StateFormat_STATE_FORMAT_UNSPECIFIED StateFormat = 0
+	// The game's canonical text form, GameState.text: backgammon gnubg's
+	// "<Position ID>:<Match ID>" with the settings words; Abalone Aba-Pro's
+	// position text; Labyrinth and Gravity Trap their text forms
+	// (docs/rules/<game>.md). Every game has it.
+	StateFormat_STATE_FORMAT_CANONICAL StateFormat = 1
+	// Backgammon: eXtreme Gammon's "XGID=…" (docs/rules/backgammon.md,
+	// "Interchange formats").
+	StateFormat_STATE_FORMAT_XGID StateFormat = 2
+	// Backgammon: the FIBS client protocol's board, "board:You:Opponent:…",
+	// as the player to act sees it (docs/rules/backgammon.md, "Interchange
+	// formats").
+	StateFormat_STATE_FORMAT_FIBS StateFormat = 3
+)
+
+// Enum value maps for StateFormat.
+var (
+	StateFormat_name = map[int32]string{
+		0: "STATE_FORMAT_UNSPECIFIED",
+		1: "STATE_FORMAT_CANONICAL",
+		2: "STATE_FORMAT_XGID",
+		3: "STATE_FORMAT_FIBS",
+	}
+	StateFormat_value = map[string]int32{
+		"STATE_FORMAT_UNSPECIFIED": 0,
+		"STATE_FORMAT_CANONICAL":   1,
+		"STATE_FORMAT_XGID":        2,
+		"STATE_FORMAT_FIBS":        3,
+	}
+)
+
+func (x StateFormat) Enum() *StateFormat {
+	p := new(StateFormat)
+	*p = x
+	return p
+}
+
+func (x StateFormat) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (StateFormat) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamerules_v1_gamerules_proto_enumTypes[1].Descriptor()
+}
+
+func (StateFormat) Type() protoreflect.EnumType {
+	return &file_gamerules_v1_gamerules_proto_enumTypes[1]
+}
+
+func (x StateFormat) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use StateFormat.Descriptor instead.
+func (StateFormat) EnumDescriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{1}
+}
+
 // How a mark is drawn.
 type RenderStateRequest_Mark_Style int32
 
@@ -74,11 +199,11 @@ func (x RenderStateRequest_Mark_Style) String() string {
 }
 
 func (RenderStateRequest_Mark_Style) Descriptor() protoreflect.EnumDescriptor {
-	return file_gamerules_v1_gamerules_proto_enumTypes[0].Descriptor()
+	return file_gamerules_v1_gamerules_proto_enumTypes[2].Descriptor()
 }
 
 func (RenderStateRequest_Mark_Style) Type() protoreflect.EnumType {
-	return &file_gamerules_v1_gamerules_proto_enumTypes[0]
+	return &file_gamerules_v1_gamerules_proto_enumTypes[2]
 }
 
 func (x RenderStateRequest_Mark_Style) Number() protoreflect.EnumNumber {
@@ -98,7 +223,11 @@ type GameState struct {
 	// The canonical text form of the state: backgammon
 	// "<gnubg Position ID>:<Match ID>", the others as their rules
 	// specification defines. Enough on its own, except for a Gravity Trap
-	// game on a custom board, whose board travels in the typed state.
+	// game on a custom board, whose board travels in the typed state. On
+	// input a backgammon text may also be an XGID ("XGID=…") or a FIBS
+	// board ("board:…"), told apart by shape; a Position ID alone is
+	// refused, since it does not say who is on roll (docs/rules/backgammon.md,
+	// "Interchange formats"). Answers give the canonical form.
 	Text string `protobuf:"bytes,1,opt,name=text,proto3" json:"text,omitempty"`
 	// The typed state; its case must match the request's game.
 	//
@@ -233,6 +362,11 @@ type Move struct {
 	// "roll 6-5" (backgammon), "a1b2" (Abalone), "N2:1" or "r3c5"
 	// (Labyrinth), "place 7" or "12" (Gravity Trap). Case and spacing are
 	// forgiven on input where the notation allows; output is canonical.
+	// Backgammon and Abalone moves are read as other programs write them
+	// (FIBS "8-5 6-5", XG, OpenSpiel "Bar/24*", pass words; Aba-Pro in any
+	// case and separators; docs/rules/<game>.md, "Move notation"): a text
+	// two different plays fit is ILLEGAL_MOVE listing them, one none fits
+	// ILLEGAL_MOVE with the nearest legal plays.
 	Notation string `protobuf:"bytes,1,opt,name=notation,proto3" json:"notation,omitempty"`
 	// The typed move; its case must match the request's game.
 	//
@@ -1074,7 +1208,7 @@ type ApplyMoveResponse struct {
 	// The state after the move (text and typed).
 	State *GameState `protobuf:"bytes,1,opt,name=state,proto3" json:"state,omitempty"`
 	// The move that was applied, in canonical form (for a drawn chance
-	// outcome: the outcome drawn).
+	// outcome: the outcome drawn), with its action id.
 	Move *Move `protobuf:"bytes,2,opt,name=move,proto3" json:"move,omitempty"`
 	// The seed of the draw, when the server drew a chance outcome.
 	Seed *uint64 `protobuf:"varint,3,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
@@ -1550,7 +1684,12 @@ type RenderStateRequest struct {
 	// play's checker path reaches after it. GET cannot carry marks: POST the
 	// request as JSON, e.g. {"state": {...}, "marks": [{"at": "e5", "style":
 	// "STYLE_DESTINATION"}]}.
-	Marks         []*RenderStateRequest_Mark `protobuf:"bytes,8,rep,name=marks,proto3" json:"marks,omitempty"`
+	Marks []*RenderStateRequest_Mark `protobuf:"bytes,8,rep,name=marks,proto3" json:"marks,omitempty"`
+	// What to draw: left out, an SVG image (RENDER_FORMAT_SVG);
+	// RENDER_FORMAT_TEXT, the board as plain text (GET:
+	// ?format=RENDER_FORMAT_TEXT). RENDER_FORMAT_UNSPECIFIED given is
+	// INVALID_REQUEST on `format`.
+	Format        *RenderFormat `protobuf:"varint,9,opt,name=format,proto3,enum=gamerules.v1.RenderFormat,oneof" json:"format,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1641,6 +1780,128 @@ func (x *RenderStateRequest) GetMarks() []*RenderStateRequest_Mark {
 	return nil
 }
 
+func (x *RenderStateRequest) GetFormat() RenderFormat {
+	if x != nil && x.Format != nil {
+		return *x.Format
+	}
+	return RenderFormat_RENDER_FORMAT_UNSPECIFIED
+}
+
+// ConvertStateRequest is a state and the text forms to write it in.
+type ConvertStateRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The game id; must match the state.
+	Game string `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
+	// The state, in any form the game reads (backgammon: gnubg ID, XGID,
+	// FIBS board; docs/rules/backgammon.md, "Interchange formats").
+	State *GameState `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
+	// The forms to write, answered in this order (a form asked twice is
+	// answered once); none: every form the game has, the canonical first.
+	// A form the game does not have, or UNSPECIFIED, is INVALID_REQUEST on
+	// `formats[<i>]`, naming the game's forms.
+	Formats       []StateFormat `protobuf:"varint,3,rep,packed,name=formats,proto3,enum=gamerules.v1.StateFormat" json:"formats,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ConvertStateRequest) Reset() {
+	*x = ConvertStateRequest{}
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ConvertStateRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ConvertStateRequest) ProtoMessage() {}
+
+func (x *ConvertStateRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ConvertStateRequest.ProtoReflect.Descriptor instead.
+func (*ConvertStateRequest) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *ConvertStateRequest) GetGame() string {
+	if x != nil {
+		return x.Game
+	}
+	return ""
+}
+
+func (x *ConvertStateRequest) GetState() *GameState {
+	if x != nil {
+		return x.State
+	}
+	return nil
+}
+
+func (x *ConvertStateRequest) GetFormats() []StateFormat {
+	if x != nil {
+		return x.Formats
+	}
+	return nil
+}
+
+// ConvertStateResponse is a state written in text forms.
+type ConvertStateResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The forms asked for, in the request's order; every form the game has
+	// when none was asked.
+	Forms         []*ConvertStateResponse_Form `protobuf:"bytes,1,rep,name=forms,proto3" json:"forms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ConvertStateResponse) Reset() {
+	*x = ConvertStateResponse{}
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ConvertStateResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ConvertStateResponse) ProtoMessage() {}
+
+func (x *ConvertStateResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ConvertStateResponse.ProtoReflect.Descriptor instead.
+func (*ConvertStateResponse) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *ConvertStateResponse) GetForms() []*ConvertStateResponse_Form {
+	if x != nil {
+		return x.Forms
+	}
+	return nil
+}
+
 // GetBoardRequest names a built-in board.
 type GetBoardRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1655,7 +1916,7 @@ type GetBoardRequest struct {
 
 func (x *GetBoardRequest) Reset() {
 	*x = GetBoardRequest{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[17]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1667,7 +1928,7 @@ func (x *GetBoardRequest) String() string {
 func (*GetBoardRequest) ProtoMessage() {}
 
 func (x *GetBoardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[17]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1680,7 +1941,7 @@ func (x *GetBoardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetBoardRequest.ProtoReflect.Descriptor instead.
 func (*GetBoardRequest) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{17}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *GetBoardRequest) GetGame() string {
@@ -1715,7 +1976,7 @@ type GetBoardResponse struct {
 
 func (x *GetBoardResponse) Reset() {
 	*x = GetBoardResponse{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[18]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1727,7 +1988,7 @@ func (x *GetBoardResponse) String() string {
 func (*GetBoardResponse) ProtoMessage() {}
 
 func (x *GetBoardResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[18]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1740,7 +2001,7 @@ func (x *GetBoardResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetBoardResponse.ProtoReflect.Descriptor instead.
 func (*GetBoardResponse) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{18}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *GetBoardResponse) GetBoard() isGetBoardResponse_Board {
@@ -1816,7 +2077,7 @@ type ReplayGameRequest struct {
 
 func (x *ReplayGameRequest) Reset() {
 	*x = ReplayGameRequest{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[19]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1828,7 +2089,7 @@ func (x *ReplayGameRequest) String() string {
 func (*ReplayGameRequest) ProtoMessage() {}
 
 func (x *ReplayGameRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[19]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1841,7 +2102,7 @@ func (x *ReplayGameRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReplayGameRequest.ProtoReflect.Descriptor instead.
 func (*ReplayGameRequest) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{19}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ReplayGameRequest) GetGame() string {
@@ -1993,7 +2254,7 @@ type ReplayGameResponse struct {
 
 func (x *ReplayGameResponse) Reset() {
 	*x = ReplayGameResponse{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[20]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2005,7 +2266,7 @@ func (x *ReplayGameResponse) String() string {
 func (*ReplayGameResponse) ProtoMessage() {}
 
 func (x *ReplayGameResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[20]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2018,7 +2279,7 @@ func (x *ReplayGameResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReplayGameResponse.ProtoReflect.Descriptor instead.
 func (*ReplayGameResponse) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{20}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ReplayGameResponse) GetStart() *GameState {
@@ -2110,7 +2371,7 @@ type ImportRecordRequest struct {
 
 func (x *ImportRecordRequest) Reset() {
 	*x = ImportRecordRequest{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[21]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2122,7 +2383,7 @@ func (x *ImportRecordRequest) String() string {
 func (*ImportRecordRequest) ProtoMessage() {}
 
 func (x *ImportRecordRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[21]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2135,7 +2396,7 @@ func (x *ImportRecordRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRecordRequest.ProtoReflect.Descriptor instead.
 func (*ImportRecordRequest) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{21}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ImportRecordRequest) GetGame() string {
@@ -2181,7 +2442,7 @@ type ImportRecordResponse struct {
 
 func (x *ImportRecordResponse) Reset() {
 	*x = ImportRecordResponse{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[22]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2193,7 +2454,7 @@ func (x *ImportRecordResponse) String() string {
 func (*ImportRecordResponse) ProtoMessage() {}
 
 func (x *ImportRecordResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[22]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2206,7 +2467,7 @@ func (x *ImportRecordResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRecordResponse.ProtoReflect.Descriptor instead.
 func (*ImportRecordResponse) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{22}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ImportRecordResponse) GetReplay() *ReplayGameRequest {
@@ -2248,7 +2509,7 @@ type ExportRecordRequest struct {
 
 func (x *ExportRecordRequest) Reset() {
 	*x = ExportRecordRequest{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[23]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2260,7 +2521,7 @@ func (x *ExportRecordRequest) String() string {
 func (*ExportRecordRequest) ProtoMessage() {}
 
 func (x *ExportRecordRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[23]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2273,7 +2534,7 @@ func (x *ExportRecordRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRecordRequest.ProtoReflect.Descriptor instead.
 func (*ExportRecordRequest) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{23}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ExportRecordRequest) GetGame() string {
@@ -2317,7 +2578,7 @@ type ExportRecordResponse struct {
 
 func (x *ExportRecordResponse) Reset() {
 	*x = ExportRecordResponse{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[24]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2329,7 +2590,7 @@ func (x *ExportRecordResponse) String() string {
 func (*ExportRecordResponse) ProtoMessage() {}
 
 func (x *ExportRecordResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[24]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2342,7 +2603,7 @@ func (x *ExportRecordResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRecordResponse.ProtoReflect.Descriptor instead.
 func (*ExportRecordResponse) Descriptor() ([]byte, []int) {
-	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{24}
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ExportRecordResponse) GetText() string {
@@ -2373,7 +2634,7 @@ type RenderStateRequest_Mark struct {
 
 func (x *RenderStateRequest_Mark) Reset() {
 	*x = RenderStateRequest_Mark{}
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[25]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2385,7 +2646,7 @@ func (x *RenderStateRequest_Mark) String() string {
 func (*RenderStateRequest_Mark) ProtoMessage() {}
 
 func (x *RenderStateRequest_Mark) ProtoReflect() protoreflect.Message {
-	mi := &file_gamerules_v1_gamerules_proto_msgTypes[25]
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2413,6 +2674,76 @@ func (x *RenderStateRequest_Mark) GetStyle() RenderStateRequest_Mark_Style {
 		return x.Style
 	}
 	return RenderStateRequest_Mark_STYLE_UNSPECIFIED
+}
+
+// One text form of the state.
+type ConvertStateResponse_Form struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The form.
+	Format StateFormat `protobuf:"varint,1,opt,name=format,proto3,enum=gamerules.v1.StateFormat" json:"format,omitempty"`
+	// The state written in it (XGID with its "XGID=" prefix, the FIBS
+	// board with its "board:" prefix).
+	Text string `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
+	// Whether the text holds the whole state, so that reading it back
+	// gives this state: always for the canonical form (except a Gravity
+	// Trap game on a custom board, whose board travels in the typed
+	// state); for XGID and FIBS as docs/rules/backgammon.md,
+	// "Interchange formats", lists (e.g. not in the opening roll, nor
+	// with a resignation).
+	Lossless      bool `protobuf:"varint,3,opt,name=lossless,proto3" json:"lossless,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ConvertStateResponse_Form) Reset() {
+	*x = ConvertStateResponse_Form{}
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ConvertStateResponse_Form) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ConvertStateResponse_Form) ProtoMessage() {}
+
+func (x *ConvertStateResponse_Form) ProtoReflect() protoreflect.Message {
+	mi := &file_gamerules_v1_gamerules_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ConvertStateResponse_Form.ProtoReflect.Descriptor instead.
+func (*ConvertStateResponse_Form) Descriptor() ([]byte, []int) {
+	return file_gamerules_v1_gamerules_proto_rawDescGZIP(), []int{18, 0}
+}
+
+func (x *ConvertStateResponse_Form) GetFormat() StateFormat {
+	if x != nil {
+		return x.Format
+	}
+	return StateFormat_STATE_FORMAT_UNSPECIFIED
+}
+
+func (x *ConvertStateResponse_Form) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *ConvertStateResponse_Form) GetLossless() bool {
+	if x != nil {
+		return x.Lossless
+	}
+	return false
 }
 
 var File_gamerules_v1_gamerules_proto protoreflect.FileDescriptor
@@ -2529,7 +2860,7 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x06player\x18\x03 \x01(\x05B\x03\xe0A\x01H\x00R\x06player\x88\x01\x01B\t\n" +
 	"\a_player\"J\n" +
 	"\x14ObserveStateResponse\x122\n" +
-	"\x05state\x18\x01 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x03R\x05state\"\xc0\x04\n" +
+	"\x05state\x18\x01 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x03R\x05state\"\x89\x05\n" +
 	"\x12RenderStateRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
 	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x12\x17\n" +
@@ -2538,7 +2869,8 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x04side\x18\x05 \x01(\x05B\x03\xe0A\x01H\x00R\x04side\x88\x01\x01\x12*\n" +
 	"\x0ehighlight_from\x18\x06 \x01(\tB\x03\xe0A\x01R\rhighlightFrom\x12&\n" +
 	"\fhighlight_to\x18\a \x01(\tB\x03\xe0A\x01R\vhighlightTo\x12@\n" +
-	"\x05marks\x18\b \x03(\v2%.gamerules.v1.RenderStateRequest.MarkB\x03\xe0A\x01R\x05marks\x1a\xd6\x01\n" +
+	"\x05marks\x18\b \x03(\v2%.gamerules.v1.RenderStateRequest.MarkB\x03\xe0A\x01R\x05marks\x12<\n" +
+	"\x06format\x18\t \x01(\x0e2\x1a.gamerules.v1.RenderFormatB\x03\xe0A\x01H\x01R\x06format\x88\x01\x01\x1a\xd6\x01\n" +
 	"\x04Mark\x12\x13\n" +
 	"\x02at\x18\x01 \x01(\tB\x03\xe0A\x02R\x02at\x12F\n" +
 	"\x05style\x18\x02 \x01(\x0e2+.gamerules.v1.RenderStateRequest.Mark.StyleB\x03\xe0A\x02R\x05style\"q\n" +
@@ -2548,7 +2880,18 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x0eSTYLE_SELECTED\x10\x02\x12\x13\n" +
 	"\x0fSTYLE_LAST_FROM\x10\x03\x12\x11\n" +
 	"\rSTYLE_LAST_TO\x10\x04B\a\n" +
-	"\x05_side\"C\n" +
+	"\x05_sideB\t\n" +
+	"\a_format\"\x9c\x01\n" +
+	"\x13ConvertStateRequest\x12\x17\n" +
+	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
+	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x128\n" +
+	"\aformats\x18\x03 \x03(\x0e2\x19.gamerules.v1.StateFormatB\x03\xe0A\x01R\aformats\"\xd4\x01\n" +
+	"\x14ConvertStateResponse\x12B\n" +
+	"\x05forms\x18\x01 \x03(\v2'.gamerules.v1.ConvertStateResponse.FormB\x03\xe0A\x03R\x05forms\x1ax\n" +
+	"\x04Form\x126\n" +
+	"\x06format\x18\x01 \x01(\x0e2\x19.gamerules.v1.StateFormatB\x03\xe0A\x03R\x06format\x12\x17\n" +
+	"\x04text\x18\x02 \x01(\tB\x03\xe0A\x03R\x04text\x12\x1f\n" +
+	"\blossless\x18\x03 \x01(\bB\x03\xe0A\x03R\blossless\"C\n" +
 	"\x0fGetBoardRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x12\x17\n" +
 	"\x04name\x18\x02 \x01(\tB\x03\xe0A\x02R\x04name\"~\n" +
@@ -2610,7 +2953,16 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"L\n" +
 	"\x14ExportRecordResponse\x12\x17\n" +
 	"\x04text\x18\x01 \x01(\tB\x03\xe0A\x03R\x04text\x12\x1b\n" +
-	"\x06format\x18\x02 \x01(\tB\x03\xe0A\x03R\x06formatB@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
+	"\x06format\x18\x02 \x01(\tB\x03\xe0A\x03R\x06format*\\\n" +
+	"\fRenderFormat\x12\x1d\n" +
+	"\x19RENDER_FORMAT_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11RENDER_FORMAT_SVG\x10\x01\x12\x16\n" +
+	"\x12RENDER_FORMAT_TEXT\x10\x02*u\n" +
+	"\vStateFormat\x12\x1c\n" +
+	"\x18STATE_FORMAT_UNSPECIFIED\x10\x00\x12\x1a\n" +
+	"\x16STATE_FORMAT_CANONICAL\x10\x01\x12\x15\n" +
+	"\x11STATE_FORMAT_XGID\x10\x02\x12\x15\n" +
+	"\x11STATE_FORMAT_FIBS\x10\x03B@Z>github.com/gamerules/gamerules/gen/go/gamerules/v1;gamerulesv1b\x06proto3"
 
 var (
 	file_gamerules_v1_gamerules_proto_rawDescOnce sync.Once
@@ -2624,107 +2976,117 @@ func file_gamerules_v1_gamerules_proto_rawDescGZIP() []byte {
 	return file_gamerules_v1_gamerules_proto_rawDescData
 }
 
-var file_gamerules_v1_gamerules_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_gamerules_v1_gamerules_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
+var file_gamerules_v1_gamerules_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_gamerules_v1_gamerules_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
 var file_gamerules_v1_gamerules_proto_goTypes = []any{
-	(RenderStateRequest_Mark_Style)(0), // 0: gamerules.v1.RenderStateRequest.Mark.Style
-	(*GameState)(nil),                  // 1: gamerules.v1.GameState
-	(*Move)(nil),                       // 2: gamerules.v1.Move
-	(*GameInfo)(nil),                   // 3: gamerules.v1.GameInfo
-	(*ListGamesRequest)(nil),           // 4: gamerules.v1.ListGamesRequest
-	(*ListGamesResponse)(nil),          // 5: gamerules.v1.ListGamesResponse
-	(*NewGameRequest)(nil),             // 6: gamerules.v1.NewGameRequest
-	(*NewGameResponse)(nil),            // 7: gamerules.v1.NewGameResponse
-	(*LegalMovesRequest)(nil),          // 8: gamerules.v1.LegalMovesRequest
-	(*LegalMovesResponse)(nil),         // 9: gamerules.v1.LegalMovesResponse
-	(*ApplyMoveRequest)(nil),           // 10: gamerules.v1.ApplyMoveRequest
-	(*ApplyMoveResponse)(nil),          // 11: gamerules.v1.ApplyMoveResponse
-	(*NextMoves)(nil),                  // 12: gamerules.v1.NextMoves
-	(*ScoreRequest)(nil),               // 13: gamerules.v1.ScoreRequest
-	(*ScoreResponse)(nil),              // 14: gamerules.v1.ScoreResponse
-	(*ObserveStateRequest)(nil),        // 15: gamerules.v1.ObserveStateRequest
-	(*ObserveStateResponse)(nil),       // 16: gamerules.v1.ObserveStateResponse
-	(*RenderStateRequest)(nil),         // 17: gamerules.v1.RenderStateRequest
-	(*GetBoardRequest)(nil),            // 18: gamerules.v1.GetBoardRequest
-	(*GetBoardResponse)(nil),           // 19: gamerules.v1.GetBoardResponse
-	(*ReplayGameRequest)(nil),          // 20: gamerules.v1.ReplayGameRequest
-	(*ReplayGameResponse)(nil),         // 21: gamerules.v1.ReplayGameResponse
-	(*ImportRecordRequest)(nil),        // 22: gamerules.v1.ImportRecordRequest
-	(*ImportRecordResponse)(nil),       // 23: gamerules.v1.ImportRecordResponse
-	(*ExportRecordRequest)(nil),        // 24: gamerules.v1.ExportRecordRequest
-	(*ExportRecordResponse)(nil),       // 25: gamerules.v1.ExportRecordResponse
-	(*RenderStateRequest_Mark)(nil),    // 26: gamerules.v1.RenderStateRequest.Mark
-	nil,                                // 27: gamerules.v1.ImportRecordResponse.TagsEntry
-	nil,                                // 28: gamerules.v1.ExportRecordRequest.TagsEntry
-	(*BackgammonState)(nil),            // 29: gamerules.v1.BackgammonState
-	(*AbaloneState)(nil),               // 30: gamerules.v1.AbaloneState
-	(*LabyrinthState)(nil),             // 31: gamerules.v1.LabyrinthState
-	(*GravityTrapState)(nil),           // 32: gamerules.v1.GravityTrapState
-	(*BackgammonMove)(nil),             // 33: gamerules.v1.BackgammonMove
-	(*AbaloneMove)(nil),                // 34: gamerules.v1.AbaloneMove
-	(*LabyrinthMove)(nil),              // 35: gamerules.v1.LabyrinthMove
-	(*GravityTrapMove)(nil),            // 36: gamerules.v1.GravityTrapMove
-	(*BackgammonOptions)(nil),          // 37: gamerules.v1.BackgammonOptions
-	(*AbaloneOptions)(nil),             // 38: gamerules.v1.AbaloneOptions
-	(*LabyrinthOptions)(nil),           // 39: gamerules.v1.LabyrinthOptions
-	(*GravityTrapOptions)(nil),         // 40: gamerules.v1.GravityTrapOptions
-	(*fieldmaskpb.FieldMask)(nil),      // 41: google.protobuf.FieldMask
-	(*BackgammonScore)(nil),            // 42: gamerules.v1.BackgammonScore
-	(*GravityTrapBoard)(nil),           // 43: gamerules.v1.GravityTrapBoard
+	(RenderFormat)(0),                  // 0: gamerules.v1.RenderFormat
+	(StateFormat)(0),                   // 1: gamerules.v1.StateFormat
+	(RenderStateRequest_Mark_Style)(0), // 2: gamerules.v1.RenderStateRequest.Mark.Style
+	(*GameState)(nil),                  // 3: gamerules.v1.GameState
+	(*Move)(nil),                       // 4: gamerules.v1.Move
+	(*GameInfo)(nil),                   // 5: gamerules.v1.GameInfo
+	(*ListGamesRequest)(nil),           // 6: gamerules.v1.ListGamesRequest
+	(*ListGamesResponse)(nil),          // 7: gamerules.v1.ListGamesResponse
+	(*NewGameRequest)(nil),             // 8: gamerules.v1.NewGameRequest
+	(*NewGameResponse)(nil),            // 9: gamerules.v1.NewGameResponse
+	(*LegalMovesRequest)(nil),          // 10: gamerules.v1.LegalMovesRequest
+	(*LegalMovesResponse)(nil),         // 11: gamerules.v1.LegalMovesResponse
+	(*ApplyMoveRequest)(nil),           // 12: gamerules.v1.ApplyMoveRequest
+	(*ApplyMoveResponse)(nil),          // 13: gamerules.v1.ApplyMoveResponse
+	(*NextMoves)(nil),                  // 14: gamerules.v1.NextMoves
+	(*ScoreRequest)(nil),               // 15: gamerules.v1.ScoreRequest
+	(*ScoreResponse)(nil),              // 16: gamerules.v1.ScoreResponse
+	(*ObserveStateRequest)(nil),        // 17: gamerules.v1.ObserveStateRequest
+	(*ObserveStateResponse)(nil),       // 18: gamerules.v1.ObserveStateResponse
+	(*RenderStateRequest)(nil),         // 19: gamerules.v1.RenderStateRequest
+	(*ConvertStateRequest)(nil),        // 20: gamerules.v1.ConvertStateRequest
+	(*ConvertStateResponse)(nil),       // 21: gamerules.v1.ConvertStateResponse
+	(*GetBoardRequest)(nil),            // 22: gamerules.v1.GetBoardRequest
+	(*GetBoardResponse)(nil),           // 23: gamerules.v1.GetBoardResponse
+	(*ReplayGameRequest)(nil),          // 24: gamerules.v1.ReplayGameRequest
+	(*ReplayGameResponse)(nil),         // 25: gamerules.v1.ReplayGameResponse
+	(*ImportRecordRequest)(nil),        // 26: gamerules.v1.ImportRecordRequest
+	(*ImportRecordResponse)(nil),       // 27: gamerules.v1.ImportRecordResponse
+	(*ExportRecordRequest)(nil),        // 28: gamerules.v1.ExportRecordRequest
+	(*ExportRecordResponse)(nil),       // 29: gamerules.v1.ExportRecordResponse
+	(*RenderStateRequest_Mark)(nil),    // 30: gamerules.v1.RenderStateRequest.Mark
+	(*ConvertStateResponse_Form)(nil),  // 31: gamerules.v1.ConvertStateResponse.Form
+	nil,                                // 32: gamerules.v1.ImportRecordResponse.TagsEntry
+	nil,                                // 33: gamerules.v1.ExportRecordRequest.TagsEntry
+	(*BackgammonState)(nil),            // 34: gamerules.v1.BackgammonState
+	(*AbaloneState)(nil),               // 35: gamerules.v1.AbaloneState
+	(*LabyrinthState)(nil),             // 36: gamerules.v1.LabyrinthState
+	(*GravityTrapState)(nil),           // 37: gamerules.v1.GravityTrapState
+	(*BackgammonMove)(nil),             // 38: gamerules.v1.BackgammonMove
+	(*AbaloneMove)(nil),                // 39: gamerules.v1.AbaloneMove
+	(*LabyrinthMove)(nil),              // 40: gamerules.v1.LabyrinthMove
+	(*GravityTrapMove)(nil),            // 41: gamerules.v1.GravityTrapMove
+	(*BackgammonOptions)(nil),          // 42: gamerules.v1.BackgammonOptions
+	(*AbaloneOptions)(nil),             // 43: gamerules.v1.AbaloneOptions
+	(*LabyrinthOptions)(nil),           // 44: gamerules.v1.LabyrinthOptions
+	(*GravityTrapOptions)(nil),         // 45: gamerules.v1.GravityTrapOptions
+	(*fieldmaskpb.FieldMask)(nil),      // 46: google.protobuf.FieldMask
+	(*BackgammonScore)(nil),            // 47: gamerules.v1.BackgammonScore
+	(*GravityTrapBoard)(nil),           // 48: gamerules.v1.GravityTrapBoard
 }
 var file_gamerules_v1_gamerules_proto_depIdxs = []int32{
-	29, // 0: gamerules.v1.GameState.backgammon:type_name -> gamerules.v1.BackgammonState
-	30, // 1: gamerules.v1.GameState.abalone:type_name -> gamerules.v1.AbaloneState
-	31, // 2: gamerules.v1.GameState.labyrinth:type_name -> gamerules.v1.LabyrinthState
-	32, // 3: gamerules.v1.GameState.gravity_trap:type_name -> gamerules.v1.GravityTrapState
-	33, // 4: gamerules.v1.Move.backgammon:type_name -> gamerules.v1.BackgammonMove
-	34, // 5: gamerules.v1.Move.abalone:type_name -> gamerules.v1.AbaloneMove
-	35, // 6: gamerules.v1.Move.labyrinth:type_name -> gamerules.v1.LabyrinthMove
-	36, // 7: gamerules.v1.Move.gravity_trap:type_name -> gamerules.v1.GravityTrapMove
-	1,  // 8: gamerules.v1.Move.result:type_name -> gamerules.v1.GameState
-	3,  // 9: gamerules.v1.ListGamesResponse.games:type_name -> gamerules.v1.GameInfo
-	37, // 10: gamerules.v1.NewGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
-	38, // 11: gamerules.v1.NewGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
-	39, // 12: gamerules.v1.NewGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
-	40, // 13: gamerules.v1.NewGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
-	1,  // 14: gamerules.v1.NewGameResponse.state:type_name -> gamerules.v1.GameState
-	1,  // 15: gamerules.v1.LegalMovesRequest.state:type_name -> gamerules.v1.GameState
-	41, // 16: gamerules.v1.LegalMovesRequest.read_mask:type_name -> google.protobuf.FieldMask
-	2,  // 17: gamerules.v1.LegalMovesResponse.moves:type_name -> gamerules.v1.Move
-	1,  // 18: gamerules.v1.ApplyMoveRequest.state:type_name -> gamerules.v1.GameState
-	2,  // 19: gamerules.v1.ApplyMoveRequest.move:type_name -> gamerules.v1.Move
-	1,  // 20: gamerules.v1.ApplyMoveResponse.state:type_name -> gamerules.v1.GameState
-	2,  // 21: gamerules.v1.ApplyMoveResponse.move:type_name -> gamerules.v1.Move
-	12, // 22: gamerules.v1.ApplyMoveResponse.next:type_name -> gamerules.v1.NextMoves
-	42, // 23: gamerules.v1.ApplyMoveResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
-	2,  // 24: gamerules.v1.NextMoves.moves:type_name -> gamerules.v1.Move
-	1,  // 25: gamerules.v1.ScoreRequest.state:type_name -> gamerules.v1.GameState
-	42, // 26: gamerules.v1.ScoreResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
-	1,  // 27: gamerules.v1.ObserveStateRequest.state:type_name -> gamerules.v1.GameState
-	1,  // 28: gamerules.v1.ObserveStateResponse.state:type_name -> gamerules.v1.GameState
-	1,  // 29: gamerules.v1.RenderStateRequest.state:type_name -> gamerules.v1.GameState
-	26, // 30: gamerules.v1.RenderStateRequest.marks:type_name -> gamerules.v1.RenderStateRequest.Mark
-	43, // 31: gamerules.v1.GetBoardResponse.gravity_trap:type_name -> gamerules.v1.GravityTrapBoard
-	1,  // 32: gamerules.v1.ReplayGameRequest.state:type_name -> gamerules.v1.GameState
-	37, // 33: gamerules.v1.ReplayGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
-	38, // 34: gamerules.v1.ReplayGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
-	39, // 35: gamerules.v1.ReplayGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
-	40, // 36: gamerules.v1.ReplayGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
-	1,  // 37: gamerules.v1.ReplayGameResponse.start:type_name -> gamerules.v1.GameState
-	1,  // 38: gamerules.v1.ReplayGameResponse.state:type_name -> gamerules.v1.GameState
-	1,  // 39: gamerules.v1.ReplayGameResponse.states:type_name -> gamerules.v1.GameState
-	42, // 40: gamerules.v1.ReplayGameResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
-	20, // 41: gamerules.v1.ImportRecordResponse.replay:type_name -> gamerules.v1.ReplayGameRequest
-	21, // 42: gamerules.v1.ImportRecordResponse.result:type_name -> gamerules.v1.ReplayGameResponse
-	27, // 43: gamerules.v1.ImportRecordResponse.tags:type_name -> gamerules.v1.ImportRecordResponse.TagsEntry
-	20, // 44: gamerules.v1.ExportRecordRequest.replay:type_name -> gamerules.v1.ReplayGameRequest
-	28, // 45: gamerules.v1.ExportRecordRequest.tags:type_name -> gamerules.v1.ExportRecordRequest.TagsEntry
-	0,  // 46: gamerules.v1.RenderStateRequest.Mark.style:type_name -> gamerules.v1.RenderStateRequest.Mark.Style
-	47, // [47:47] is the sub-list for method output_type
-	47, // [47:47] is the sub-list for method input_type
-	47, // [47:47] is the sub-list for extension type_name
-	47, // [47:47] is the sub-list for extension extendee
-	0,  // [0:47] is the sub-list for field type_name
+	34, // 0: gamerules.v1.GameState.backgammon:type_name -> gamerules.v1.BackgammonState
+	35, // 1: gamerules.v1.GameState.abalone:type_name -> gamerules.v1.AbaloneState
+	36, // 2: gamerules.v1.GameState.labyrinth:type_name -> gamerules.v1.LabyrinthState
+	37, // 3: gamerules.v1.GameState.gravity_trap:type_name -> gamerules.v1.GravityTrapState
+	38, // 4: gamerules.v1.Move.backgammon:type_name -> gamerules.v1.BackgammonMove
+	39, // 5: gamerules.v1.Move.abalone:type_name -> gamerules.v1.AbaloneMove
+	40, // 6: gamerules.v1.Move.labyrinth:type_name -> gamerules.v1.LabyrinthMove
+	41, // 7: gamerules.v1.Move.gravity_trap:type_name -> gamerules.v1.GravityTrapMove
+	3,  // 8: gamerules.v1.Move.result:type_name -> gamerules.v1.GameState
+	5,  // 9: gamerules.v1.ListGamesResponse.games:type_name -> gamerules.v1.GameInfo
+	42, // 10: gamerules.v1.NewGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
+	43, // 11: gamerules.v1.NewGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
+	44, // 12: gamerules.v1.NewGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
+	45, // 13: gamerules.v1.NewGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
+	3,  // 14: gamerules.v1.NewGameResponse.state:type_name -> gamerules.v1.GameState
+	3,  // 15: gamerules.v1.LegalMovesRequest.state:type_name -> gamerules.v1.GameState
+	46, // 16: gamerules.v1.LegalMovesRequest.read_mask:type_name -> google.protobuf.FieldMask
+	4,  // 17: gamerules.v1.LegalMovesResponse.moves:type_name -> gamerules.v1.Move
+	3,  // 18: gamerules.v1.ApplyMoveRequest.state:type_name -> gamerules.v1.GameState
+	4,  // 19: gamerules.v1.ApplyMoveRequest.move:type_name -> gamerules.v1.Move
+	3,  // 20: gamerules.v1.ApplyMoveResponse.state:type_name -> gamerules.v1.GameState
+	4,  // 21: gamerules.v1.ApplyMoveResponse.move:type_name -> gamerules.v1.Move
+	14, // 22: gamerules.v1.ApplyMoveResponse.next:type_name -> gamerules.v1.NextMoves
+	47, // 23: gamerules.v1.ApplyMoveResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	4,  // 24: gamerules.v1.NextMoves.moves:type_name -> gamerules.v1.Move
+	3,  // 25: gamerules.v1.ScoreRequest.state:type_name -> gamerules.v1.GameState
+	47, // 26: gamerules.v1.ScoreResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	3,  // 27: gamerules.v1.ObserveStateRequest.state:type_name -> gamerules.v1.GameState
+	3,  // 28: gamerules.v1.ObserveStateResponse.state:type_name -> gamerules.v1.GameState
+	3,  // 29: gamerules.v1.RenderStateRequest.state:type_name -> gamerules.v1.GameState
+	30, // 30: gamerules.v1.RenderStateRequest.marks:type_name -> gamerules.v1.RenderStateRequest.Mark
+	0,  // 31: gamerules.v1.RenderStateRequest.format:type_name -> gamerules.v1.RenderFormat
+	3,  // 32: gamerules.v1.ConvertStateRequest.state:type_name -> gamerules.v1.GameState
+	1,  // 33: gamerules.v1.ConvertStateRequest.formats:type_name -> gamerules.v1.StateFormat
+	31, // 34: gamerules.v1.ConvertStateResponse.forms:type_name -> gamerules.v1.ConvertStateResponse.Form
+	48, // 35: gamerules.v1.GetBoardResponse.gravity_trap:type_name -> gamerules.v1.GravityTrapBoard
+	3,  // 36: gamerules.v1.ReplayGameRequest.state:type_name -> gamerules.v1.GameState
+	42, // 37: gamerules.v1.ReplayGameRequest.backgammon:type_name -> gamerules.v1.BackgammonOptions
+	43, // 38: gamerules.v1.ReplayGameRequest.abalone:type_name -> gamerules.v1.AbaloneOptions
+	44, // 39: gamerules.v1.ReplayGameRequest.labyrinth:type_name -> gamerules.v1.LabyrinthOptions
+	45, // 40: gamerules.v1.ReplayGameRequest.gravity_trap:type_name -> gamerules.v1.GravityTrapOptions
+	3,  // 41: gamerules.v1.ReplayGameResponse.start:type_name -> gamerules.v1.GameState
+	3,  // 42: gamerules.v1.ReplayGameResponse.state:type_name -> gamerules.v1.GameState
+	3,  // 43: gamerules.v1.ReplayGameResponse.states:type_name -> gamerules.v1.GameState
+	47, // 44: gamerules.v1.ReplayGameResponse.backgammon:type_name -> gamerules.v1.BackgammonScore
+	24, // 45: gamerules.v1.ImportRecordResponse.replay:type_name -> gamerules.v1.ReplayGameRequest
+	25, // 46: gamerules.v1.ImportRecordResponse.result:type_name -> gamerules.v1.ReplayGameResponse
+	32, // 47: gamerules.v1.ImportRecordResponse.tags:type_name -> gamerules.v1.ImportRecordResponse.TagsEntry
+	24, // 48: gamerules.v1.ExportRecordRequest.replay:type_name -> gamerules.v1.ReplayGameRequest
+	33, // 49: gamerules.v1.ExportRecordRequest.tags:type_name -> gamerules.v1.ExportRecordRequest.TagsEntry
+	2,  // 50: gamerules.v1.RenderStateRequest.Mark.style:type_name -> gamerules.v1.RenderStateRequest.Mark.Style
+	1,  // 51: gamerules.v1.ConvertStateResponse.Form.format:type_name -> gamerules.v1.StateFormat
+	52, // [52:52] is the sub-list for method output_type
+	52, // [52:52] is the sub-list for method input_type
+	52, // [52:52] is the sub-list for extension type_name
+	52, // [52:52] is the sub-list for extension extendee
+	0,  // [0:52] is the sub-list for field type_name
 }
 
 func init() { file_gamerules_v1_gamerules_proto_init() }
@@ -2759,23 +3121,23 @@ func file_gamerules_v1_gamerules_proto_init() {
 	file_gamerules_v1_gamerules_proto_msgTypes[13].OneofWrappers = []any{}
 	file_gamerules_v1_gamerules_proto_msgTypes[14].OneofWrappers = []any{}
 	file_gamerules_v1_gamerules_proto_msgTypes[16].OneofWrappers = []any{}
-	file_gamerules_v1_gamerules_proto_msgTypes[18].OneofWrappers = []any{
+	file_gamerules_v1_gamerules_proto_msgTypes[20].OneofWrappers = []any{
 		(*GetBoardResponse_GravityTrap)(nil),
 	}
-	file_gamerules_v1_gamerules_proto_msgTypes[19].OneofWrappers = []any{
+	file_gamerules_v1_gamerules_proto_msgTypes[21].OneofWrappers = []any{
 		(*ReplayGameRequest_Backgammon)(nil),
 		(*ReplayGameRequest_Abalone)(nil),
 		(*ReplayGameRequest_Labyrinth)(nil),
 		(*ReplayGameRequest_GravityTrap)(nil),
 	}
-	file_gamerules_v1_gamerules_proto_msgTypes[20].OneofWrappers = []any{}
+	file_gamerules_v1_gamerules_proto_msgTypes[22].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamerules_v1_gamerules_proto_rawDesc), len(file_gamerules_v1_gamerules_proto_rawDesc)),
-			NumEnums:      1,
-			NumMessages:   28,
+			NumEnums:      3,
+			NumMessages:   31,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -32,7 +32,7 @@ var File_gamerules_v1_service_proto protoreflect.FileDescriptor
 
 const file_gamerules_v1_service_proto_rawDesc = "" +
 	"\n" +
-	"\x1agamerules/v1/service.proto\x12\fgamerules.v1\x1a\x17gamerules/v1/bulk.proto\x1a\x1cgamerules/v1/gamerules.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x19google/api/httpbody.proto2\xf5\f\n" +
+	"\x1agamerules/v1/service.proto\x12\fgamerules.v1\x1a\x17gamerules/v1/bulk.proto\x1a\x1cgamerules/v1/gamerules.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x19google/api/httpbody.proto2\xf4\r\n" +
 	"\tGameRules\x12b\n" +
 	"\tListGames\x12\x1e.gamerules.v1.ListGamesRequest\x1a\x1f.gamerules.v1.ListGamesResponse\"\x14\x82\xd3\xe4\x93\x02\v\x12\t/v1/games\x90\x02\x01\x12j\n" +
 	"\aNewGame\x12\x1c.gamerules.v1.NewGameRequest\x1a\x1d.gamerules.v1.NewGameResponse\"\"\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/v1/games/{game}:new\x90\x02\x01\x12z\n" +
@@ -41,7 +41,8 @@ const file_gamerules_v1_service_proto_rawDesc = "" +
 	"\tApplyMove\x12\x1e.gamerules.v1.ApplyMoveRequest\x1a\x1f.gamerules.v1.ApplyMoveResponse\"(\x82\xd3\xe4\x93\x02\x1f:\x01*\"\x1a/v1/games/{game}:applyMove\x90\x02\x01\x12f\n" +
 	"\x05Score\x12\x1a.gamerules.v1.ScoreRequest\x1a\x1b.gamerules.v1.ScoreResponse\"$\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/v1/games/{game}:score\x90\x02\x01\x12}\n" +
 	"\fObserveState\x12!.gamerules.v1.ObserveStateRequest\x1a\".gamerules.v1.ObserveStateResponse\"&\x82\xd3\xe4\x93\x02\x1d:\x01*\"\x18/v1/games/{game}:observe\x90\x02\x01\x12\x87\x01\n" +
-	"\vRenderState\x12 .gamerules.v1.RenderStateRequest\x1a\x14.google.api.HttpBody\"@\x82\xd3\xe4\x93\x027Z\x1c:\x01*\"\x17/v1/games/{game}:render\x12\x17/v1/games/{game}:render\x90\x02\x01\x12t\n" +
+	"\vRenderState\x12 .gamerules.v1.RenderStateRequest\x1a\x14.google.api.HttpBody\"@\x82\xd3\xe4\x93\x027Z\x1c:\x01*\"\x17/v1/games/{game}:render\x12\x17/v1/games/{game}:render\x90\x02\x01\x12}\n" +
+	"\fConvertState\x12!.gamerules.v1.ConvertStateRequest\x1a\".gamerules.v1.ConvertStateResponse\"&\x82\xd3\xe4\x93\x02\x1d:\x01*\"\x18/v1/games/{game}:convert\x90\x02\x01\x12t\n" +
 	"\bGetBoard\x12\x1d.gamerules.v1.GetBoardRequest\x1a\x1e.gamerules.v1.GetBoardResponse\")\x82\xd3\xe4\x93\x02 \x12\x1e/v1/games/{game}/boards/{name}\x90\x02\x01\x12v\n" +
 	"\n" +
 	"ReplayGame\x12\x1f.gamerules.v1.ReplayGameRequest\x1a .gamerules.v1.ReplayGameResponse\"%\x82\xd3\xe4\x93\x02\x1c:\x01*\"\x17/v1/games/{game}:replay\x90\x02\x01\x12\x82\x01\n" +
@@ -59,27 +60,29 @@ var file_gamerules_v1_service_proto_goTypes = []any{
 	(*v1.ScoreRequest)(nil),         // 4: gamerules.v1.ScoreRequest
 	(*v1.ObserveStateRequest)(nil),  // 5: gamerules.v1.ObserveStateRequest
 	(*v1.RenderStateRequest)(nil),   // 6: gamerules.v1.RenderStateRequest
-	(*v1.GetBoardRequest)(nil),      // 7: gamerules.v1.GetBoardRequest
-	(*v1.ReplayGameRequest)(nil),    // 8: gamerules.v1.ReplayGameRequest
-	(*v1.ImportRecordRequest)(nil),  // 9: gamerules.v1.ImportRecordRequest
-	(*v1.ExportRecordRequest)(nil),  // 10: gamerules.v1.ExportRecordRequest
-	(*v1.BatchRequest)(nil),         // 11: gamerules.v1.BatchRequest
-	(*v1.ExpandRequest)(nil),        // 12: gamerules.v1.ExpandRequest
-	(*v1.PlayoutRequest)(nil),       // 13: gamerules.v1.PlayoutRequest
-	(*v1.ListGamesResponse)(nil),    // 14: gamerules.v1.ListGamesResponse
-	(*v1.NewGameResponse)(nil),      // 15: gamerules.v1.NewGameResponse
-	(*v1.LegalMovesResponse)(nil),   // 16: gamerules.v1.LegalMovesResponse
-	(*v1.ApplyMoveResponse)(nil),    // 17: gamerules.v1.ApplyMoveResponse
-	(*v1.ScoreResponse)(nil),        // 18: gamerules.v1.ScoreResponse
-	(*v1.ObserveStateResponse)(nil), // 19: gamerules.v1.ObserveStateResponse
-	(*httpbody.HttpBody)(nil),       // 20: google.api.HttpBody
-	(*v1.GetBoardResponse)(nil),     // 21: gamerules.v1.GetBoardResponse
-	(*v1.ReplayGameResponse)(nil),   // 22: gamerules.v1.ReplayGameResponse
-	(*v1.ImportRecordResponse)(nil), // 23: gamerules.v1.ImportRecordResponse
-	(*v1.ExportRecordResponse)(nil), // 24: gamerules.v1.ExportRecordResponse
-	(*v1.BatchResponse)(nil),        // 25: gamerules.v1.BatchResponse
-	(*v1.ExpandResponse)(nil),       // 26: gamerules.v1.ExpandResponse
-	(*v1.PlayoutResponse)(nil),      // 27: gamerules.v1.PlayoutResponse
+	(*v1.ConvertStateRequest)(nil),  // 7: gamerules.v1.ConvertStateRequest
+	(*v1.GetBoardRequest)(nil),      // 8: gamerules.v1.GetBoardRequest
+	(*v1.ReplayGameRequest)(nil),    // 9: gamerules.v1.ReplayGameRequest
+	(*v1.ImportRecordRequest)(nil),  // 10: gamerules.v1.ImportRecordRequest
+	(*v1.ExportRecordRequest)(nil),  // 11: gamerules.v1.ExportRecordRequest
+	(*v1.BatchRequest)(nil),         // 12: gamerules.v1.BatchRequest
+	(*v1.ExpandRequest)(nil),        // 13: gamerules.v1.ExpandRequest
+	(*v1.PlayoutRequest)(nil),       // 14: gamerules.v1.PlayoutRequest
+	(*v1.ListGamesResponse)(nil),    // 15: gamerules.v1.ListGamesResponse
+	(*v1.NewGameResponse)(nil),      // 16: gamerules.v1.NewGameResponse
+	(*v1.LegalMovesResponse)(nil),   // 17: gamerules.v1.LegalMovesResponse
+	(*v1.ApplyMoveResponse)(nil),    // 18: gamerules.v1.ApplyMoveResponse
+	(*v1.ScoreResponse)(nil),        // 19: gamerules.v1.ScoreResponse
+	(*v1.ObserveStateResponse)(nil), // 20: gamerules.v1.ObserveStateResponse
+	(*httpbody.HttpBody)(nil),       // 21: google.api.HttpBody
+	(*v1.ConvertStateResponse)(nil), // 22: gamerules.v1.ConvertStateResponse
+	(*v1.GetBoardResponse)(nil),     // 23: gamerules.v1.GetBoardResponse
+	(*v1.ReplayGameResponse)(nil),   // 24: gamerules.v1.ReplayGameResponse
+	(*v1.ImportRecordResponse)(nil), // 25: gamerules.v1.ImportRecordResponse
+	(*v1.ExportRecordResponse)(nil), // 26: gamerules.v1.ExportRecordResponse
+	(*v1.BatchResponse)(nil),        // 27: gamerules.v1.BatchResponse
+	(*v1.ExpandResponse)(nil),       // 28: gamerules.v1.ExpandResponse
+	(*v1.PlayoutResponse)(nil),      // 29: gamerules.v1.PlayoutResponse
 }
 var file_gamerules_v1_service_proto_depIdxs = []int32{
 	0,  // 0: gamerules.v1.GameRules.ListGames:input_type -> gamerules.v1.ListGamesRequest
@@ -89,29 +92,31 @@ var file_gamerules_v1_service_proto_depIdxs = []int32{
 	4,  // 4: gamerules.v1.GameRules.Score:input_type -> gamerules.v1.ScoreRequest
 	5,  // 5: gamerules.v1.GameRules.ObserveState:input_type -> gamerules.v1.ObserveStateRequest
 	6,  // 6: gamerules.v1.GameRules.RenderState:input_type -> gamerules.v1.RenderStateRequest
-	7,  // 7: gamerules.v1.GameRules.GetBoard:input_type -> gamerules.v1.GetBoardRequest
-	8,  // 8: gamerules.v1.GameRules.ReplayGame:input_type -> gamerules.v1.ReplayGameRequest
-	9,  // 9: gamerules.v1.GameRules.ImportRecord:input_type -> gamerules.v1.ImportRecordRequest
-	10, // 10: gamerules.v1.GameRules.ExportRecord:input_type -> gamerules.v1.ExportRecordRequest
-	11, // 11: gamerules.v1.GameRules.Batch:input_type -> gamerules.v1.BatchRequest
-	12, // 12: gamerules.v1.GameRules.Expand:input_type -> gamerules.v1.ExpandRequest
-	13, // 13: gamerules.v1.GameRules.Playout:input_type -> gamerules.v1.PlayoutRequest
-	14, // 14: gamerules.v1.GameRules.ListGames:output_type -> gamerules.v1.ListGamesResponse
-	15, // 15: gamerules.v1.GameRules.NewGame:output_type -> gamerules.v1.NewGameResponse
-	16, // 16: gamerules.v1.GameRules.LegalMoves:output_type -> gamerules.v1.LegalMovesResponse
-	17, // 17: gamerules.v1.GameRules.ApplyMove:output_type -> gamerules.v1.ApplyMoveResponse
-	18, // 18: gamerules.v1.GameRules.Score:output_type -> gamerules.v1.ScoreResponse
-	19, // 19: gamerules.v1.GameRules.ObserveState:output_type -> gamerules.v1.ObserveStateResponse
-	20, // 20: gamerules.v1.GameRules.RenderState:output_type -> google.api.HttpBody
-	21, // 21: gamerules.v1.GameRules.GetBoard:output_type -> gamerules.v1.GetBoardResponse
-	22, // 22: gamerules.v1.GameRules.ReplayGame:output_type -> gamerules.v1.ReplayGameResponse
-	23, // 23: gamerules.v1.GameRules.ImportRecord:output_type -> gamerules.v1.ImportRecordResponse
-	24, // 24: gamerules.v1.GameRules.ExportRecord:output_type -> gamerules.v1.ExportRecordResponse
-	25, // 25: gamerules.v1.GameRules.Batch:output_type -> gamerules.v1.BatchResponse
-	26, // 26: gamerules.v1.GameRules.Expand:output_type -> gamerules.v1.ExpandResponse
-	27, // 27: gamerules.v1.GameRules.Playout:output_type -> gamerules.v1.PlayoutResponse
-	14, // [14:28] is the sub-list for method output_type
-	0,  // [0:14] is the sub-list for method input_type
+	7,  // 7: gamerules.v1.GameRules.ConvertState:input_type -> gamerules.v1.ConvertStateRequest
+	8,  // 8: gamerules.v1.GameRules.GetBoard:input_type -> gamerules.v1.GetBoardRequest
+	9,  // 9: gamerules.v1.GameRules.ReplayGame:input_type -> gamerules.v1.ReplayGameRequest
+	10, // 10: gamerules.v1.GameRules.ImportRecord:input_type -> gamerules.v1.ImportRecordRequest
+	11, // 11: gamerules.v1.GameRules.ExportRecord:input_type -> gamerules.v1.ExportRecordRequest
+	12, // 12: gamerules.v1.GameRules.Batch:input_type -> gamerules.v1.BatchRequest
+	13, // 13: gamerules.v1.GameRules.Expand:input_type -> gamerules.v1.ExpandRequest
+	14, // 14: gamerules.v1.GameRules.Playout:input_type -> gamerules.v1.PlayoutRequest
+	15, // 15: gamerules.v1.GameRules.ListGames:output_type -> gamerules.v1.ListGamesResponse
+	16, // 16: gamerules.v1.GameRules.NewGame:output_type -> gamerules.v1.NewGameResponse
+	17, // 17: gamerules.v1.GameRules.LegalMoves:output_type -> gamerules.v1.LegalMovesResponse
+	18, // 18: gamerules.v1.GameRules.ApplyMove:output_type -> gamerules.v1.ApplyMoveResponse
+	19, // 19: gamerules.v1.GameRules.Score:output_type -> gamerules.v1.ScoreResponse
+	20, // 20: gamerules.v1.GameRules.ObserveState:output_type -> gamerules.v1.ObserveStateResponse
+	21, // 21: gamerules.v1.GameRules.RenderState:output_type -> google.api.HttpBody
+	22, // 22: gamerules.v1.GameRules.ConvertState:output_type -> gamerules.v1.ConvertStateResponse
+	23, // 23: gamerules.v1.GameRules.GetBoard:output_type -> gamerules.v1.GetBoardResponse
+	24, // 24: gamerules.v1.GameRules.ReplayGame:output_type -> gamerules.v1.ReplayGameResponse
+	25, // 25: gamerules.v1.GameRules.ImportRecord:output_type -> gamerules.v1.ImportRecordResponse
+	26, // 26: gamerules.v1.GameRules.ExportRecord:output_type -> gamerules.v1.ExportRecordResponse
+	27, // 27: gamerules.v1.GameRules.Batch:output_type -> gamerules.v1.BatchResponse
+	28, // 28: gamerules.v1.GameRules.Expand:output_type -> gamerules.v1.ExpandResponse
+	29, // 29: gamerules.v1.GameRules.Playout:output_type -> gamerules.v1.PlayoutResponse
+	15, // [15:30] is the sub-list for method output_type
+	0,  // [0:15] is the sub-list for method input_type
 	0,  // [0:0] is the sub-list for extension type_name
 	0,  // [0:0] is the sub-list for extension extendee
 	0,  // [0:0] is the sub-list for field type_name

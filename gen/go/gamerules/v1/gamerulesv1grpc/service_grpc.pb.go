@@ -33,6 +33,7 @@ const (
 	GameRules_Score_FullMethodName        = "/gamerules.v1.GameRules/Score"
 	GameRules_ObserveState_FullMethodName = "/gamerules.v1.GameRules/ObserveState"
 	GameRules_RenderState_FullMethodName  = "/gamerules.v1.GameRules/RenderState"
+	GameRules_ConvertState_FullMethodName = "/gamerules.v1.GameRules/ConvertState"
 	GameRules_GetBoard_FullMethodName     = "/gamerules.v1.GameRules/GetBoard"
 	GameRules_ReplayGame_FullMethodName   = "/gamerules.v1.GameRules/ReplayGame"
 	GameRules_ImportRecord_FullMethodName = "/gamerules.v1.GameRules/ImportRecord"
@@ -77,7 +78,8 @@ type GameRulesClient interface {
 	ObserveState(ctx context.Context, in *v1.ObserveStateRequest, opts ...grpc.CallOption) (*v1.ObserveStateResponse, error)
 	// RenderState draws the board of a state as a self-contained SVG image
 	// (google.api.HttpBody with content type image/svg+xml): every game and
-	// every phase. Elements carry stable ids and data-* attributes (points,
+	// every phase; with format RENDER_FORMAT_TEXT, as plain text (content
+	// type text/plain; charset=utf-8). Elements carry stable ids and data-* attributes (points,
 	// cells, squares, stations, insertion points) that a page can bind clicks
 	// to. GET takes the request as query parameters (state.text=..., size=...);
 	// POST takes it as a JSON body (needed for a custom Gravity Trap board).
@@ -85,6 +87,12 @@ type GameRulesClient interface {
 	// browser can show the URL directly:
 	// buf:lint:ignore RPC_RESPONSE_STANDARD_NAME
 	RenderState(ctx context.Context, in *v1.RenderStateRequest, opts ...grpc.CallOption) (*httpbody.HttpBody, error)
+	// ConvertState writes a state in the text forms asked for (all the
+	// game's forms when none is asked), each saying whether it holds the
+	// whole state. Backgammon: the canonical gnubg ID, XGID and the FIBS
+	// board; the other games: their canonical text form. The state may be
+	// given in any form the game reads.
+	ConvertState(ctx context.Context, in *v1.ConvertStateRequest, opts ...grpc.CallOption) (*v1.ConvertStateResponse, error)
 	// GetBoard returns a built-in board as data, for a client that draws it
 	// itself: Gravity Trap's "default" and "rings" with their stations (and
 	// where to draw them), lines and opposite map. A state on a built-in
@@ -236,6 +244,16 @@ func (c *gameRulesClient) RenderState(ctx context.Context, in *v1.RenderStateReq
 	return out, nil
 }
 
+func (c *gameRulesClient) ConvertState(ctx context.Context, in *v1.ConvertStateRequest, opts ...grpc.CallOption) (*v1.ConvertStateResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(v1.ConvertStateResponse)
+	err := c.cc.Invoke(ctx, GameRules_ConvertState_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *gameRulesClient) GetBoard(ctx context.Context, in *v1.GetBoardRequest, opts ...grpc.CallOption) (*v1.GetBoardResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(v1.GetBoardResponse)
@@ -341,7 +359,8 @@ type GameRulesServer interface {
 	ObserveState(context.Context, *v1.ObserveStateRequest) (*v1.ObserveStateResponse, error)
 	// RenderState draws the board of a state as a self-contained SVG image
 	// (google.api.HttpBody with content type image/svg+xml): every game and
-	// every phase. Elements carry stable ids and data-* attributes (points,
+	// every phase; with format RENDER_FORMAT_TEXT, as plain text (content
+	// type text/plain; charset=utf-8). Elements carry stable ids and data-* attributes (points,
 	// cells, squares, stations, insertion points) that a page can bind clicks
 	// to. GET takes the request as query parameters (state.text=..., size=...);
 	// POST takes it as a JSON body (needed for a custom Gravity Trap board).
@@ -349,6 +368,12 @@ type GameRulesServer interface {
 	// browser can show the URL directly:
 	// buf:lint:ignore RPC_RESPONSE_STANDARD_NAME
 	RenderState(context.Context, *v1.RenderStateRequest) (*httpbody.HttpBody, error)
+	// ConvertState writes a state in the text forms asked for (all the
+	// game's forms when none is asked), each saying whether it holds the
+	// whole state. Backgammon: the canonical gnubg ID, XGID and the FIBS
+	// board; the other games: their canonical text form. The state may be
+	// given in any form the game reads.
+	ConvertState(context.Context, *v1.ConvertStateRequest) (*v1.ConvertStateResponse, error)
 	// GetBoard returns a built-in board as data, for a client that draws it
 	// itself: Gravity Trap's "default" and "rings" with their stations (and
 	// where to draw them), lines and opposite map. A state on a built-in
@@ -450,6 +475,9 @@ func (UnimplementedGameRulesServer) ObserveState(context.Context, *v1.ObserveSta
 }
 func (UnimplementedGameRulesServer) RenderState(context.Context, *v1.RenderStateRequest) (*httpbody.HttpBody, error) {
 	return nil, status.Error(codes.Unimplemented, "method RenderState not implemented")
+}
+func (UnimplementedGameRulesServer) ConvertState(context.Context, *v1.ConvertStateRequest) (*v1.ConvertStateResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ConvertState not implemented")
 }
 func (UnimplementedGameRulesServer) GetBoard(context.Context, *v1.GetBoardRequest) (*v1.GetBoardResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetBoard not implemented")
@@ -619,6 +647,24 @@ func _GameRules_RenderState_Handler(srv interface{}, ctx context.Context, dec fu
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GameRules_ConvertState_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(v1.ConvertStateRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameRulesServer).ConvertState(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GameRules_ConvertState_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameRulesServer).ConvertState(ctx, req.(*v1.ConvertStateRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _GameRules_GetBoard_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(v1.GetBoardRequest)
 	if err := dec(in); err != nil {
@@ -779,6 +825,10 @@ var GameRules_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "RenderState",
 			Handler:    _GameRules_RenderState_Handler,
+		},
+		{
+			MethodName: "ConvertState",
+			Handler:    _GameRules_ConvertState_Handler,
 		},
 		{
 			MethodName: "GetBoard",
