@@ -174,7 +174,7 @@ func (a *API) RESTHandler() (http.Handler, error) {
 		return nil, err
 	}
 	h := restLimits(opts, gw, limit.NewInFlight(opts.MaxInFlight, opts.QueueWait), a.refused.WithLabelValues("http", "overloaded"))
-	return a.tr.handler(requestid.HTTP(instrument(h, a.httpM, a.logger.Named("http")))), nil
+	return noSniff(a.tr.handler(requestid.HTTP(instrument(h, a.httpM, a.logger.Named("http"))))), nil
 }
 
 // metricsRegistry is where the stack registers its metrics and what

@@ -117,6 +117,19 @@ func routeOf(path string) string {
 	return "other"
 }
 
+// noSniff is the outermost wrapper of every HTTP answer of the stack (the
+// REST API and its errors, the pages, /metrics, the probes): each carries
+// X-Content-Type-Options: nosniff, so that a browser never reads an answer
+// as another type than the one it declares (an error quoting its input as
+// HTML, say). The header is set before the handler runs, so that it is there
+// whoever writes the answer.
+func noSniff(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		next.ServeHTTP(w, r)
+	})
+}
+
 // withCORS lets the browser origins of cfg.CORSOrigins call the REST API
 // (github.com/rs/cors): preflights are answered (204, with the allowed
 // methods and headers, cached for 10 minutes), and answers carry

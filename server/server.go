@@ -135,7 +135,7 @@ func New(opts Options) (*Server, error) {
 	s.closeGW = closeGW
 	s.httpLimit = limit.NewInFlight(opts.MaxInFlight, opts.QueueWait)
 	s.httpServer = &http.Server{
-		Handler:           s.tr.handler(newHTTPHandler(opts, gw, a.reg, a.httpM, s.healthSrv.Server, s.httpLimit, a.refused.WithLabelValues("http", "overloaded"), s.logger.Named("http"))),
+		Handler:           noSniff(s.tr.handler(newHTTPHandler(opts, gw, a.reg, a.httpM, s.healthSrv.Server, s.httpLimit, a.refused.WithLabelValues("http", "overloaded"), s.logger.Named("http")))),
 		ReadHeaderTimeout: min(opts.HTTPReadTimeout, 10*time.Second),
 		ReadTimeout:       opts.HTTPReadTimeout, // a slow client cannot hold a request open
 		WriteTimeout:      opts.HTTPReadTimeout + opts.RequestTimeout + 5*time.Second,

@@ -118,6 +118,7 @@ func NewPort(addr string, hs *Server, errorLog *log.Logger) (*Port, error) {
 	}
 	h.HTTP = &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("X-Content-Type-Options", "nosniff") // as every answer of the stack (issue 30)
 			if r.ProtoMajor == 2 && strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc") {
 				gs.ServeHTTP(w, r)
 				return
