@@ -63,7 +63,9 @@ type Options struct {
 	GRPCMaxStreams int
 	// HealthAddr, when set (e.g. ":8081"; default "": none), is a third
 	// port for probes only: /healthz, /readyz and gRPC health (plain text,
-	// HTTP/1.1 and HTTP/2), at most 32 connections of its own, so that
+	// HTTP/1.1 and HTTP/2), at most 32 connections of its own, never
+	// refusing a new one (beyond 32 it closes an idle or half-sent one of
+	// the address holding the most: probes.Listener), so that
 	// probes are answered while a flood holds every place on the public
 	// ports (MaxConnections). Keep it out of the Service that clients reach.
 	HealthAddr string

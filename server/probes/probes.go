@@ -4,7 +4,9 @@
 //
 // Files:
 //
-//	probes.go  Server, Register, Port, NewPort, MaxConns, ReadTimeout
+//	probes.go    Server, Register, Port, NewPort, MaxConns, ReadTimeout, IdleTimeout
+//	listener.go  Listener (never refuses: evicts the idle connections of the
+//	             busiest address), ConnContext, Track
 package probes
 
 import (
@@ -21,15 +23,19 @@ import (
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
-
-	"github.com/gamerules/gamerules/server/limit"
 )
 
 // The health port's own limits (--health-addr): probes only, so a few
-// connections, each short-lived.
+// connections, each short-lived. A connection that has not sent its
+// request headers within ReadTimeout, or sits idle (HTTP/1 keep-alive, or
+// HTTP/2 with no stream open) for IdleTimeout, is closed; beyond MaxConns,
+// the Listener closes an old idle one for each new one (issue 30: 32 idle
+// connections, partial requests or HTTP/2 prefaces used to lock the probes
+// out for 30 s).
 const (
 	MaxConns    = 32
-	ReadTimeout = 2 * time.Second
+	ReadTimeout = 1 * time.Second
+	IdleTimeout = 2 * time.Second
 )
 
 // Server is grpc-go's health server whose Watch streams end when
@@ -94,7 +100,7 @@ func Register(mux *http.ServeMux, hs *health.Server) {
 // connections of their own, so that a flood of connections on the public
 // ports cannot keep a probe out.
 type Port struct {
-	Lis  *limit.Listener
+	Lis  *Listener
 	HTTP *http.Server
 	GRPC *grpc.Server
 }
@@ -113,23 +119,24 @@ func NewPort(addr string, hs *Server, errorLog *log.Logger) (*Port, error) {
 	protocols.SetHTTP1(true)
 	protocols.SetUnencryptedHTTP2(true)
 	h := &Port{
-		Lis:  limit.NewListener(inner, limit.ListenerOptions{Max: MaxConns}),
+		Lis:  NewListener(inner, MaxConns),
 		GRPC: gs,
 	}
 	h.HTTP = &http.Server{
-		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		Handler: Track(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("X-Content-Type-Options", "nosniff") // as every answer of the stack (issue 30)
 			if r.ProtoMajor == 2 && strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc") {
 				gs.ServeHTTP(w, r)
 				return
 			}
 			mux.ServeHTTP(w, r)
-		}),
+		})),
+		ConnContext:       ConnContext,
 		Protocols:         protocols,
 		ReadHeaderTimeout: ReadTimeout,
-		ReadTimeout:       ReadTimeout,
+		ReadTimeout:       2 * ReadTimeout,
 		WriteTimeout:      5 * time.Second,
-		IdleTimeout:       30 * time.Second,
+		IdleTimeout:       IdleTimeout,
 		MaxHeaderBytes:    8 << 10,
 		ErrorLog:          errorLog,
 	}
