@@ -123,10 +123,11 @@ type Options struct {
 	// unwritten for this long, the client not reading them (default 10 s).
 	GRPCUnreadTimeout time.Duration
 	// GRPCMaxResets is how many of one gRPC connection's API streams may,
-	// in one second, be reset or end before their message, or be refused
-	// because the connection already has limit.PendingPerConn such
-	// streams (default 100; 0: no limit); the next closes the connection
-	// (logged once, counted in gamerules_grpc_connections_closed_total).
+	// in one second, be reset or end before their message (default 100;
+	// 0: no limit); the next closes the connection (logged once, counted in
+	// gamerules_grpc_connections_closed_total). A stream that ends because
+	// its client's deadline (of 10 ms or more) has passed, or half of it,
+	// is not counted, nor is a stream the server refused.
 	GRPCMaxResets int
 	// GRPCHandshakeTimeout closes a gRPC connection that has not finished
 	// its HTTP/2 handshake (preface and SETTINGS) in this long (default 10 s).

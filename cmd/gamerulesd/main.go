@@ -143,7 +143,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (s
 	num(&cfg.GRPCMaxInFlightPerConn, "grpc-max-in-flight-per-conn", "GAMERULES_GRPC_MAX_IN_FLIGHT_PER_CONN", "API calls of one gRPC connection running or with answers not yet written, at once; more wait within --queue-wait")
 	num64(&cfg.GRPCMaxUnreadBytes, "grpc-max-unread-bytes", "GAMERULES_GRPC_MAX_UNREAD_BYTES", "bytes of gRPC answers not yet written to their clients, in total; past it a connection with unread answers gets no new call (0: no bound)")
 	dur(&cfg.GRPCUnreadTimeout, "grpc-unread-timeout", "GAMERULES_GRPC_UNREAD_TIMEOUT", "close a gRPC connection whose answers stay unwritten (not read) this long")
-	num(&cfg.GRPCMaxResets, "grpc-max-resets", "GAMERULES_GRPC_MAX_RESETS", "API streams of one gRPC connection reset or ended before their message, or refused, per second; past it the connection is closed (0: no limit)")
+	num(&cfg.GRPCMaxResets, "grpc-max-resets", "GAMERULES_GRPC_MAX_RESETS", "API streams of one gRPC connection reset or ended before their message, per second, not counting those whose deadline (10 ms or more) had half passed; past it the connection is closed (0: no limit)")
 	dur(&cfg.GRPCHandshakeTimeout, "grpc-handshake-timeout", "GAMERULES_GRPC_HANDSHAKE_TIMEOUT", "close a gRPC connection that has not finished its HTTP/2 handshake in this long")
 	dur(&cfg.GRPCKeepaliveMinTime, "grpc-keepalive-min-time", "GAMERULES_GRPC_KEEPALIVE_MIN_TIME", "shortest keepalive ping interval allowed to a client")
 	dur(&cfg.HTTPReadTimeout, "http-read-timeout", "GAMERULES_HTTP_READ_TIMEOUT", "time allowed to read a whole HTTP request, headers and body")

@@ -43,7 +43,8 @@ import (
 // ConnSlots bounds the connection's in-flight places (InFlight's
 // interceptor: a place is held from the handler's start until the
 // transport has written its answer); streams reset or ended before their
-// message, or refused by PendingPerConn, past MaxResets in one second
+// message, not under deadline pressure (streamClock.pressed), past
+// MaxResets in one second
 // close the connection (with TrackConns), as do answers left unwritten
 // for UnreadTimeout.
 //
@@ -79,12 +80,12 @@ type Admission struct {
 	// never. Checked once a second by LogRefusals.
 	UnreadTimeout time.Duration
 	// MaxResets is how many of one connection's streams may, in one
-	// second, be reset or end before their message, or be refused by
-	// PendingPerConn (--grpc-max-resets); the next closes the connection.
+	// second, be reset or end before their message, not under deadline
+	// pressure (--grpc-max-resets); the next closes the connection.
 	// 0: no limit.
 	MaxResets int
 	// ConnsClosed, when not nil, is told of each connection closed by a
-	// limit ("resets", "unread"); Logger, when not nil, logs it, once.
+	// limit ("resets", "refusals", "unread"); Logger, when not nil, logs it, once.
 	ConnsClosed func(reason string)
 	Logger      *zap.Logger
 
@@ -114,6 +115,7 @@ type admitted struct {
 	hold  atomic.Int32               // holdNone… (conn.go)
 	size  int64                      // the answer's bytes, once claimed
 	timer atomic.Pointer[time.Timer] // its read timer (atomic: its own callback resets it)
+	clock streamClock                // its arrival and the client's deadline (perconn.go)
 }
 
 // The states of an admitted stream (admitted.state).
@@ -197,9 +199,13 @@ func (a *Admission) TapHandle(ctx context.Context, info *tap.Info) (context.Cont
 			return nil, OverloadStatus("this connection is being closed: too many streams reset or abandoned").Err()
 		}
 		if cs != nil && cs.overPending() {
+			// Not counted as a reset (issue 30): a refusal is the server's
+			// own doing, and counting it closed honest connections in a
+			// loop. Only a connection refused and delivering nothing is
+			// closed (connState.refused).
 			inc(a.Refused)
 			a.refusedN.Add(1)
-			cs.abandoned()
+			cs.refused()
 			return nil, OverloadStatus(fmt.Sprintf("this connection has %d calls whose message has not arrived, its limit", PendingPerConn)).Err()
 		}
 		if a.n.Add(1) > a.Cap {
@@ -209,8 +215,8 @@ func (a *Admission) TapHandle(ctx context.Context, info *tap.Info) (context.Cont
 			return nil, OverloadStatus(fmt.Sprintf("the server has %d requests in flight or waiting, its limit (--max-in-flight, --max-waiting)", a.Cap)).Err()
 		}
 	}
+	ad := &admitted{cs: cs, clock: clockOf(ctx)}
 	ctx, cancel := context.WithTimeout(ctx, a.RequestTimeout)
-	ad := &admitted{cs: cs}
 	if cs != nil {
 		cs.pending.Add(1)
 	}
@@ -247,7 +253,7 @@ func (a *Admission) TapHandle(ctx context.Context, info *tap.Info) (context.Cont
 		if ad.end(streamAbandoned) {
 			a.arriving.Add(-1)
 			if cs != nil {
-				cs.abandoned()
+				cs.abandoned(ad.clock)
 			}
 		}
 		if ad.hold.Load() == holdRunning {

@@ -19,7 +19,9 @@ import (
 // connection has that many. A connection from an address whose connection
 // was closed by a limit in the last 10 s is strict: its new streams are
 // refused at once while it has that many without a message and no more
-// that delivered theirs. So header-only streams on one connection cannot
+// that delivered theirs, until PendingPerConn of its streams have
+// delivered their message (an honest client sharing the address of an
+// attacker, behind a NAT or a proxy, shows itself so). So header-only streams on one connection cannot
 // hold the shared gate, and a client sending its calls is never refused by
 // it, however many it sends at once.
 const PendingPerConn = 16
@@ -66,7 +68,15 @@ type connState struct {
 	// message has not come are held to PendingPerConn at once, not after
 	// staleAfter (a client reconnecting to burst header-only streams).
 	strict bool
-	dead   atomic.Bool // closed by a limit
+	// delivered counts the streams whose handler got a place
+	// (holdPlace): past PendingPerConn the connection is no longer strict,
+	// for an honest client behind the address of an attacker has shown
+	// itself by then.
+	delivered atomic.Int64
+	// deadlineEnds counts the streams that ended before their message
+	// under deadline pressure (not resets: abandoned).
+	deadlineEnds atomic.Int64
+	dead         atomic.Bool // closed by a limit
 
 	mu       sync.Mutex
 	closed   bool      // the connection ended (or was closed by a limit)
@@ -74,7 +84,12 @@ type connState struct {
 	held     int       // those answers
 	progress time.Time // when held last became non-zero or an answer was written
 	window   time.Time // the start of the current second of the abandoned count
-	bad      int       // streams abandoned or refused in this window
+	bad      int       // streams abandoned in this window
+	// refWindow is the start of the current second of refusals, refN
+	// their count, refDelivered the delivered count when it began.
+	refWindow    time.Time
+	refN         int
+	refDelivered int64
 }
 
 // overPending reports whether cs's new streams are refused at once: it
@@ -86,7 +101,7 @@ func (cs *connState) overPending() bool {
 	if cs.stale.Load() >= PendingPerConn {
 		return true
 	}
-	if !cs.strict {
+	if !cs.strict || cs.delivered.Load() >= PendingPerConn {
 		return false
 	}
 	p := cs.pending.Load()
@@ -148,12 +163,56 @@ func (a *Admission) ConnEnd(ctx context.Context) {
 // yet written to their connections, in total.
 func (a *Admission) UnreadBytes() int64 { return a.unread.Load() }
 
-// abandoned counts one stream of cs reset or ended before its message, or
-// refused by the connection's own limit; past MaxResets in one second the
-// connection is closed.
-func (cs *connState) abandoned() {
+// streamClock is when a stream's headers came and the deadline its client
+// gave it (grpc-timeout; zero when none), for telling a client that gives
+// up because its deadline passed from one that abuses resets.
+type streamClock struct {
+	arrived, deadline time.Time
+}
+
+// clockOf is the clock of a stream whose headers come now with ctx (the
+// transport's stream context, which carries the client's deadline).
+func clockOf(ctx context.Context) streamClock {
+	dl, _ := ctx.Deadline()
+	return streamClock{arrived: time.Now(), deadline: dl}
+}
+
+// minHonestTimeout is the shortest client deadline under which a stream
+// that ends for lack of time counts as honest: a rapid-reset client that
+// sends grpc-timeout: 1n cannot make its resets free, and one that sends
+// 10 ms keeps each stream open at least half of that, no faster than the
+// calls of an honest client with such deadlines.
+const minHonestTimeout = 10 * time.Millisecond
+
+// pressed reports whether a stream ending at now, before its message was
+// read (before its handler started), ends under deadline pressure: its
+// client gave it a deadline of at least minHonestTimeout and at least half
+// of it has passed (the client's clock starts before the server's, by the
+// time the headers took to come in and be read on a busy server: a client
+// whose deadline passed resets its stream, RST_STREAM(CANCEL), when the
+// server still sees some of it left). Such a stream is not a reset.
+func (c streamClock) pressed(now time.Time) bool {
+	if c.deadline.IsZero() {
+		return false
+	}
+	timeout := c.deadline.Sub(c.arrived)
+	return timeout >= minHonestTimeout && now.Sub(c.arrived) >= timeout/2
+}
+
+// abandoned counts one stream of cs reset or ended before its message,
+// unless it ended under deadline pressure (streamClock.pressed: a client
+// that gives up because its deadline passed is no rapid-reset client);
+// past MaxResets in one second the connection is closed. Streams refused
+// by the gate are not counted: a refusal is the server's doing, and
+// counting it made a loop (a strict connection refused, its refusals
+// closing it, its next connection strict again).
+func (cs *connState) abandoned(c streamClock) {
 	a := cs.adm
 	if a.MaxResets <= 0 {
+		return
+	}
+	if c.pressed(time.Now()) {
+		cs.deadlineEnds.Add(1)
 		return
 	}
 	now := time.Now()
@@ -166,6 +225,34 @@ func (cs *connState) abandoned() {
 	cs.mu.Unlock()
 	if over {
 		a.closeConn(cs, "resets", zap.Int("streams_per_second", a.MaxResets+1))
+	}
+}
+
+// refusalsPerReset is how many refusals, per MaxResets, a connection may
+// have in one second in which none of its streams delivered a message.
+const refusalsPerReset = 10
+
+// refused counts one stream of cs refused by its own limit
+// (PendingPerConn). A refusal is no reset (abandoned), but a connection
+// that has more than refusalsPerReset × MaxResets streams refused in one
+// second in which none delivered its message is closed ("refusals"): a
+// header-only churner that only ever gets refused, never a client whose
+// calls run, however short their deadlines or busy the server.
+func (cs *connState) refused() {
+	a := cs.adm
+	if a.MaxResets <= 0 {
+		return
+	}
+	now, delivered := time.Now(), cs.delivered.Load()
+	cs.mu.Lock()
+	if now.Sub(cs.refWindow) >= time.Second || delivered != cs.refDelivered {
+		cs.refWindow, cs.refN, cs.refDelivered = now, 0, delivered
+	}
+	cs.refN++
+	over := cs.refN == refusalsPerReset*a.MaxResets+1
+	cs.mu.Unlock()
+	if over {
+		a.closeConn(cs, "refusals", zap.Int("refused_per_second", cs.refN))
 	}
 }
 
@@ -279,6 +366,9 @@ const (
 // gate's end reads it from another goroutine).
 func (ad *admitted) holdPlace() {
 	ad.hold.Store(holdRunning)
+	if ad.cs != nil {
+		ad.cs.delivered.Add(1)
+	}
 }
 
 // releasePlace gives back the place if the answer did not take it over.
