@@ -12,7 +12,11 @@
 // resource and import_deadline (built binaries, SIGTERM), production (TLS,
 // CORS, request ids, tracing, /docs), browser, offline_browser and
 // docs_browser (Chromium), readme, docs, play, oneturn, match, replay, bulk,
-// mask, query, replay_cpu and stack_bench.
+// mask, query, replay_cpu and stack_bench; issue 30's healthport (the
+// health port under idle, partial, h2c and flooding connections),
+// resetsuspect (honest clients and the reset limit), nosniff (every answer's
+// X-Content-Type-Options) and deadline_property (every RPC stops at its
+// deadline, over gRPC and REST).
 package stacktest
 
 import (
