@@ -167,7 +167,8 @@ type Options struct {
 	// /wasm/<file> for the playground's offline mode (?offline=1), which
 	// runs the rules in the browser instead of calling /v1. Default: none
 	// (the wasm is 12 MB, 3 MB gzipped, so it is not embedded; /wasm/ is
-	// 404 and the offline mode says it is not served here).
+	// 404 and the offline mode says it is not served here). The files go
+	// gzipped to a client that takes gzip (server/pages).
 	PlaygroundWasmDir string
 
 	// GCPercent is the garbage collector's target (Go's GOGC), default
