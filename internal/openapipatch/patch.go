@@ -30,6 +30,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -210,8 +211,9 @@ var renderOptions = func() map[string]bool {
 }()
 
 // renderQuery keeps, of GET :render's parameters, the path ones, state.text
-// and the options (size, side, format...), none of the query ones required:
-// the typed state forms go in POST's body.
+// and the options (size, side, format...), none of the query ones required
+// and none with a default or a value the server refuses: the typed state
+// forms go in POST's body.
 func renderQuery(params []any) []any {
 	var keep []any
 	for _, p := range params {
@@ -221,6 +223,19 @@ func renderQuery(params []any) []any {
 		case pm["in"] == "path":
 		case pm["in"] == "query" && (name == "state.text" || renderOptions[name]):
 			delete(pm, "required")
+			// An enum's *_UNSPECIFIED is refused when given (format): it
+			// is neither a value to offer nor a default for a client to
+			// send (openapi-typescript-codegen sends a parameter's
+			// default).
+			if d, _ := pm["default"].(string); strings.HasSuffix(d, "_UNSPECIFIED") {
+				delete(pm, "default")
+			}
+			if enum := asList(pm["enum"]); enum != nil {
+				pm["enum"] = slices.DeleteFunc(slices.Clone(enum), func(v any) bool {
+					s, _ := v.(string)
+					return strings.HasSuffix(s, "_UNSPECIFIED")
+				})
+			}
 		default:
 			continue
 		}

@@ -103,6 +103,8 @@ func TestDocsMenu(t *testing.T) {
 			Parameters  []struct {
 				Name, In string
 				Required bool
+				Default  any
+				Enum     []string
 			}
 		}
 	}
@@ -127,6 +129,16 @@ func TestDocsMenu(t *testing.T) {
 			query = append(query, p.Name)
 			if p.Required {
 				t.Errorf("GET :render: query parameter %s is required", p.Name)
+			}
+			// A generated client sends a parameter's default; the
+			// server refuses an enum's *_UNSPECIFIED.
+			if p.Default != nil {
+				t.Errorf("GET :render: query parameter %s has a default, %v", p.Name, p.Default)
+			}
+			for _, v := range p.Enum {
+				if strings.HasSuffix(v, "_UNSPECIFIED") {
+					t.Errorf("GET :render: query parameter %s offers %s, which the server refuses", p.Name, v)
+				}
 			}
 		}
 	}
