@@ -154,7 +154,7 @@ func (t *tools) replay(ctx context.Context, _ *sdkmcp.CallToolRequest, in replay
 				if i < len(in.Moves) {
 					tried = in.Moves[i]
 				}
-				return t.illegal(ctx, err, in.Game, before, tried), nil, nil
+				return t.illegal(ctx, err, in.Game, before, tried, fmt.Sprintf("Replace moves[%d] with one of these and replay again.", i)), nil, nil
 			}
 		}
 		return t.refusal("replay", err), nil, nil

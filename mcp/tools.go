@@ -450,7 +450,7 @@ func (t *tools) applyMove(ctx context.Context, _ *sdkmcp.CallToolRequest, in app
 	})
 	if err != nil {
 		if reasonOf(err) == service.ReasonIllegalMove {
-			return t.illegal(ctx, err, in.Game, in.State, in.Move), nil, nil
+			return t.illegal(ctx, err, in.Game, in.State, in.Move, "Call apply_move again with the same state and one of these as move."), nil, nil
 		}
 		return t.refusal("apply_move", err), nil, nil
 	}
@@ -468,8 +468,8 @@ func (t *tools) applyMove(ctx context.Context, _ *sdkmcp.CallToolRequest, in app
 
 // illegal is the tool error of a refused move: the service's reason, then
 // the legal moves of the state, nearest to the text refused first, so that
-// a model can pick one and call again.
-func (t *tools) illegal(ctx context.Context, err error, game, state, tried string) *sdkmcp.CallToolResult {
+// a model can pick one and call again, and again, what to do then.
+func (t *tools) illegal(ctx context.Context, err error, game, state, tried, again string) *sdkmcp.CallToolResult {
 	msg := serviceText(err, t.timeout)
 	lm, lerr := t.svc.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: game, State: &gamerulesv1.GameState{Text: state}})
 	if lerr != nil {
@@ -510,7 +510,7 @@ func (t *tools) illegal(ctx context.Context, err error, game, state, tried strin
 		}
 		b.WriteString(m.Notation)
 	}
-	b.WriteString(".\nCall apply_move again with the same state and one of these as move.")
+	b.WriteString(".\n" + again)
 	return toolError(b.String())
 }
 
