@@ -232,7 +232,7 @@ func TestReplayAndImport(t *testing.T) {
 	if res.IsError || len(r.Moves) != 2 {
 		t.Fatalf("replay: %s", textOf(res))
 	}
-	rec := `{"game":"gravity_trap","moves":["place 1","place 5"]}`
+	rec := `{"format":"gamerules-record/1","game":"gravity_trap","moves":["place 1","place 5"]}`
 	res = call(t, cs, "import_record", map[string]any{"game": "gravity_trap", "text": rec})
 	var im struct {
 		State string `json:"state"`
