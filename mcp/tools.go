@@ -197,7 +197,11 @@ func movesText(moves []moveOut, total int, chance bool) string {
 	if chance {
 		fmt.Fprintf(&b, "Chance: the next move is a dice roll (%d outcomes); apply the move \"roll\" to have the server roll. Outcomes: ", total)
 	} else {
-		fmt.Fprintf(&b, "%d legal moves", total)
+		plural := "s"
+		if total == 1 {
+			plural = ""
+		}
+		fmt.Fprintf(&b, "%d legal move%s", total, plural)
 		if len(moves) < total {
 			fmt.Fprintf(&b, " (the first %d listed; legal_moves with a larger limit lists more)", len(moves))
 		}
