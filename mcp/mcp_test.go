@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
@@ -266,6 +267,40 @@ func TestStreamableHTTP(t *testing.T) {
 	defer cs.Close()
 	checkTools(t, cs)
 	checkAgent(t, cs)
+}
+
+// TestHTTPBounds: a body over MaxRequestBytes is refused (413) before it
+// is read whole; a loopback request naming another host is refused (403)
+// unless AllowAnyHost.
+func TestHTTPBounds(t *testing.T) {
+	ts := httptest.NewServer(mcp.HTTPHandler(mcp.Options{MaxRequestBytes: 1000}))
+	defer ts.Close()
+	post := func(url, host, body string) int {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if host != "" {
+			req.Host = host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	big := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"` + strings.Repeat("x", 2000) + `"}}`
+	if code := post(ts.URL, "", big); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("a 2 KB body with MaxRequestBytes 1000: HTTP %d, want 413", code)
+	}
+	if code := post(ts.URL, "evil.example", `{}`); code != http.StatusForbidden {
+		t.Errorf("Host evil.example on loopback: HTTP %d, want 403", code)
+	}
+	open := httptest.NewServer(mcp.HTTPHandler(mcp.Options{AllowAnyHost: true}))
+	defer open.Close()
+	if code := post(open.URL, "evil.example", `{}`); code == http.StatusForbidden {
+		t.Errorf("Host evil.example with AllowAnyHost: HTTP %d", code)
+	}
 }
 
 // TestStdio: the SDK's client starts the built command and talks to it

@@ -40,6 +40,11 @@ type Options struct {
 	MaxRequestBytes int64
 	// Logger receives the SDK's own log lines (nil: none).
 	Logger *slog.Logger
+	// AllowAnyHost turns off the SDK's DNS-rebinding guard, which refuses
+	// (403) a request that arrives on a loopback address with a Host
+	// header that is not loopback: set it when a reverse proxy on the same
+	// machine forwards the public Host (HTTPHandler only).
+	AllowAnyHost bool
 }
 
 func (o Options) withDefaults() Options {
@@ -89,8 +94,8 @@ func NewServer(o Options) *sdkmcp.Server {
 // replica answers any request, as the REST API) and answers each POST with
 // one JSON body (no event stream), so a request is one bounded exchange
 // that the server's limits, logging and metrics see whole. The SDK refuses
-// a loopback request whose Host header is not loopback (DNS rebinding) and
-// a body over o.MaxRequestBytes (413).
+// a loopback request whose Host header is not loopback (DNS rebinding;
+// o.AllowAnyHost turns that off) and a body over o.MaxRequestBytes (413).
 func HTTPHandler(o Options) http.Handler {
 	o = o.withDefaults()
 	srv := NewServer(o)
@@ -100,6 +105,7 @@ func HTTPHandler(o Options) http.Handler {
 		Logger:                       o.Logger,
 		MaxRequestBodyBytes:          o.MaxRequestBytes,
 		PropagateRequestCancellation: true,
+		DisableLocalhostProtection:   o.AllowAnyHost,
 	})
 }
 
