@@ -28,7 +28,7 @@
 //	|--------------|-------------------------------------------------------------------|
 //	| doc.go       | this overview                                                     |
 //	| server.go    | Options, NewServer, HTTPHandler, the error texts of service errors |
-//	| tools.go     | the playing tools (list_games … observe), argument shapes, the refusal of a move |
+//	| tools.go     | the playing tools (list_games … observe), argument shapes, the refusal of a move, the panic guard |
 //	| more.go      | render, replay, import_record, playout, expand                    |
 //	| resources.go | the rules resources (docs.Rules) and the play_game prompt         |
 //	| board.go     | the text boards, by game id (until RenderState answers text)      |

@@ -38,7 +38,8 @@ type Options struct {
 	// MaxRequestBytes bounds an HTTP request body, in bytes (0:
 	// DefaultMaxRequestBytes); HTTPHandler only.
 	MaxRequestBytes int64
-	// Logger receives the SDK's own log lines (nil: none).
+	// Logger receives the SDK's own log lines and a tool's panic, with its
+	// stack (nil: none).
 	Logger *slog.Logger
 	// AllowAnyHost turns off the SDK's DNS-rebinding guard, which refuses
 	// (403) a request that arrives on a loopback address with a Host
@@ -81,7 +82,7 @@ func NewServer(o Options) *sdkmcp.Server {
 		Title:   "gamerules: board game rules oracle",
 		Version: o.Version,
 	}, &sdkmcp.ServerOptions{Instructions: instructions, Logger: o.Logger})
-	t := &tools{svc: o.Service, timeout: o.Timeout}
+	t := &tools{svc: o.Service, timeout: o.Timeout, logger: o.Logger}
 	t.add(srv)
 	addResources(srv, o.Service)
 	addPrompts(srv, o.Service)

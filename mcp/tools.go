@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strconv"
@@ -35,6 +37,26 @@ const refusalMoves = 40
 type tools struct {
 	svc     *service.Server
 	timeout time.Duration
+	logger  *slog.Logger // nil: panics are not logged
+}
+
+// guard answers a handler's panic (a bug) as a tool error, "internal
+// error", as the API's recovery answers INTERNAL, instead of letting it end
+// the process: the SDK runs handlers on its own goroutines, where
+// net/http's recovery does not reach.
+func guard[In, Out any](logger *slog.Logger, h sdkmcp.ToolHandlerFor[In, Out]) sdkmcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *sdkmcp.CallToolRequest, in In) (res *sdkmcp.CallToolResult, out Out, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				if logger != nil {
+					logger.Error("mcp: tool panicked", "tool", req.Params.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				}
+				var zero Out
+				res, out, err = toolError("internal error"), zero, nil
+			}
+		}()
+		return h(ctx, req, in)
+	}
 }
 
 // usage is each tool's arguments in one line, appended to every error about
@@ -114,37 +136,37 @@ func (t *tools) add(srv *sdkmcp.Server) {
 	ro := &sdkmcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
 	sdkmcp.AddTool(srv, &sdkmcp.Tool{Name: "list_games", Annotations: ro, Description: "List the games this server plays: each game's id (the game argument of every other tool), " +
 		"its name, how many players, whether it has dice or hidden information, the notations of its moves and states, its variants, and the URI of its full rules " +
-		"(a resource). Call it first to learn the ids."}, t.listGames)
+		"(a resource). Call it first to learn the ids."}, guard(t.logger, t.listGames))
 	sdkmcp.AddTool(srv, &sdkmcp.Tool{Name: "new_game", Annotations: ro, Description: "Start a game: answers its starting state (a string you must pass " +
 		"unchanged as state to every later call), whether it is finished (false), the legal moves of the first turn and the board as text. The server keeps nothing: " +
-		"the state string is the whole game. seed makes a random set-up repeatable; options chooses a variant (see list_games)."}, t.newGame)
+		"the state string is the whole game. seed makes a random set-up repeatable; options chooses a variant (see list_games)."}, guard(t.logger, t.newGame))
 	sdkmcp.AddTool(srv, &sdkmcp.Tool{Name: "legal_moves", Annotations: ro, Description: "List the legal moves of a state: each move's notation (pass it as move to apply_move) " +
 		"and its action id (or pass that as action). The first limit moves are listed (default 60) and the total is given. At a dice roll (chance true) the moves are the " +
-		"possible rolls with their probabilities: apply the move \"roll\" to have the server roll. A finished game has none."}, t.legalMoves)
+		"possible rolls with their probabilities: apply the move \"roll\" to have the server roll. A finished game has none."}, guard(t.logger, t.legalMoves))
 	sdkmcp.AddTool(srv, &sdkmcp.Tool{Name: "apply_move", Annotations: ro, Description: "Play one move: give the state and either move (the notation, as legal_moves lists it) " +
 		"or action (the action id). Answers the move played, the new state (pass it to the next call), whether the game is finished with the winner and points, the next " +
 		"legal moves and the board as text. A move that is not legal is refused with an error that says why and lists the legal moves nearest to what you wrote: choose " +
-		"one of them and call again with the same state. In backgammon, when it is time to roll, apply the move \"roll\"."}, t.applyMove)
+		"one of them and call again with the same state. In backgammon, when it is time to roll, apply the move \"roll\"."}, guard(t.logger, t.applyMove))
 	sdkmcp.AddTool(srv, &sdkmcp.Tool{Name: "score", Annotations: ro, Description: "The outcome of a state: finished (true when the game is over), winner (the " +
-		"winning player's 0-based index, or null while playing and after a draw) and points by player, with a word on how it ended."}, t.score)
+		"winning player's 0-based index, or null while playing and after a draw) and points by player, with a word on how it ended."}, guard(t.logger, t.score))
 	sdkmcp.AddTool(srv, &sdkmcp.Tool{Name: "observe", Annotations: ro, Description: "What one player may see of a state: in Labyrinth the other players' " +
 		"treasure cards are hidden (give player, 0-based, or -1 for a spectator); in the other games every player sees the whole state. Answers the view as a state string " +
-		"and its board. A view can be drawn (render) but not played."}, t.observe)
+		"and its board. A view can be drawn (render) but not played."}, guard(t.logger, t.observe))
 	sdkmcp.AddTool(srv, &sdkmcp.Tool{Name: "render", Annotations: ro, Description: "Draw a state: the board as text (always) and, unless svg is false, the " +
-		"same board as an SVG image in an embedded resource. side turns the board to a player's side. Takes a state or an observe view."}, t.render)
+		"same board as an SVG image in an embedded resource. side turns the board to a player's side. Takes a state or an observe view."}, guard(t.logger, t.render))
 	sdkmcp.AddTool(srv, &sdkmcp.Tool{Name: "replay", Annotations: ro, Description: "Play a list of moves (notations, or action ids) from a state (default: the " +
 		"game's start) and answer the final state, the outcome and the moves in canonical notation (with include_states, every state on the way). The first bad move " +
-		"stops the replay with an error naming its index (moves[i]) and listing the legal moves of the state before it."}, t.replay)
+		"stops the replay with an error naming its index (moves[i]) and listing the legal moves of the state before it."}, guard(t.logger, t.replay))
 	sdkmcp.AddTool(srv, &sdkmcp.Tool{Name: "import_record", Annotations: ro, Description: "Read a game record (the JSON record every game has; backgammon also " +
 		"gnubg's .mat, Abalone also APGN), replay it, and answer its moves in canonical notation, its tags, its start and final state and the outcome. Continue the game " +
-		"from the final state with apply_move."}, t.importRecord)
+		"from the final state with apply_move."}, guard(t.logger, t.importRecord))
 	sdkmcp.AddTool(srv, &sdkmcp.Tool{Name: "playout", Annotations: ro, Description: "Play games to the end from a state, quickly and by a fixed policy (random " +
 		"moves, or the game's greedy rule of thumb), and answer how often each player won, draws, the mean length and, per first move, its wins: a cheap estimate of " +
 		"who stands better and which move is promising. A computer opponent's move: games 1, policy greedy, max_plies 1, include_moves and first_move_by_policy. Bounded: " +
-		"at most 10000 games (10 with include_moves) within the call's deadline."}, t.playout)
+		"at most 10000 games (10 with include_moves) within the call's deadline."}, guard(t.logger, t.playout))
 	sdkmcp.AddTool(srv, &sdkmcp.Tool{Name: "expand", Annotations: ro, Description: "The game tree below a state to a depth (plies; a dice roll is a ply): " +
 		"every node's move, state, whether it is finished and its winner, for an agent that wants to look ahead. Bounded by max_nodes (default 200, at most 2000): a " +
-		"deeper tree is refused saying how many nodes it would need."}, t.expand)
+		"deeper tree is refused saying how many nodes it would need."}, guard(t.logger, t.expand))
 }
 
 // ctx bounds a call by the tool deadline.
