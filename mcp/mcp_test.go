@@ -112,6 +112,29 @@ func TestContract(t *testing.T) {
 	}
 }
 
+// TestOptions: new_game's options are the REST request's, under either
+// spelling of a field; an unknown field is refused naming it.
+func TestOptions(t *testing.T) {
+	cs := connect(t, mcp.Options{})
+	for _, opts := range []map[string]any{{"players": 2}, {"players": 2, "first_player": 1}, {"players": 2, "firstPlayer": 1}} {
+		res := call(t, cs, "new_game", map[string]any{"game": "labyrinth", "seed": "5", "options": opts})
+		var p play
+		structured(t, res, &p)
+		sc := call(t, cs, "score", map[string]any{"game": "labyrinth", "state": p.State})
+		var s struct {
+			Points []int `json:"points"`
+		}
+		structured(t, sc, &s)
+		if res.IsError || len(s.Points) != 2 {
+			t.Errorf("labyrinth with %v: %d players' points: %s", opts, len(s.Points), textOf(res))
+		}
+	}
+	res := call(t, cs, "new_game", map[string]any{"game": "labyrinth", "options": map[string]any{"playerz": 2}})
+	if !res.IsError || !strings.Contains(textOf(res), "playerz") || !strings.Contains(textOf(res), "options") {
+		t.Errorf("an unknown option: %v %s", res.IsError, textOf(res))
+	}
+}
+
 // TestRefusals checks the errors a model reads: each a tool result with
 // isError, naming what was wrong.
 func TestRefusals(t *testing.T) {
