@@ -65,7 +65,7 @@ func (o Options) withDefaults() Options {
 }
 
 // instructions is what the server tells an agent host at the handshake.
-const instructions = `gamerules is a stateless rules oracle for Backgammon, Abalone, Labyrinth and Gravity Trap. ` +
+const instructions = `gamerules is a stateless rules oracle for board games (list_games lists them). ` +
 	`Call list_games, then new_game; every answer holds the game's state as a string: pass that exact string as "state" to the next call. ` +
 	`apply_move answers the new state, whether the game is finished, the next legal moves and a text board. ` +
 	`A refused move is an error result that says why and lists legal moves: pick one of them and call again. ` +

@@ -330,7 +330,7 @@ func (t *tools) listGames(ctx context.Context, _ *sdkmcp.CallToolRequest, _ list
 
 // newGame answers new_game.
 type newGameIn struct {
-	Game    string         `json:"game" jsonschema:"the game id (list_games): abalone, backgammon, gravity_trap or labyrinth"`
+	Game    string         `json:"game" jsonschema:"the game id, as list_games lists it (e.g. backgammon)"`
 	Seed    string         `json:"seed,omitempty" jsonschema:"a seed (decimal digits) for a random set-up, to make it repeatable"`
 	Options map[string]any `json:"options,omitempty" jsonschema:"the game's options as the REST API's NewGameRequest has them under the game's id, e.g. {\"layout\":\"belgian_daisy\"} for abalone or {\"players\":2} for labyrinth"`
 	Limit   int            `json:"limit,omitempty" jsonschema:"how many legal moves to list (default 60, at most 1000)"`
