@@ -1,69 +1,30 @@
 package mcp
 
 import (
-	"github.com/gamerules/gamerules/render"
-	"github.com/gamerules/gamerules/rules/abalone"
-	"github.com/gamerules/gamerules/rules/backgammon"
-	"github.com/gamerules/gamerules/rules/gravitytrap"
-	"github.com/gamerules/gamerules/rules/labyrinth"
+	"context"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 )
 
-// textBoards draws a state's canonical text as render's text board, by game
-// id. It is the one per-game table of the package, and a stopgap: package
-// service has no text form of RenderState yet (the dialects work adds one),
-// so the text boards are reached here through each rules package's
-// ParseState and render's <Game>Text. Once RenderState answers text, this
-// file goes and textBoard calls the service. The states drawn are ones the
-// service answered (canonical) or checked, so no rule is read here.
-var textBoards = map[string]func(text string, o render.Options) (string, error){
-	"abalone": func(t string, o render.Options) (string, error) {
-		s, err := abalone.ParseState(t)
-		if err != nil {
-			return "", err
-		}
-		return render.AbaloneText(s, o)
-	},
-	"backgammon": func(t string, o render.Options) (string, error) {
-		s, err := backgammon.ParseState(t)
-		if err != nil {
-			return "", err
-		}
-		return render.BackgammonText(s, o)
-	},
-	"gravity_trap": func(t string, o render.Options) (string, error) {
-		s, err := gravitytrap.ParseState(t)
-		if err != nil {
-			return "", err
-		}
-		return render.GravityTrapText(s, o)
-	},
-	"labyrinth": func(t string, o render.Options) (string, error) {
-		s, err := labyrinth.ParseState(t)
-		if err != nil {
-			return "", err
-		}
-		return render.LabyrinthText(s, o)
-	},
-}
-
 // textBoard is the text board of a game's state seen from side (nil: the
-// game's default), or "" when there is none (a game without a text board,
-// a state the strict parser does not read).
-func textBoard(game, state string, side *int) string {
-	f, ok := textBoards[game]
-	if !ok {
-		return ""
-	}
-	var o render.Options
+// game's default), as the API's RenderState draws it with format
+// RENDER_FORMAT_TEXT, or "" when there is none (a game without a text
+// board, a state the service refuses). A side the board has not (observe's
+// view of a non-player) falls back to the default side.
+func (t *tools) textBoard(ctx context.Context, game, state string, side *int) string {
+	format := gamerulesv1.RenderFormat_RENDER_FORMAT_TEXT
+	req := &gamerulesv1.RenderStateRequest{Game: game, State: &gamerulesv1.GameState{Text: state}, Format: &format}
 	if side != nil {
-		o.HasSide, o.Side = true, *side
+		s := int32(*side)
+		req.Side = &s
 	}
-	s, err := f(state, o)
+	body, err := t.svc.RenderState(ctx, req)
 	if err != nil && side != nil {
-		s, err = f(state, render.Options{}) // a side the game's board has not (observe's -1)
+		req.Side = nil
+		body, err = t.svc.RenderState(ctx, req)
 	}
 	if err != nil {
 		return ""
 	}
-	return s
+	return string(body.GetData())
 }

@@ -31,5 +31,5 @@
 //	| tools.go     | the playing tools (list_games … observe), argument shapes, the refusal of a move, the panic guard |
 //	| more.go      | render, replay, import_record, playout, expand                    |
 //	| resources.go | the rules resources (docs.Rules) and the play_game prompt         |
-//	| board.go     | the text boards, by game id (until RenderState answers text)      |
+//	| board.go     | the text boards: the service's RenderState as RENDER_FORMAT_TEXT   |
 package mcp

@@ -56,7 +56,7 @@ func (t *tools) render(ctx context.Context, _ *sdkmcp.CallToolRequest, in render
 		s := int(*in.Side)
 		side = &s
 	}
-	out := &renderOut{Board: textBoard(in.Game, in.State, side)}
+	out := &renderOut{Board: t.textBoard(ctx, in.Game, in.State, side)}
 	res := text(out.Board)
 	if out.Board == "" {
 		res = text("(no text board for this state; the SVG picture is attached)")
@@ -97,7 +97,7 @@ type gameOverOut struct {
 	Board    string            `json:"board,omitempty" jsonschema:"the final state as text"`
 }
 
-func replayOut(game string, r *gamerulesv1.ReplayGameResponse) *gameOverOut {
+func (t *tools) replayOut(ctx context.Context, game string, r *gamerulesv1.ReplayGameResponse) *gameOverOut {
 	o := &gameOverOut{
 		Start: r.GetStart().GetText(), State: r.GetState().GetText(), Moves: r.GetMoves(),
 		Finished: r.GetFinished(), Winner: r.Winner, Points: r.GetPoints(), Detail: r.GetDetail(),
@@ -111,7 +111,7 @@ func replayOut(game string, r *gamerulesv1.ReplayGameResponse) *gameOverOut {
 	if r.Seed != nil {
 		o.Seed = strconv.FormatUint(r.GetSeed(), 10)
 	}
-	o.Board = textBoard(game, o.State, nil)
+	o.Board = t.textBoard(ctx, game, o.State, nil)
 	return o
 }
 
@@ -159,7 +159,7 @@ func (t *tools) replay(ctx context.Context, _ *sdkmcp.CallToolRequest, in replay
 		}
 		return t.refusal("replay", err), nil, nil
 	}
-	out := replayOut(in.Game, resp)
+	out := t.replayOut(ctx, in.Game, resp)
 	return text(gameOverText(out)), out, nil
 }
 
@@ -195,7 +195,7 @@ func (t *tools) importRecord(ctx context.Context, _ *sdkmcp.CallToolRequest, in 
 	if err != nil {
 		return t.refusal("import_record", err), nil, nil
 	}
-	out := replayOut(in.Game, resp.GetResult())
+	out := t.replayOut(ctx, in.Game, resp.GetResult())
 	out.Tags, out.Format = resp.GetTags(), in.Format
 	return text(gameOverText(out)), out, nil
 }

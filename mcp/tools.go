@@ -383,7 +383,7 @@ func (t *tools) fill(ctx context.Context, o *playOut, limit int) error {
 		return err
 	}
 	o.LegalMoves, o.LegalMovesTotal, o.Chance = compact(lm.GetMoves(), limit), len(lm.GetMoves()), lm.GetChance()
-	o.Board = textBoard(o.Game, o.State, nil)
+	o.Board = t.textBoard(ctx, o.Game, o.State, nil)
 	return nil
 }
 
@@ -488,7 +488,7 @@ func (t *tools) applyMove(ctx context.Context, _ *sdkmcp.CallToolRequest, in app
 	if resp.Seed != nil {
 		out.Seed = strconv.FormatUint(resp.GetSeed(), 10)
 	}
-	out.Board = textBoard(in.Game, out.State, nil)
+	out.Board = t.textBoard(ctx, in.Game, out.State, nil)
 	return text(playText(out)), out, nil
 }
 
@@ -624,6 +624,6 @@ func (t *tools) observe(ctx context.Context, _ *sdkmcp.CallToolRequest, in obser
 	}
 	out := &observeOut{State: resp.GetState().GetText()}
 	side := int(p)
-	out.Board = textBoard(in.Game, out.State, &side)
+	out.Board = t.textBoard(ctx, in.Game, out.State, &side)
 	return text(out.Board + "view: " + out.State), out, nil
 }
