@@ -32,6 +32,8 @@ func (s *Server) RenderState(_ context.Context, req *gamerulesv1.RenderStateRequ
 		Side:            int(req.GetSide()),
 		From:            req.GetHighlightFrom(),
 		To:              req.GetHighlightTo(),
+		HasPartial:      req.PartialPlay != nil,
+		Partial:         req.GetPartialPlay(),
 	}
 	for _, m := range req.GetMarks() {
 		opts.Marks = append(opts.Marks, render.Mark{At: m.GetAt(), Style: render.MarkStyle(m.GetStyle())})
