@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/gamerules/gamerules/rules/abalone"
+	"github.com/gamerules/gamerules/rules/backgammon"
 	"github.com/gamerules/gamerules/rules/labyrinth"
 )
 
@@ -534,46 +535,25 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	t.Run("backgammon", func(t *testing.T) {
 		p.t = t
 		v := p.newGame("backgammon", map[string]string{"#seed": "3"})
-		boardClicks := 0
+		var c bgCounts
 		v, n := p.playToEnd("backgammon", v, 2000, func(v view) func() {
 			if v.Chance {
 				return func() { p.click("#roll") }
 			}
 			m := v.Moves[p.rng.IntN(len(v.Moves))]
+			if !strings.Contains(m, "/") {
+				return func() { p.click(fmt.Sprintf(`#moves button[data-notation="%s"]`, m)) }
+			}
+			// The play die by die on the board (diebydie_browser_test.go).
 			return func() {
-				// Click the first checker's path on the board (from, then
-				// to); when that does not decide the play, pick it from
-				// the (filtered) list.
-				path := bgPaths(m)[0]
-				from, to := path[0], path[len(path)-1]
-				mover := bgMover(v.Turn)
-				if m != "pass" {
-					before := p.view().Version
-					w := p.clickSelect(bgSelector(bgBoardName(mover, from)))
-					// The marked destinations are every point a listed
-					// play's checker path reaches after from.
-					var want []string
-					for _, n := range v.Moves {
-						for _, path := range bgPaths(n) {
-							if i := slices.Index(path, from); i >= 0 {
-								for _, q := range path[i+1:] {
-									want = append(want, bgBoardName(mover, q))
-								}
-							}
-						}
-					}
-					if got := w.Marks["destination"]; !sameSet(got, want) {
-						t.Fatalf("backgammon %s: after selecting %s the board marks %q; LegalMoves gives %q", v.Text, from, got, want)
-					}
-					if now := p.clickSelect(bgSelector(bgBoardName(mover, to))); now.Version > before {
-						boardClicks++
-						return
-					}
+				s, err := backgammon.ParseState(v.Text)
+				if err != nil {
+					t.Fatal(err)
 				}
-				p.click(fmt.Sprintf(`#moves button[data-notation="%s"]`, m))
+				p.bgPlayByClicks(v, m, bgHops(t, s, m, ""), &c)
 			}
 		})
-		t.Logf("backgammon: %d plies (rolls by the button; %d plays decided by board clicks, the rest from the list); %s", n, boardClicks, v.Turn)
+		t.Logf("backgammon: %d plies (rolls by the button, passes from the list); %s; %s", n, c, v.Turn)
 	})
 
 	// Screenshots at 1280×900 (the phone's are taken below): each game a

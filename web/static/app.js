@@ -32,6 +32,9 @@
 //   flips              true when the board can be drawn from either side
 //   match(st, names)   a line beside the score ({text, cube, owner}) or null
 //   beforePaint()      async, before each paint (page.renderPlain())
+//   renderOptions()    fields added to each marked RenderState request
+//                      (backgammon: partialPlay, the play in progress)
+//   painted()          after each paint, the board in the page
 //   destinations()     the board names a click may go to next
 //   selectedMarks()    the board names of the selection
 //   movesPieces(n)     false for moves the last-move marks skip
@@ -180,6 +183,7 @@ function renderRequest(st, withMarks) {
   else if (hidden() && v !== "all") body.side = Number(v);
   if (flips()) body.side = side;
   if (withMarks) body.marks = marks();
+  if (withMarks && g.renderOptions) Object.assign(body, g.renderOptions());
   return body;
 }
 
@@ -202,6 +206,7 @@ async function paint() {
     svg.style.maxWidth = `min(760px, calc(72vh * ${(vb.width / vb.height).toFixed(4)}))`;
   }
   if (svg) svg.setAttribute("aria-label", `${game.replace("_", " ")} board; ${$("turn").textContent}`);
+  if (g.painted) g.painted();
 }
 
 // ---- showing a state ----
@@ -679,6 +684,8 @@ async function fromHash() {
   if (!problem) {
     try {
       pendingView = p.get("view");
+      // A state opened by a link is played by persons in every seat.
+      for (const sel of document.querySelectorAll("#seats select.seat")) sel.value = "person";
       await loadState(p.get("json") ? JSON.parse(p.get("json")) : { text: p.get("text") }, s);
       return;
     } catch (e) {
