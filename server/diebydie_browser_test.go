@@ -286,7 +286,7 @@ func bgFind(t *testing.T, seed uint64, maxPlays int, ok func(s backgammon.State,
 // order where that can be played, and with a checker's two dice joined
 // into one hop; then every play of four other positions (entering from
 // the bar with a hit, bearing off, a double, a forced partial play); the
-// undo of a step; and a whole game against the computer (random), each of
+// undo of a step (and that a link's state has persons in both seats); and a whole game against the computer (random), each of
 // the person's plays made by clicks. After every hop that does not end the
 // play the board is the server's drawing of the play so far (its hops, the
 // dice used greyed, the play among the plays left).
@@ -359,7 +359,15 @@ func TestBackgammonDieByDie(t *testing.T) {
 	}
 	t.Run("undo a step", func(t *testing.T) {
 		p.t = t
+		// A state opened by a link has persons in both seats.
+		if err := chromedp.Do(p.ctx, chromedp.SetValue(chromedp.CSS("#seat-1"), "greedy")); err != nil {
+			t.Fatal(err)
+		}
 		v := p.openState("4HPwATDgc/ABMA:MIEFAAAAAAAE")
+		seats, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("#seats select.seat")].map((s) => s.value).join(" ")`))
+		if err != nil || seats != "person person" {
+			t.Fatalf("after opening a link the seats are %q (%v); want person person", seats, err)
+		}
 		p.clickSelect("#point-8")
 		p.clickSelect("#point-5")
 		if pv := p.partial(); pv.Hops != "8/5" || pv.Grey != 1 {
@@ -420,5 +428,78 @@ func TestBackgammonDieByDie(t *testing.T) {
 	t.Logf("by clicks alone: %s", c)
 	if c.bar == 0 || c.hits == 0 || c.bearOff == 0 || c.doubles == 0 || c.part == 0 || c.combined == 0 || c.reordered == 0 {
 		t.Errorf("the clicks did not cover everything: %s", c)
+	}
+}
+
+// checkPhone checks the game the page shows at a phone's width (issue 34):
+// the page does not scroll sideways and no element of it does (an element
+// with overflow-x auto or scroll and more content than width); the board
+// and what a player needs (whose turn, the score; backgammon's dice;
+// Labyrinth's spare tile and every player's target, in the panel under
+// the board) lie within the width; every touch target (a point's, cell's,
+// arrow's or station's hit area) is at least 32 CSS px each way, except
+// backgammon's points, which at 390 px cannot be (24 points and the bar
+// across): there they must be at least 20 px wide and 90 px tall (the
+// whole column is the target).
+func (p *page) checkPhone(game string) {
+	p.t.Helper()
+	need := map[string][]string{
+		"backgammon": {"?#board #dice", "#board #off", "#board #bar"},
+		"labyrinth":  {`#board [data-copy-of="spare-tile"]`, `#board [data-copy-of="target-0"]`, `#board [data-copy-of="target-1"]`},
+		"abalone":    {"#board #lost-0", "#board #lost-1"},
+	}[game]
+	need = append(need, "#turn", "#score", "#board svg", "#moves", "#undo")
+	sel, _ := json.Marshal(need)
+	raw, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`(() => {
+	  const W = window.innerWidth;
+	  let small = "", n = 0, minW = 1e9, minH = 1e9;
+	  const bg = `+strconv.Quote(game)+` === "backgammon";
+	  for (const el of document.querySelectorAll("#board :is([data-point],[data-cell],[data-square],[data-insertion],[data-station]) > .hit")) {
+	    const r = el.getBoundingClientRect(); n++;
+	    minW = Math.min(minW, r.width); minH = Math.min(minH, r.height);
+	    // (31.5: Labyrinth's arrows are 32 px deep, edge to edge, at 390 px.)
+	    const ok = bg && el.parentElement.dataset.point !== "off" ? r.width >= 20 && r.height >= 90 : Math.min(r.width, r.height) >= 31.5;
+	    if (!ok && !small) small = el.parentElement.id + " " + r.width.toFixed(1) + "x" + r.height.toFixed(1);
+	  }
+	  const scrollers = [];
+	  for (const el of document.querySelectorAll("body *")) {
+	    const o = getComputedStyle(el).overflowX;
+	    if ((o === "auto" || o === "scroll") && el.scrollWidth > el.clientWidth + 1) scrollers.push(el.id || el.tagName);
+	  }
+	  const out = [];
+	  for (let s of `+string(sel)+`) {
+	    const optional = s.startsWith("?"); // only when drawn (dice in the move phase)
+	    s = s.replace(/^[?]/, "");
+	    const el = document.querySelector(s);
+	    if (!el) { if (!optional) out.push(s + " missing"); continue; }
+	    const r = el.getBoundingClientRect();
+	    if (r.width === 0 || r.left < -0.5 || r.right > W + 0.5) out.push(s + " at " + r.left.toFixed(0) + ".." + r.right.toFixed(0));
+	  }
+	  return JSON.stringify({scroll: document.documentElement.scrollWidth, inner: W, n, small, minW, minH, scrollers, out});
+	})()`))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	var f struct {
+		Scroll, Inner, N int
+		Small            string
+		MinW, MinH       float64
+		Scrollers, Out   []string
+	}
+	if err := json.Unmarshal([]byte(raw), &f); err != nil {
+		p.t.Fatal(err)
+	}
+	p.t.Logf("%s at %d px: %d touch targets, the narrowest %.1f CSS px, the shortest %.1f", game, f.Inner, f.N, f.MinW, f.MinH)
+	if f.Scroll > f.Inner {
+		p.t.Errorf("%s at %d px wide: the page is %d px wide; want no sideways scrolling", game, f.Inner, f.Scroll)
+	}
+	if len(f.Scrollers) > 0 {
+		p.t.Errorf("%s at %d px wide: these scroll sideways: %q", game, f.Inner, f.Scrollers)
+	}
+	if len(f.Out) > 0 {
+		p.t.Errorf("%s at %d px wide: not within the width: %q", game, f.Inner, f.Out)
+	}
+	if f.N == 0 || f.Small != "" {
+		p.t.Errorf("%s at %d px wide: of %d touch targets, %s is too small", game, f.Inner, f.N, f.Small)
 	}
 }
