@@ -388,9 +388,7 @@ func (p *page) showcase(game, size string) {
 			p.click("#roll")
 			v = p.settle(before)
 		}
-		if len(v.Moves) > 0 && v.Moves[0] != "pass" {
-			p.clickSelect(bgSelector(bgBoardName(bgMover(v.Turn), bgPaths(v.Moves[0])[0][0])))
-		}
+		p.bgShowcase(v) // diebydie_browser_test.go
 	}
 	p.screenshot(game + "-" + size)
 }
@@ -550,6 +548,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				bgCount(s, m, &c)
 				p.bgPlayByClicks(v, m, bgHops(t, s, m, ""), &c)
 			}
 		})

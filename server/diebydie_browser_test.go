@@ -503,3 +503,28 @@ func (p *page) checkPhone(game string) {
 		p.t.Errorf("%s at %d px wide: of %d touch targets, %s is too small", game, f.Inner, f.N, f.Small)
 	}
 }
+
+// bgShowcase sets up the backgammon screenshot: the first hop of the
+// first listed play made on the board (the play in progress drawn, a die
+// greyed) and the next hop's checker selected, its destinations marked.
+func (p *page) bgShowcase(v view) {
+	p.t.Helper()
+	if len(v.Moves) == 0 || !strings.Contains(v.Moves[0], "/") {
+		return
+	}
+	s, err := backgammon.ParseState(v.Text)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	hops := bgHops(p.t, s, v.Moves[0], "")
+	mover := bgMover(v.Turn)
+	sel := func(n int) string { return bgSelector(bgBoardName(mover, bgPoint(n))) }
+	if len(hops) > 1 {
+		p.clickSelect(sel(hops[0][0]))
+		if w := p.clickSelect(sel(hops[0][1])); w.Version > v.Version {
+			return // the play was decided
+		}
+		hops = hops[1:]
+	}
+	p.clickSelect(sel(hops[0][0]))
+}
