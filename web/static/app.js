@@ -33,7 +33,7 @@
 //   match(st, names)   a line beside the score ({text, cube, owner}) or null
 //   beforePaint()      async, before each paint (page.renderPlain())
 //   renderOptions()    fields added to each marked RenderState request
-//                      (backgammon: partialPlay, the play in progress)
+//                      (e.g. a play in progress, partialPlay)
 //   painted()          after each paint, the board in the page
 //   destinations()     the board names a click may go to next
 //   selectedMarks()    the board names of the selection
