@@ -528,3 +528,46 @@ func (p *page) bgShowcase(v view) {
 	}
 	p.clickSelect(sel(hops[0][0]))
 }
+
+// dragSelect drags the board element from onto to with the mouse and
+// waits for the repaint or a move.
+func (p *page) dragSelect(from, to string) view {
+	p.t.Helper()
+	before := p.view()
+	ctx, cancel := context.WithTimeout(p.ctx, 15*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.DragAndDrop(chromedp.CSS(from), chromedp.CSS(to))); err != nil {
+		p.t.Fatalf("drag %s to %s: %v", from, to, err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		v := p.view()
+		if !v.Busy && (v.Selection > before.Selection || v.Version > before.Version) {
+			return v
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("drag %s to %s: no repaint within 20 s", from, to)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestBackgammonDragAndDrop plays the opening 3-1's 8/5 6/5 by dragging
+// with the mouse (8 to 5, then 6 to 5), and 24/20 by one drag.
+func TestBackgammonDragAndDrop(t *testing.T) {
+	p := openDieByDie(t, 1280, 900)
+	const open31 = "4HPwATDgc/ABMA:MIEFAAAAAAAE"
+	v := p.openState(open31)
+	w := p.dragSelect("#point-8", "#point-5")
+	if pv := p.partial(); w.Version != v.Version || pv.Hops != "8/5" || pv.Grey != 1 {
+		t.Fatalf("after dragging 8 to 5: version %d (was %d), board %+v", w.Version, v.Version, pv)
+	}
+	if w = p.dragSelect("#point-6", "#point-5"); w.Last != "8/5 6/5" {
+		t.Fatalf("dragging 8 to 5 and 6 to 5 played %q", w.Last)
+	}
+	p.click("#undo")
+	v = p.settle(w.Version)
+	if w = p.dragSelect("#point-24", "#point-20"); w.Last != "24/20" {
+		t.Fatalf("dragging 24 to 20 played %q", w.Last)
+	}
+}

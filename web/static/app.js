@@ -554,14 +554,20 @@ async function reselect() {
   app.dataset.busy = "0";
 }
 
-function onBoard(el) {
-  if (app.dataset.busy === "1") return;
-  if (finished) { say("The game is over: start a new game, or undo.", true); return; }
-  if (!personToAct()) { say(`It is ${seatNames(cur())[seatOf()]}'s turn, played by the computer.`, true); return; }
-  if (chance) { say("Roll first: press “Roll dice” (or pick a roll from the list).", true); return; }
-  if (!moves.length) return;
+// boardOpen says whether the board takes a move now (a person to act, no
+// roll pending, the page not busy), saying why not.
+function boardOpen() {
+  if (app.dataset.busy === "1") return false;
+  if (finished) { say("The game is over: start a new game, or undo.", true); return false; }
+  if (!personToAct()) { say(`It is ${seatNames(cur())[seatOf()]}'s turn, played by the computer.`, true); return false; }
+  if (chance) { say("Roll first: press “Roll dice” (or pick a roll from the list).", true); return false; }
+  if (!moves.length) return false;
   say("");
-  if (g.click) g.click(el);
+  return true;
+}
+
+function onBoard(el) {
+  if (boardOpen() && g.click) g.click(el);
 }
 
 // clickSelect adds name to the selection and plays the move it spells,
@@ -581,7 +587,7 @@ function clickSelect(name, spell) {
 
 // page is what the games' modules may use of the page.
 const page = {
-  $, enumIndex, say, play, reselect, clickSelect, renderPlain, cur,
+  $, enumIndex, say, play, reselect, clickSelect, renderPlain, cur, boardOpen,
   toAct: (st) => toAct(st),
   seatNames: (st) => seatNames(st),
   get moves() { return moves; },

@@ -100,6 +100,17 @@ export default (page) => {
     await page.reselect();
   }
 
+  // dragHop is a hop dragged with the mouse from fromEl to toEl (as the
+  // two clicks).
+  function dragHop(fromEl, toEl) {
+    if (!playing()) { page.say("No checker moves now: the list holds the moves.", true); return; }
+    current();
+    const me = toAct(page.cur());
+    const a = fromEl.getAttribute(`data-point-${me}`), b = toEl.getAttribute(`data-point-${me}`);
+    if (a && b && targetsFrom(a).includes(b)) { hop(a, b); return; }
+    page.say(`No legal play moves a checker from ${a || "there"} to ${b || "there"} now.`, true);
+  }
+
   // click: the first click picks a checker (a point, or the bar) that a
   // listed next hop starts from; the second a point (or the tray) it goes
   // to. A click on another checker that can move picks it instead.
@@ -123,10 +134,27 @@ export default (page) => {
   return {
     label: "Backgammon",
     order: 0,
-    hint: "Play die by die: click a checker (or the bar), then where it goes (the tray to bear off); a point two dice away moves it with both. The board shows the play so far, the dice used grey; “Undo step” takes back the last. The play is made when it is whole or only one play is left. Roll with the button, or pick any move from the list.",
+    hint: "Play die by die: click a checker (or the bar), then where it goes (the tray to bear off), or drag it there; a point two dice away moves it with both. The board shows the play so far, the dice used grey; “Undo step” takes back the last. The play is made when it is whole or only one play is left. Roll with the button, or pick any move from the list.",
     controls: `<button id="bg-undo-step" type="button" disabled title="Take back the last checker moved this turn (Backspace)">Undo step</button>`,
     setup() {
       $("bg-undo-step").addEventListener("click", undoHop);
+      // Drag and drop with a mouse: press on a checker, release where it
+      // goes. (A press and release on one point is a click; touch keeps
+      // the page's scrolling, and a tap plays as a click.)
+      const board = $("board");
+      let down = null;
+      board.addEventListener("pointerdown", (ev) => {
+        down = ev.pointerType === "mouse" && ev.button === 0 && board.querySelector('svg[data-game="backgammon"]') ? ev.target.closest("[data-point]") : null;
+      });
+      board.addEventListener("pointerup", (ev) => {
+        const from = down;
+        down = null;
+        if (!from || ev.pointerType !== "mouse") return;
+        const at = document.elementFromPoint(ev.clientX, ev.clientY);
+        const to = at && at.closest("[data-point]");
+        if (!to || to === from || !board.contains(to)) return; // a click: the page's click handler takes it
+        if (page.boardOpen()) dragHop(from, to);
+      });
       document.addEventListener("keydown", (ev) => {
         if (ev.key === "Backspace" && !ev.target.closest("input,textarea,select") && hops.length) { ev.preventDefault(); undoHop(); }
       });
