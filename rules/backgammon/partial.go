@@ -77,7 +77,7 @@ func (s State) PartialPlay(text string) (Partial, error) {
 		}
 		hops[i] = [2]int{from, to}
 	}
-	pp := partialPlay{memo: map[partialKey][]bool{}}
+	pp := partialPlay{memo: map[partialKey][]uint64{}}
 	g := genPool.Get().(*gen)
 	defer genPool.Put(g)
 	g.generate(&s)
@@ -115,7 +115,7 @@ func (s State) PartialPlay(text string) (Partial, error) {
 	out := Partial{Used: cur.used, State: s.withPos(&cur.p)}
 	reach := pp.reach(cur)
 	for j := range g.ents {
-		if reach[j] {
+		if reach[j/64]&(1<<(j%64)) != 0 {
 			out.Plays = append(out.Plays, g.ents[j].m)
 		}
 	}
@@ -165,7 +165,7 @@ func (n partialNode) step(src, d, i int) (partialNode, int, bool) {
 
 type partialPlay struct {
 	g    *gen
-	memo map[partialKey][]bool
+	memo map[partialKey][]uint64
 }
 
 // partialKey identifies a node for reach: the position and the dice left.
@@ -192,7 +192,7 @@ func (pp *partialPlay) hop(n partialNode, from, to int) []partialNode {
 			q, t, _ := n.step(at, d, i)
 			switch {
 			case t == to:
-				if slices.Contains(pp.reach(q), true) {
+				if some(pp.reach(q)) {
 					out = append(out, q)
 				}
 			case t > to && t != Off:
@@ -213,12 +213,7 @@ func (pp *partialPlay) pick(outs []partialNode) (partialNode, bool) {
 		if o.p.k0 != outs[0].p.k0 || o.p.k1 != outs[0].p.k1 {
 			return partialNode{}, false
 		}
-		n := 0
-		for _, r := range pp.reach(o) {
-			if r {
-				n++
-			}
-		}
+		n := count(pp.reach(o))
 		if n > bestN || n == bestN && sum(o.used) < sum(best.used) {
 			best, bestN = o, n
 		}
@@ -234,11 +229,10 @@ func sum(v []int) int {
 	return t
 }
 
-// reach marks the legal plays (index into g.ents) that single-die steps
-// from n can complete: the same number of dice as the legal plays and the
-// same position.
-func (pp *partialPlay) reach(n partialNode) []bool {
-	g := pp.g
+// reach is the set (a bit per index into g.ents) of the legal plays that
+// single-die steps from n can complete: as many dice as the legal plays
+// and the same position. Each node's set is computed once (memo).
+func (pp *partialPlay) reach(n partialNode) []uint64 {
 	key := partialKey{k0: n.p.k0, k1: n.p.k1}
 	for i, d := range n.dice {
 		key.dice[i] = int8(d)
@@ -246,29 +240,13 @@ func (pp *partialPlay) reach(n partialNode) []bool {
 	if r, ok := pp.memo[key]; ok {
 		return r
 	}
-	out := make([]bool, len(g.ents))
-	defer func() { pp.memo[key] = out }()
-	var walk func(n partialNode)
-	walk = func(n partialNode) {
-		if len(n.used) == g.bestN {
-			if j := g.find(n.p.k0, n.p.k1); j >= 0 {
-				out[j] = true
-			}
-			return
+	g := pp.g
+	out := make([]uint64, (len(g.ents)+63)/64)
+	if len(n.used) == g.bestN {
+		if j := g.find(n.p.k0, n.p.k1); j >= 0 {
+			out[j/64] |= 1 << (j % 64)
 		}
-		if len(n.used) > 0 {
-			// A node seen before: its plays are known.
-			k := partialKey{k0: n.p.k0, k1: n.p.k1}
-			for i, d := range n.dice {
-				k.dice[i] = int8(d)
-			}
-			if r, ok := pp.memo[k]; ok {
-				for j, v := range r {
-					out[j] = out[j] || v
-				}
-				return
-			}
-		}
+	} else {
 		for src := n.p.sources(); src != 0; {
 			s := bits.Len32(src) - 1
 			src &^= 1 << s
@@ -277,26 +255,64 @@ func (pp *partialPlay) reach(n partialNode) []bool {
 					continue
 				}
 				q, _, _ := n.step(s, d, i)
-				walk(q)
+				for w, b := range pp.reach(q) {
+					out[w] |= b
+				}
 			}
 		}
 	}
-	walk(n)
+	pp.memo[key] = out
 	return out
 }
 
-// next lists the hops from n that keep it the start of a legal play.
+// some reports whether the set r has a play.
+func some(r []uint64) bool {
+	for _, b := range r {
+		if b != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// count is the number of plays in the set r.
+func count(r []uint64) int {
+	n := 0
+	for _, b := range r {
+		n += bits.OnesCount64(b)
+	}
+	return n
+}
+
+// next lists the hops from n that keep it the start of a legal play: for
+// each source, every path of its checker by the dice left, once.
 func (pp *partialPlay) next(n partialNode) []Step {
 	var out []Step
 	for src := n.p.sources(); src != 0; {
 		s := bits.Len32(src) - 1
 		src &^= 1 << s
+		var byTo [Bar][]partialNode
+		var walk func(m partialNode, at int)
+		walk = func(m partialNode, at int) {
+			for i, d := range m.dice {
+				if slices.Index(m.dice, d) != i || !m.movable(at, d) {
+					continue
+				}
+				q, t, _ := m.step(at, d, i)
+				if some(pp.reach(q)) {
+					byTo[t] = append(byTo[t], q)
+				}
+				if t != Off {
+					walk(q, t)
+				}
+			}
+		}
+		walk(n, s)
 		for to := s - 1; to >= Off; to-- {
-			outs := pp.hop(n, s, to)
-			if len(outs) == 0 {
+			if len(byTo[to]) == 0 {
 				continue
 			}
-			if _, ok := pp.pick(outs); !ok {
+			if _, ok := pp.pick(byTo[to]); !ok {
 				continue
 			}
 			out = append(out, Step{From: s, To: to, Hit: to != Off && n.p.opp[to] == 1})
