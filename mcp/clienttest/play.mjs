@@ -9,6 +9,7 @@
 // move on the finished game, refused; score, which must agree.
 //
 // Usage: node play.mjs --bin path/to/gamerules-mcp [--transport http|stdio|both]
+//        node play.mjs --url http://127.0.0.1:8080/mcp   (a running server's /mcp, e.g. gamerulesd's)
 // Over HTTP it starts `gamerules-mcp --http 127.0.0.1:0` and reads the
 // address from its "listening on" line; over stdio the SDK starts the
 // command itself.
@@ -21,11 +22,12 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 const { values: opts } = parseArgs({
   options: {
     bin: { type: "string" },
+    url: { type: "string" },
     transport: { type: "string", default: "both" },
   },
 });
-if (!opts.bin) {
-  console.error("usage: node play.mjs --bin path/to/gamerules-mcp [--transport http|stdio|both]");
+if (!opts.bin && !opts.url) {
+  console.error("usage: node play.mjs --bin path/to/gamerules-mcp [--transport http|stdio|both] | --url http://host:port/mcp");
   process.exit(2);
 }
 
@@ -127,6 +129,13 @@ async function overHTTP() {
   }
 }
 
+async function overURL(url) {
+  const client = new Client({ name: "gamerules-clienttest", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await session(client, `http ${url}`);
+  await client.close();
+}
+
 async function overStdio() {
   const client = new Client({ name: "gamerules-clienttest", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: opts.bin, args: [] }));
@@ -135,6 +144,10 @@ async function overStdio() {
 }
 
 try {
+  if (opts.url) {
+    await overURL(opts.url);
+    process.exit(0);
+  }
   if (opts.transport === "http" || opts.transport === "both") await overHTTP();
   if (opts.transport === "stdio" || opts.transport === "both") await overStdio();
 } catch (e) {
