@@ -171,6 +171,12 @@ type Options struct {
 	// gzipped to a client that takes gzip (server/pages).
 	PlaygroundWasmDir string
 
+	// MCP serves every game as Model Context Protocol tools at /mcp on the
+	// HTTP port (package mcp, streamable HTTP), behind the same limits,
+	// request ids, logs, metrics and CORS policy as the REST API; default
+	// true (flag --mcp=false turns it off, and /mcp is then 404).
+	MCP bool
+
 	// GCPercent is the garbage collector's target (Go's GOGC), default
 	// 400: the server's live heap is small (a few MB when idle), so at Go's
 	// 100 it collects after every few MB of answers, and the collector was
@@ -230,6 +236,7 @@ func DefaultOptions() Options {
 	return Options{
 		GRPCAddr:                  ":50051",
 		HTTPAddr:                  ":8080",
+		MCP:                       true,
 		LogLevel:                  "info",
 		LogFormat:                 "json",
 		MaxRecvBytes:              512 << 10,

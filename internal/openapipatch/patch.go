@@ -42,6 +42,7 @@ import (
 
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/service"
+	"github.com/gamerules/gamerules/service/rpcs"
 )
 
 // Patch returns the completed document for the generator's output doc.
@@ -483,36 +484,9 @@ func lookup(v any, path string) (string, bool) {
 
 // call invokes the RPC named rpc of srv.
 func call(srv *service.Server, rpc string, req proto.Message) (proto.Message, error) {
-	ctx := context.Background()
-	switch rpc {
-	case "ListGames":
-		return srv.ListGames(ctx, req.(*gamerulesv1.ListGamesRequest))
-	case "NewGame":
-		return srv.NewGame(ctx, req.(*gamerulesv1.NewGameRequest))
-	case "LegalMoves":
-		return srv.LegalMoves(ctx, req.(*gamerulesv1.LegalMovesRequest))
-	case "ApplyMove":
-		return srv.ApplyMove(ctx, req.(*gamerulesv1.ApplyMoveRequest))
-	case "Score":
-		return srv.Score(ctx, req.(*gamerulesv1.ScoreRequest))
-	case "ObserveState":
-		return srv.ObserveState(ctx, req.(*gamerulesv1.ObserveStateRequest))
-	case "GetBoard":
-		return srv.GetBoard(ctx, req.(*gamerulesv1.GetBoardRequest))
-	case "ConvertState":
-		return srv.ConvertState(ctx, req.(*gamerulesv1.ConvertStateRequest))
-	case "ReplayGame":
-		return srv.ReplayGame(ctx, req.(*gamerulesv1.ReplayGameRequest))
-	case "ImportRecord":
-		return srv.ImportRecord(ctx, req.(*gamerulesv1.ImportRecordRequest))
-	case "ExportRecord":
-		return srv.ExportRecord(ctx, req.(*gamerulesv1.ExportRecordRequest))
-	case "Batch":
-		return srv.Batch(ctx, req.(*gamerulesv1.BatchRequest))
-	case "Expand":
-		return srv.Expand(ctx, req.(*gamerulesv1.ExpandRequest))
-	case "Playout":
-		return srv.Playout(ctx, req.(*gamerulesv1.PlayoutRequest))
+	m, ok := rpcs.ByName(rpc)
+	if !ok {
+		return nil, fmt.Errorf("no RPC %s", rpc)
 	}
-	return nil, fmt.Errorf("no RPC %s", rpc)
+	return m.Run(context.Background(), srv, req)
 }

@@ -143,7 +143,7 @@ func TestDocsMenu(t *testing.T) {
 		}
 	}
 	slices.Sort(query)
-	want := []string{"format", "hideCoordinates", "highlightFrom", "highlightTo", "side", "size", "state.text"}
+	want := []string{"format", "hideCoordinates", "highlightFrom", "highlightTo", "partialPlay", "side", "size", "state.text"}
 	if !slices.Equal(query, want) {
 		t.Errorf("GET :render query parameters %v; want %v", query, want)
 	}
