@@ -31,7 +31,7 @@ var wasmTypes = map[string]string{
 // js/build.sh (js/dist): GET /wasm/<file> for each of web.WasmFiles and
 // nothing else of dir. A client that takes gzip (Accept-Encoding) gets the
 // file gzipped at gzip's best level: 12.1 MB of wasm go over the wire as
-// 2.87 MB (README). The wasm's gzipped bytes are made when the server
+// 2.89 MB (README). The wasm's gzipped bytes are made when the server
 // starts, in the background, the others' on their first request; they are
 // kept (about a quarter of the files' size) until the file changes on disk
 // (its size or modification time), so a rebuilt js/dist is served at once.
