@@ -16,6 +16,8 @@
 //     and the method name of generated clients' docs; the generator puts
 //     the proto comment's first paragraph there, which goes to the
 //     description, in front of the rest;
+//   - :render answers an image or text, not the google.api.HttpBody
+//     message the generator describes;
 //   - GET :render lists only the query parameters a GET is meant to take,
 //     the state's text form and the drawing options, none of them required
 //     (the generator lists every field of the typed state forms, some marked
@@ -80,8 +82,11 @@ func Patch(doc []byte) ([]byte, error) {
 			if err := summarize(o); err != nil {
 				return nil, err
 			}
-			if method == "get" && strings.HasSuffix(path, ":render") {
-				o["parameters"] = renderQuery(asList(o["parameters"]))
+			if strings.HasSuffix(path, ":render") {
+				renderAnswer(o)
+				if method == "get" {
+					o["parameters"] = renderQuery(asList(o["parameters"]))
+				}
 			}
 			if err := addExamples(defs, path, method, o); err != nil {
 				return nil, err
@@ -210,6 +215,19 @@ var renderOptions = func() map[string]bool {
 	}
 	return m
 }()
+
+// renderAnswer says what :render answers over REST: the image or text
+// itself (the gateway writes a google.api.HttpBody's data as the body, with
+// its content type), not the HttpBody message the generator describes;
+// errors stay JSON.
+func renderAnswer(op map[string]any) {
+	op["produces"] = []string{"image/svg+xml", "text/plain", "application/json"}
+	if ok200, _ := op["responses"].(map[string]any)["200"].(map[string]any); ok200 != nil {
+		ok200["description"] = "The board: an SVG image (Content-Type image/svg+xml), or with format RENDER_FORMAT_TEXT " +
+			"plain text (text/plain; charset=utf-8)."
+		ok200["schema"] = map[string]any{"type": "string"}
+	}
+}
 
 // renderQuery keeps, of GET :render's parameters, the path ones, state.text
 // and the options (size, side, format...), none of the query ones required

@@ -106,6 +106,10 @@ func TestDocsMenu(t *testing.T) {
 				Default  any
 				Enum     []string
 			}
+			Produces  []string
+			Responses map[string]struct {
+				Schema map[string]any
+			}
 		}
 	}
 	if err := json.Unmarshal(openapiv2.GameRules, &d); err != nil {
@@ -120,6 +124,12 @@ func TestDocsMenu(t *testing.T) {
 			if !strings.HasPrefix(op.Description, rpc+" ") {
 				t.Errorf("%s %s: the description does not start with the proto comment (%q...): %.60q", method, path, rpc, op.Description)
 			}
+		}
+	}
+	// :render answers the image (or text) itself, not an HttpBody message.
+	for method, op := range d.Paths["/v1/games/{game}:render"] {
+		if !slices.Contains(op.Produces, "image/svg+xml") || op.Responses["200"].Schema["type"] != "string" {
+			t.Errorf("%s :render: produces %v, 200 schema %v; want image/svg+xml, a string", method, op.Produces, op.Responses["200"].Schema)
 		}
 	}
 	get := d.Paths["/v1/games/{game}:render"]["get"]
