@@ -1,7 +1,3 @@
-// Package docs holds the project's documents: the rules specifications the
-// engines implement (rules/<game>.md) and the architecture
-// (architecture.md). Its test checks that no file of the repository cites a
-// path outside it.
 package docs
 
 import (

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,12 +27,14 @@ const (
 
 const bgStyle = commonStyle + `.felt{fill:#2e6b3f}.frame{fill:#6b4a2b}.pt-dark{fill:#a33b2b}.pt-light{fill:#e8d9b5}` +
 	`.ck0{fill:#f7f4ea;stroke:#333;stroke-width:1.5}.ck1{fill:#2b2b2b;stroke:#ddd;stroke-width:1.5}` +
-	`.n0{fill:#222}.n1{fill:#eee}.die{fill:#fff;stroke:#222;stroke-width:2}.pip{fill:#222}` +
+	`.n0{fill:#222}.n1{fill:#eee}.die{fill:#fff;stroke:#222;stroke-width:2}.pip{fill:#222}.die.used{fill:#9a9a9a;stroke:#555}.pip.used{fill:#555}` +
 	`.cube{fill:#fffbe6;stroke:#222;stroke-width:2}.hit{fill:transparent;stroke:none}.coord{fill:#f3e6c8}.info{fill:#fff}.ct{fill:#222}`
 
 // Backgammon draws s from the side of a player: his home board at the
-// bottom right, his points numbered 1..24 from his side (as the move
-// notation counts them), his bar and borne-off tray at the bottom (ids
+// bottom right, his points numbered 1..24 from his side in the ids (as his
+// move notation counts them; the coordinate labels are the numbers of the
+// player on turn, as the move list writes them, so they agree whichever
+// side is drawn), his bar and borne-off tray at the bottom (ids
 // "bar", "off"), the opponent's at the top ("bar-opponent",
 // "off-opponent"). The default side is the player on turn (Turn). It also
 // draws the dice in PhaseMove, the doubling cube when it is in use (id
@@ -40,7 +43,13 @@ const bgStyle = commonStyle + `.felt{fill:#2e6b3f}.frame{fill:#6b4a2b}.pt-dark{f
 // he must do, or the result of a finished game.
 //
 // Options.From and To name points from the drawn side: "1".."24", "bar",
-// "off". Errors are *OptionError.
+// "off". With Options.HasPartial (PhaseMove only) the board is drawn after
+// Options.Partial, the hops of a play in progress (State.PartialPlay), the
+// dice used greyed (class "die used"; a double as four dice), and an
+// empty group id="partial" carries data-hops, data-used ("3 1"),
+// data-plays (the legal plays left, notations separated by "|"),
+// data-next (the hops that may come next, "8/5 6/5*") and data-complete.
+// Errors are *OptionError.
 //
 // Stable element ids: id="point-N" data-point="N" for points 1..24
 // counted from the drawn side, id="bar" data-point="bar" (the drawn side's
@@ -52,9 +61,26 @@ const bgStyle = commonStyle + `.felt{fill:#2e6b3f}.frame{fill:#6b4a2b}.pt-dark{f
 // data-point-1="18"; White's bar data-point-0="bar"), so a client can map
 // notation to the board whatever side is drawn.
 func Backgammon(s backgammon.State, o Options) ([]byte, error) {
-	size, err := checkCommon(o, 2, false)
+	common := o
+	common.HasPartial = false
+	size, err := checkCommon(common, 2, false)
 	if err != nil {
 		return nil, err
+	}
+	var partial *backgammon.Partial
+	if o.HasPartial {
+		if err := s.Validate(); err != nil {
+			return nil, err
+		}
+		if s.Phase() != backgammon.PhaseMove {
+			return nil, optErr("partial_play", "the game is in the %s phase; a play in progress needs the dice rolled", s.Phase())
+		}
+		p, err := s.PartialPlay(o.Partial)
+		if err != nil {
+			return nil, optErr("partial_play", "%s", strings.TrimPrefix(err.Error(), "backgammon: "))
+		}
+		partial = &p
+		s = p.State
 	}
 	for _, f := range [...]struct{ field, v string }{{"highlight_from", o.From}, {"highlight_to", o.To}} {
 		if f.v == "" {
@@ -126,7 +152,13 @@ func Backgammon(s backgammon.State, o Options) ([]byte, error) {
 			if !top {
 				ly = bgBottom + 10
 			}
-			g.text(x+bgPointW/2, ly, 12, "coord", strconv.Itoa(p))
+			// The number in the notation of the player on turn (the
+			// move list's), whichever side is drawn, as gnubg's board.
+			label := p
+			if s.Turn() != side {
+				label = 25 - p
+			}
+			g.text(x+bgPointW/2, ly, 12, "coord", strconv.Itoa(label))
 		}
 	}
 	// The bar: the drawn side's checkers in the upper half (they enter in
@@ -170,16 +202,58 @@ func Backgammon(s backgammon.State, o Options) ([]byte, error) {
 		g.text(barX+20, cy, 16, "ct", face)
 		g.printf("</g>\n")
 	}
-	// Dice, on the right half when the drawn side is to move, else left.
+	// Dice, on the right half when the drawn side is to move, else left;
+	// with a play in progress the dice used greyed (a double as four dice).
 	if d1, d2 := s.Dice(); d1 > 0 {
 		cx := bgMargin + 6*bgPointW + bgBarW + 3*bgPointW
 		if s.Turn() != side {
 			cx = bgMargin + 3*bgPointW
 		}
 		g.printf(`<g id="dice" data-dice="%d-%d" data-player="%d">`, d1, d2, s.Turn())
-		bgDie(&g, cx-28, (bgTop+bgBottom)/2, d1, s.Turn())
-		bgDie(&g, cx+28, (bgTop+bgBottom)/2, d2, s.Turn())
+		faces := []int{d1, d2}
+		if partial != nil && d1 == d2 {
+			faces = []int{d1, d1, d1, d1}
+		}
+		var used []int
+		if partial != nil {
+			used = slices.Clone(partial.Used)
+		}
+		// The dice used are the last faces of their value (so a 3-1 with the
+		// 3 used greys the first die, and a double greys from the right).
+		grey := make([]bool, len(faces))
+		for _, u := range used {
+			for i := len(faces) - 1; i >= 0; i-- {
+				if faces[i] == u && !grey[i] {
+					grey[i] = true
+					break
+				}
+			}
+		}
+		step := 56.0
+		if len(faces) == 4 {
+			step = 46
+		}
+		x0 := cx - step*float64(len(faces)-1)/2
+		for i, v := range faces {
+			bgDie(&g, x0+step*float64(i), (bgTop+bgBottom)/2, v, grey[i])
+		}
 		g.printf("</g>\n")
+	}
+	if partial != nil {
+		plays := make([]string, len(partial.Plays))
+		for i, m := range partial.Plays {
+			plays[i] = m.String()
+		}
+		next := make([]string, len(partial.Next))
+		for i, st := range partial.Next {
+			next[i] = st.String()
+		}
+		used := make([]string, len(partial.Used))
+		for i, u := range partial.Used {
+			used[i] = strconv.Itoa(u)
+		}
+		g.printf(`<g id="partial" data-player="%d" data-hops="%s" data-used="%s" data-plays="%s" data-next="%s" data-complete="%t"/>`+"\n",
+			s.Turn(), esc(strings.Join(strings.Fields(o.Partial), " ")), strings.Join(used, " "), esc(strings.Join(plays, "|")), esc(strings.Join(next, " ")), partial.Complete)
 	}
 	g.marks(boxes, styles)
 	// Pip counts and the state of play.
@@ -275,18 +349,26 @@ func bgStack(g *svg, player, n int, cx, base float64, top bool) {
 	}
 }
 
-// bgDie draws one die showing v centred on cx, cy.
-func bgDie(g *svg, cx, cy float64, v, player int) {
-	g.printf(`<rect x="%s" y="%s" width="40" height="40" rx="6" class="die" data-value="%d"/>`, num(cx-20), num(cy-20), v)
+// bgDie draws one die showing v centred on cx, cy; a die used by a play
+// in progress is grey (class "die used", data-used).
+func bgDie(g *svg, cx, cy float64, v int, used bool) {
+	if used {
+		g.printf(`<rect x="%s" y="%s" width="40" height="40" rx="6" class="die used" data-value="%d" data-used="true"/>`, num(cx-20), num(cy-20), v)
+	} else {
+		g.printf(`<rect x="%s" y="%s" width="40" height="40" rx="6" class="die" data-value="%d"/>`, num(cx-20), num(cy-20), v)
+	}
 	pips := map[int][][2]float64{
 		1: {{0, 0}}, 2: {{-1, -1}, {1, 1}}, 3: {{-1, -1}, {0, 0}, {1, 1}},
 		4: {{-1, -1}, {1, -1}, {-1, 1}, {1, 1}}, 5: {{-1, -1}, {1, -1}, {0, 0}, {-1, 1}, {1, 1}},
 		6: {{-1, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {1, 1}},
 	}[v]
-	for _, p := range pips {
-		g.printf(`<circle cx="%s" cy="%s" r="4" class="pip"/>`, num(cx+p[0]*10), num(cy+p[1]*10))
+	pip := "pip"
+	if used {
+		pip = "pip used"
 	}
-	_ = player
+	for _, p := range pips {
+		g.printf(`<circle cx="%s" cy="%s" r="4" class="%s"/>`, num(cx+p[0]*10), num(cy+p[1]*10), pip)
+	}
 }
 
 // bgStatus says whose turn it is and what he must do, or how the game ended.

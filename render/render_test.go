@@ -127,6 +127,7 @@ var goldens = []golden{
 	bg("marks-bar-off-opponent", barBoard(), marks(side(1), "bar-opponent", sel, "off-opponent", dst, "off", to),
 		"mark-selected-bar-opponent", "mark-destination-off-opponent", "mark-last-to-off"),
 	bg("small-no-coordinates", "14IgSiV+gNQYQQ:MIEOAAAAAAAE", render.Options{Size: 300, HideCoordinates: true}, "dice"),
+	bg("partial-3-1-8-5", "4HPwATDgc/ABMA:MIEFAAAAAAAE", render.Options{HasPartial: true, Partial: "8/5"}, "dice", "partial"),
 
 	ab("classic", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", render.Options{}),
 	ab("classic-white-side", "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b", side(1)),
@@ -295,6 +296,9 @@ func TestOptionErrors(t *testing.T) {
 		{"mark style 0", second(render.GravityTrap(gts, marks(render.Options{}, "2", render.MarkStyle(0)))), "marks"},
 		{"mark style 5", second(render.Abalone(abs, marks(render.Options{}, "e5", render.MarkStyle(5)))), "marks"},
 		{"too many marks", second(render.GravityTrap(gts, render.Options{Marks: make([]render.Mark, render.MaxMarks+1)})), "marks"},
+		{"partial play, abalone", second(render.Abalone(abs, render.Options{HasPartial: true})), "partial_play"},
+		{"partial play, opening phase", second(render.Backgammon(bgs, render.Options{HasPartial: true})), "partial_play"},
+		{"partial play 8/3 with 3-1", second(render.Backgammon(must(backgammon.ParseState("4HPwATDgc/ABMA:MIEFAAAAAAAE")), render.Options{HasPartial: true, Partial: "8/3"})), "partial_play"},
 	}
 	for _, c := range cases {
 		var oe *render.OptionError
@@ -476,5 +480,81 @@ func TestGravityTrapSharedLines(t *testing.T) {
 	}
 	if want[3] != 3 || want[4] != 0 || want[64] != 0 || want[65] != 1 {
 		t.Errorf("the reference colours are not the case meant: %v", want)
+	}
+}
+
+// attr is the value of attribute name of the element with id in doc ("" if none).
+func attr(doc, id, name string) string {
+	i := strings.Index(doc, `id="`+id+`"`)
+	if i < 0 {
+		return ""
+	}
+	el := doc[i:]
+	el = el[:strings.Index(el, ">")]
+	_, v, ok := strings.Cut(el, " "+name+`="`)
+	if !ok {
+		return ""
+	}
+	return v[:strings.Index(v, `"`)]
+}
+
+// TestBackgammonPartial checks a play in progress by hand: white's opening
+// 3-1 after 8/5 has a checker on 5 and two on 8, the 3 greyed, four plays
+// left (a 1 by 24/23, 8/7, 6/5 or 5/4) and those four hops next; after
+// 8/5 6/5 it is complete. A double is drawn as four dice, greyed from the
+// right as they are used.
+func TestBackgammonPartial(t *testing.T) {
+	s := must(backgammon.ParseState("4HPwATDgc/ABMA:MIEFAAAAAAAE"))
+	doc := string(must(render.Backgammon(s, render.Options{HasPartial: true, Partial: "8/5"})))
+	for _, c := range [][3]string{
+		{"point-5", "data-checkers", "1"}, {"point-8", "data-checkers", "2"}, {"point-6", "data-checkers", "5"},
+		{"partial", "data-used", "3"}, {"partial", "data-complete", "false"}, {"partial", "data-hops", "8/5"},
+		{"partial", "data-plays", "24/23 8/5|8/7 8/5|8/4|8/5 6/5"}, {"partial", "data-next", "24/23 8/7 6/5 5/4"},
+	} {
+		if got := attr(doc, c[0], c[1]); got != c[2] {
+			t.Errorf("after 8/5: %s %s=%q, want %q", c[0], c[1], got, c[2])
+		}
+	}
+	if n := strings.Count(doc, `class="die used"`); n != 1 || !strings.Contains(doc, `class="die used" data-value="3"`) {
+		t.Errorf("after 8/5: %d dice greyed; want the 3", n)
+	}
+	doc = string(must(render.Backgammon(s, render.Options{HasPartial: true, Partial: "6/5 8/5"})))
+	if attr(doc, "partial", "data-complete") != "true" || attr(doc, "partial", "data-plays") != "8/5(2)" && attr(doc, "partial", "data-plays") != "8/5 6/5" {
+		t.Errorf("6/5 8/5: complete %q plays %q", attr(doc, "partial", "data-complete"), attr(doc, "partial", "data-plays"))
+	}
+	// Black to play 2-2 after white's 8/5 6/5.
+	d := must(must(s.Apply(must(backgammon.ParseMove(s, "8/5 6/5")))).Apply(backgammon.RollMove(2, 2)))
+	doc = string(must(render.Backgammon(d, render.Options{HasPartial: true, Partial: "13/11 13/11"})))
+	if n, m := strings.Count(doc, `class="die`), strings.Count(doc, `class="die used"`); n != 4 || m != 2 {
+		t.Errorf("2-2 after 13/11 13/11: %d dice, %d greyed; want 4, 2", n, m)
+	}
+	if got := attr(doc, "partial", "data-used"); got != "2 2" {
+		t.Errorf("2-2 after 13/11 13/11: data-used %q", got)
+	}
+}
+
+// TestBackgammonLabels: the coordinate labels are the numbers of the
+// player on turn whichever side is drawn (white on turn: from black's side
+// the bottom-right point, black's 1, is labelled 24).
+func TestBackgammonLabels(t *testing.T) {
+	s := must(backgammon.ParseState("4HPwATDgc/ABMA:MIEFAAAAAAAE")) // white to play 3-1
+	for drawn := 0; drawn < 2; drawn++ {
+		doc := string(must(render.Backgammon(s, side(drawn))))
+		var labels []string
+		for _, part := range strings.Split(doc, `class="coord"`)[1:] {
+			v := part[strings.Index(part, ">")+1:]
+			labels = append(labels, v[:strings.Index(v, "<")])
+		}
+		if len(labels) != 24 {
+			t.Fatalf("side %d: %d labels", drawn, len(labels))
+		}
+		// Labels follow the points 1..24 of the drawn side.
+		want := "1"
+		if drawn == 1 {
+			want = "24"
+		}
+		if labels[0] != want {
+			t.Errorf("side %d: the drawn side's point 1 is labelled %s; want %s (white's number)", drawn, labels[0], want)
+		}
 	}
 }

@@ -81,6 +81,11 @@ type Options struct {
 	From, To string
 	// Marks are coordinates to mark, each with a style; at most MaxMarks.
 	Marks []Mark
+	// HasPartial says Partial is given (backgammon only; the other games
+	// refuse it): Partial is the hops of a play in progress, drawn as
+	// played (see Backgammon).
+	HasPartial bool
+	Partial    string
 }
 
 // MaxMarks is the most marks Options.Marks may hold.
@@ -217,6 +222,9 @@ func checkCommon(o Options, players int, spectator bool) (int, error) {
 	}
 	if size < MinSize || size > MaxSize {
 		return 0, optErr("size", "%d pixels is out of range; want %d..%d (0 for %d)", o.Size, MinSize, MaxSize, DefaultSize)
+	}
+	if o.HasPartial {
+		return 0, optErr("partial_play", "only backgammon draws a play in progress")
 	}
 	if o.HasSide {
 		low := 0

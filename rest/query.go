@@ -73,7 +73,7 @@ func queryField(md protoreflect.MessageDescriptor, key string) bool {
 // message starts with the field, and the details are an ErrorInfo (reason
 // INVALID_REQUEST, metadata field) and a BadRequest field violation.
 func unknownQueryParameter(key string) error {
-	const why = "unknown query parameter; the parameters of GET :render are RenderStateRequest's fields (state.text, size, hideCoordinates, side, highlightFrom, highlightTo, format; marks only in a POST body)"
+	const why = "unknown query parameter; the parameters of GET :render are RenderStateRequest's fields (state.text, size, hideCoordinates, side, highlightFrom, highlightTo, format, partialPlay; marks only in a POST body)"
 	st := status.New(codes.InvalidArgument, key+": "+why)
 	withDetails, err := st.WithDetails(
 		&errdetails.ErrorInfo{Reason: service.ReasonInvalidRequest, Domain: service.ErrorDomain, Metadata: map[string]string{"field": key}},

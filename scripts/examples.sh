@@ -6,7 +6,10 @@
 #     installed with apt-get when absent and this runs as root);
 #   - Go: go run ./examples/go --game all;
 #   - Node: npm ci, then node play.js --game all (skipped without Node/npm,
-#     as before in CI).
+#     as before in CI);
+#   - TypeScript from /openapi.json: examples/openapi-ts/run.sh generates a
+#     client with openapi-typescript-codegen and calls GET :render and POST
+#     :legalMoves through it (skipped with Node).
 # .ci/run calls it. Set GAMERULES_SKIP_PYTHON=1 to leave the Python example
 # out on a machine without Debian's packages.
 export GOTOOLCHAIN=go1.27.3 # go.mod's toolchain line (this machine's Go 1.26 runs with GOTOOLCHAIN=local)
@@ -105,7 +108,11 @@ if command -v node >/dev/null && command -v npm >/dev/null; then
   say "Node ($(node --version))"
   out="$(cd examples/node && npm ci --no-audit --no-fund --silent && node play.js --addr "$addr" --game all --seed 1)"
   check Node "$out"
+  # The REST API through a client generated from the server's own
+  # /openapi.json (issue 34: GET :render callable without dummy values).
+  say "TypeScript client generated from /openapi.json (openapi-typescript-codegen)"
+  examples/openapi-ts/run.sh "http://$http"
 else
-  say "Node.js not present: the Node example skipped"
+  say "Node.js not present: the Node and generated TypeScript examples skipped"
 fi
 say "all ran to the end of every game"

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/grpc"
 
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
+	"github.com/gamerules/gamerules/mcp"
 	"github.com/gamerules/gamerules/rest"
 	"github.com/gamerules/gamerules/server/limit"
 	"github.com/gamerules/gamerules/server/requestid"
@@ -46,6 +47,7 @@ type API struct {
 	registered []prometheus.Collector
 	adm        *limit.Admission
 	svc        gamerulesv1grpc.GameRulesServer
+	rules      *service.Server // the service svc wraps, which /mcp's tools call
 	chain      []apiInterceptor
 	games      []string
 }
@@ -95,6 +97,7 @@ func newAPI(opts Options, logger *zap.Logger, tr *tracing) (*API, error) {
 		httpM: makeHTTPMetrics(),
 		adm:   newAdmission(opts, refused),
 		svc:   NewGRPCService(svc),
+		rules: svc,
 		games: svc.Games(),
 	}
 	// Every metric is registered here, checked, so that a host's registry
@@ -204,3 +207,22 @@ func NewGRPCService(svc *service.Server) gamerulesv1grpc.GameRulesServer {
 // errNotMade is the answer of a method of a zero value: a stack that its
 // constructor did not make does not serve.
 var errNotMade = errors.New("server: the zero value does not serve; make one with its constructor (server.New, server.NewAPI)")
+
+// mcpHandler is package mcp's streamable HTTP handler over a's service, for
+// /mcp on the HTTP port, or nil when opts.MCP is off. Its tool calls run
+// under opts.RequestTimeout, its bodies are bounded by opts.MaxRecvBytes,
+// and the HTTP port's limits stand in front of it (newHTTPHandler).
+func (a *API) mcpHandler(opts Options) http.Handler {
+	if !opts.MCP || a == nil || a.rules == nil {
+		return nil
+	}
+	return mcp.HTTPHandler(mcp.Options{
+		Service:         a.rules,
+		Timeout:         opts.RequestTimeout,
+		Version:         opts.Version,
+		MaxRequestBytes: int64(opts.MaxRecvBytes),
+		// A proxy on the same host forwards the public Host header; the
+		// HTTP port's CORS policy, not the Host, says who may call.
+		AllowAnyHost: true,
+	})
+}

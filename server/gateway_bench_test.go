@@ -70,7 +70,7 @@ func newGatewayStack(tb testing.TB, srv gamerulesv1grpc.GameRulesServer, set fun
 	}
 	tb.Cleanup(func() { cancel(); closeGW(); gs.Stop() })
 	hs := probes.NewServer()
-	h := tr.handler(newHTTPHandler(cfg, gw, reg, newHTTPMetrics(reg), hs.Server, limit.NewInFlight(cfg.MaxInFlight, cfg.QueueWait), refused.WithLabelValues("http", "overloaded"), logger.Named("http")))
+	h := tr.handler(newHTTPHandler(cfg, gw, nil, reg, newHTTPMetrics(reg), hs.Server, limit.NewInFlight(cfg.MaxInFlight, cfg.QueueWait), refused.WithLabelValues("http", "overloaded"), logger.Named("http")))
 	return gatewayStack{handler: h, reg: reg, grpc: lis.Addr().String()}
 }
 

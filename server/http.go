@@ -103,7 +103,7 @@ func routeFromCtx(ctx context.Context) string {
 // so that the label's values are few.
 func routeOf(path string) string {
 	switch path {
-	case "/", "/healthz", "/readyz", "/metrics", "/openapi.json", "/docs", "/docs/rapidoc-min.js", "/favicon.ico":
+	case "/", "/healthz", "/readyz", "/metrics", "/openapi.json", "/docs", "/docs/rapidoc-min.js", "/favicon.ico", "/mcp":
 		return path
 	}
 	if t, ok := rest.RouteOf(path); ok {
@@ -142,8 +142,8 @@ func withCORS(cfg Options, next http.Handler) http.Handler {
 	return cors.New(cors.Options{
 		AllowedOrigins: cfg.CORSOrigins,
 		AllowedMethods: []string{http.MethodGet, http.MethodPost},
-		AllowedHeaders: []string{"Content-Type", requestid.Header, "Traceparent", "Tracestate"},
-		ExposedHeaders: []string{requestid.Header, "Retry-After"},
+		AllowedHeaders: []string{"Content-Type", requestid.Header, "Traceparent", "Tracestate", "Mcp-Protocol-Version", "Mcp-Session-Id", "Accept"},
+		ExposedHeaders: []string{requestid.Header, "Retry-After", "Mcp-Session-Id"},
 		MaxAge:         600,
 	}).Handler(next)
 }

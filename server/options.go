@@ -170,8 +170,15 @@ type Options struct {
 	// /wasm/<file> for the playground's offline mode (?offline=1), which
 	// runs the rules in the browser instead of calling /v1. Default: none
 	// (the wasm is 12 MB, 3 MB gzipped, so it is not embedded; /wasm/ is
-	// 404 and the offline mode says it is not served here).
+	// 404 and the offline mode says it is not served here). The files go
+	// gzipped to a client that takes gzip (server/pages).
 	PlaygroundWasmDir string
+
+	// MCP serves every game as Model Context Protocol tools at /mcp on the
+	// HTTP port (package mcp, streamable HTTP), behind the same limits,
+	// request ids, logs, metrics and CORS policy as the REST API; default
+	// true (flag --mcp=false turns it off, and /mcp is then 404).
+	MCP bool
 
 	// GCPercent is the garbage collector's target (Go's GOGC), default
 	// 400: the server's live heap is small (a few MB when idle), so at Go's
@@ -232,6 +239,7 @@ func DefaultOptions() Options {
 	return Options{
 		GRPCAddr:                  ":50051",
 		HTTPAddr:                  ":8080",
+		MCP:                       true,
 		LogLevel:                  "info",
 		LogFormat:                 "json",
 		MaxRecvBytes:              512 << 10,

@@ -135,7 +135,7 @@ func New(opts Options) (*Server, error) {
 	s.closeGW = closeGW
 	s.httpLimit = limit.NewInFlight(opts.MaxInFlight, opts.QueueWait)
 	s.httpServer = &http.Server{
-		Handler:           noSniff(s.tr.handler(newHTTPHandler(opts, gw, a.reg, a.httpM, s.healthSrv.Server, s.httpLimit, a.refused.WithLabelValues("http", "overloaded"), s.logger.Named("http")))),
+		Handler:           noSniff(s.tr.handler(newHTTPHandler(opts, gw, a.mcpHandler(opts), a.reg, a.httpM, s.healthSrv.Server, s.httpLimit, a.refused.WithLabelValues("http", "overloaded"), s.logger.Named("http")))),
 		ReadHeaderTimeout: min(opts.HTTPReadTimeout, 10*time.Second),
 		ReadTimeout:       opts.HTTPReadTimeout, // a slow client cannot hold a request open
 		WriteTimeout:      opts.HTTPReadTimeout + opts.RequestTimeout + 5*time.Second,
@@ -409,7 +409,7 @@ const stopGrace = 100 * time.Millisecond
 
 // newHTTPHandler routes the HTTP port: probes, metrics, the OpenAPI document,
 // the pages (package pages: /docs, /openapi.json, the playground), and everything else to the REST gateway.
-func newHTTPHandler(cfg Options, gw http.Handler, reg prometheus.Gatherer, m httpMetrics, hs *health.Server, lim *limit.InFlight, refused prometheus.Counter, logger *zap.Logger) http.Handler {
+func newHTTPHandler(cfg Options, gw, mcpH http.Handler, reg prometheus.Gatherer, m httpMetrics, hs *health.Server, lim *limit.InFlight, refused prometheus.Counter, logger *zap.Logger) http.Handler {
 	mux := http.NewServeMux()
 	probes.Register(mux, hs)
 	// /metrics gathers every metric for each scrape: a few at once (a
@@ -422,6 +422,11 @@ func newHTTPHandler(cfg Options, gw http.Handler, reg prometheus.Gatherer, m htt
 	limited := pages.Limit(pagesMux, limit.NewInFlight(pages.InFlight, cfg.QueueWait), refused)
 	for _, p := range pages.Paths {
 		mux.Handle(p, limited)
+	}
+	if mcpH != nil {
+		// /mcp: the MCP tools (package mcp), behind the REST port's own
+		// limits (in flight, body size) as the API is.
+		mux.Handle("/mcp", restLimits(cfg, mcpH, lim, refused))
 	}
 	mux.Handle("/", restLimits(cfg, gw, lim, refused))
 	return requestid.HTTP(instrument(withCORS(cfg, mux), m, logger))

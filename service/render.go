@@ -62,6 +62,8 @@ func (s *Server) RenderState(ctx context.Context, req *gamerulesv1.RenderStateRe
 		Side:            int(req.GetSide()),
 		From:            req.GetHighlightFrom(),
 		To:              req.GetHighlightTo(),
+		HasPartial:      req.PartialPlay != nil,
+		Partial:         req.GetPartialPlay(),
 	}
 	for _, m := range req.GetMarks() {
 		opts.Marks = append(opts.Marks, render.Mark{At: m.GetAt(), Style: render.MarkStyle(m.GetStyle())})

@@ -49,6 +49,10 @@ func TestRenderState(t *testing.T) {
 			{At: "g5", Style: gamerulesv1.RenderStateRequest_Mark_STYLE_LAST_TO},
 		}}, []string{`<g id="marks" pointer-events="none">`, `id="mark-selected-c3" class="mark mark-selected" data-mark="c3" data-mark-style="selected"`,
 			`id="mark-destination-d4"`, `id="mark-last-from-h5"`, `id="mark-last-to-g5"`}},
+		{"backgammon partial play", &gamerulesv1.RenderStateRequest{Game: "backgammon", State: textState("4HPwATDgc/ABMA:MIEFAAAAAAAE"), PartialPlay: proto.String("6/5")},
+			[]string{`id="partial" data-player="0" data-hops="6/5" data-used="1"`, `data-complete="false"`, `class="die used" data-value="1"`}},
+		{"backgammon partial play, none yet", &gamerulesv1.RenderStateRequest{Game: "backgammon", State: textState("4HPwATDgc/ABMA:MIEFAAAAAAAE"), PartialPlay: proto.String("")},
+			[]string{`id="partial" data-player="0" data-hops="" data-used=""`}},
 	}
 	for _, c := range cases {
 		body, err := srv.RenderState(ctx, c.req)
@@ -107,6 +111,9 @@ func TestRenderStateErrors(t *testing.T) {
 		{"highlight to", &gamerulesv1.RenderStateRequest{Game: "gravity_trap", HighlightTo: "-1", State: mustNew(t, srv, "gravity_trap")}, ReasonInvalidRequest, "highlight_to"},
 		{"mark off the board", &gamerulesv1.RenderStateRequest{Game: "backgammon", State: mustNew(t, srv, "backgammon"), Marks: []*gamerulesv1.RenderStateRequest_Mark{{At: "25", Style: gamerulesv1.RenderStateRequest_Mark_STYLE_DESTINATION}}}, ReasonInvalidRequest, "marks"},
 		{"mark without a style", &gamerulesv1.RenderStateRequest{Game: "labyrinth", State: textState(renderLabyrinth), Marks: []*gamerulesv1.RenderStateRequest_Mark{{At: "N2"}}}, ReasonInvalidRequest, "marks"},
+		{"partial play, abalone", &gamerulesv1.RenderStateRequest{Game: "abalone", State: mustNew(t, srv, "abalone"), PartialPlay: proto.String("")}, ReasonInvalidRequest, "partial_play"},
+		{"partial play, opening", &gamerulesv1.RenderStateRequest{Game: "backgammon", State: mustNew(t, srv, "backgammon"), PartialPlay: proto.String("")}, ReasonInvalidRequest, "partial_play"},
+		{"partial play 8/3 with 3-1", &gamerulesv1.RenderStateRequest{Game: "backgammon", State: textState("4HPwATDgc/ABMA:MIEFAAAAAAAE"), PartialPlay: proto.String("8/3")}, ReasonInvalidRequest, "partial_play"},
 		{"mark style out of range", &gamerulesv1.RenderStateRequest{Game: "gravity_trap", State: mustNew(t, srv, "gravity_trap"), Marks: []*gamerulesv1.RenderStateRequest_Mark{{At: "2", Style: 9}}}, ReasonInvalidRequest, "marks"},
 	}
 	for _, c := range cases {

@@ -26,8 +26,6 @@ import (
 	"embed"
 	"io/fs"
 	"net/http"
-	"path/filepath"
-	"slices"
 )
 
 //go:embed static
@@ -56,28 +54,12 @@ func Register(mux *http.ServeMux) {
 	}))
 }
 
-// WasmFiles are the files of js/build.sh's output that RegisterWasm
-// serves: the rules as WebAssembly, the Go toolchain's loader and the ES
-// module that starts them (web/static/offline.js imports it).
+// WasmFiles are the files of js/build.sh's output that the server serves
+// at /wasm/ for the playground's offline mode (server/pages, from
+// --playground-wasm-dir): the rules as WebAssembly, the Go toolchain's
+// loader and the ES module that starts them (web/static/offline.js imports
+// it).
 var WasmFiles = []string{"gamerules.wasm", "wasm_exec.js", "index.js"}
-
-// RegisterWasm serves the playground's offline mode from dir, the output
-// of js/build.sh (js/dist): GET /wasm/<file> for each of WasmFiles (and
-// nothing else of dir). With dir "" it adds nothing, and the page's
-// offline switch says the rules are not served here.
-func RegisterWasm(mux *http.ServeMux, dir string) {
-	if dir == "" {
-		return
-	}
-	mux.Handle("GET /wasm/{file}", noCache(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := r.PathValue("file")
-		if !slices.Contains(WasmFiles, name) {
-			http.NotFound(w, r)
-			return
-		}
-		http.ServeFile(w, r, filepath.Join(dir, name))
-	})))
-}
 
 // noCache asks browsers to revalidate, so a new binary's page is used at
 // once (the files are small).

@@ -157,6 +157,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (s
 	num(&cfg.MemoryLimitMiB, "memory-limit-mib", "GAMERULES_MEMORY_LIMIT_MIB", "soft memory limit in MiB, 32..1048576 or 0 for none, at which the collector works harder, as GOMEMLIMIT (which wins when set)")
 	str(&cfg.RESTGateway, "rest-gateway", "GAMERULES_REST_GATEWAY", "how REST reaches the service: inprocess (direct calls) or loopback (a gRPC call to the gRPC port)")
 	str(&cfg.PlaygroundWasmDir, "playground-wasm-dir", "GAMERULES_PLAYGROUND_WASM_DIR", "directory of js/build.sh's output (js/dist), served at /wasm/ for the playground's offline mode (?offline=1); default none")
+	fs.BoolVar(&cfg.MCP, "mcp", cfg.MCP, "serve the games as Model Context Protocol tools at /mcp on the HTTP port (env GAMERULES_MCP; --mcp=false turns it off)")
+	env["mcp"] = "GAMERULES_MCP"
 	fs.Func("cors-origins", "comma-separated browser origins allowed to call the REST API, or * (env GAMERULES_CORS_ORIGINS; default none)", func(v string) error {
 		cfg.CORSOrigins = splitList(v)
 		return nil

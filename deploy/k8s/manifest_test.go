@@ -230,7 +230,7 @@ func TestDockerignore(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(string(raw), "\n")
-	for _, want := range []string{".git/", ".bin/", "examples/node/node_modules/", "examples/python/gen/"} {
+	for _, want := range []string{".git/", ".bin/", "examples/node/node_modules/", "examples/python/gen/", "examples/openapi-ts/node_modules/"} {
 		if !slices.Contains(lines, want) {
 			t.Errorf(".dockerignore: want a line %q", want)
 		}

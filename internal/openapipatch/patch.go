@@ -11,7 +11,17 @@
 //     whose details are a google.rpc.ErrorInfo and a google.rpc.BadRequest),
 //     413 and 429, with the error detail types described;
 //   - every route gets an example request and the server's real answer to it
-//     (computed here by calling the service, so the examples cannot drift).
+//     (computed here by calling the service, so the examples cannot drift);
+//   - every route gets a short summary (summaries), the menu entry of /docs
+//     and the method name of generated clients' docs; the generator puts
+//     the proto comment's first paragraph there, which goes to the
+//     description, in front of the rest;
+//   - :render answers an image or text, not the google.api.HttpBody
+//     message the generator describes;
+//   - GET :render lists only the query parameters a GET is meant to take,
+//     the state's text form and the drawing options, none of them required
+//     (the generator lists every field of the typed state forms, some marked
+//     required, which a generated client would have to send).
 //
 // scripts/gen.sh runs it (go run ./internal/openapipatch/cmd) after buf
 // generate; the result is committed like the rest of gen/.
@@ -22,6 +32,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -33,6 +44,7 @@ import (
 
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/service"
+	"github.com/gamerules/gamerules/service/rpcs"
 )
 
 // Patch returns the completed document for the generator's output doc.
@@ -67,6 +79,15 @@ func Patch(doc []byte) ([]byte, error) {
 				}
 			}
 			o["responses"] = errorResponses(o["responses"].(map[string]any))
+			if err := summarize(o); err != nil {
+				return nil, err
+			}
+			if strings.HasSuffix(path, ":render") {
+				renderAnswer(o)
+				if method == "get" {
+					o["parameters"] = renderQuery(asList(o["parameters"]))
+				}
+			}
 			if err := addExamples(defs, path, method, o); err != nil {
 				return nil, err
 			}
@@ -126,6 +147,120 @@ func markRequired(defs map[string]any) {
 		}
 		def["required"] = req
 	}
+}
+
+// summaries are the routes' short summaries, by operation id: a few words
+// each (at most maxSummary characters), the menu of /docs. The proto
+// comment stays whole in the description.
+var summaries = map[string]string{
+	"GameRules_ListGames":    "List the games served",
+	"GameRules_NewGame":      "Start a game",
+	"GameRules_LegalMoves":   "List the legal moves",
+	"GameRules_ApplyMove":    "Apply a move",
+	"GameRules_Score":        "Score a state",
+	"GameRules_ObserveState": "One player's view of a state",
+	"GameRules_RenderState":  "Draw a state (text form in the query)",
+	"GameRules_RenderState2": "Draw a state (JSON body, any form)",
+	"GameRules_GetBoard":     "Get a built-in board",
+	"GameRules_ConvertState": "Write a state in other text forms",
+	"GameRules_ReplayGame":   "Replay a game from its moves",
+	"GameRules_ImportRecord": "Import a game record",
+	"GameRules_ExportRecord": "Export a game as a record",
+	"GameRules_Batch":        "Many calls in one",
+	"GameRules_Expand":       "Expand the game tree",
+	"GameRules_Playout":      "Play games out to the end",
+}
+
+// maxSummary is the longest summary, in characters: one line of the menu.
+const maxSummary = 60
+
+// summarize sets op's summary from summaries, moving the generator's
+// summary (the proto comment's first paragraph) in front of the
+// description. On a patched operation it changes nothing.
+func summarize(op map[string]any) error {
+	id, _ := op["operationId"].(string)
+	short, ok := summaries[id]
+	if !ok {
+		return fmt.Errorf("openapipatch: no summary for %s; add one", id)
+	}
+	if len(short) > maxSummary {
+		return fmt.Errorf("openapipatch: the summary of %s is %d characters, over %d", id, len(short), maxSummary)
+	}
+	old, _ := op["summary"].(string)
+	if old == short {
+		return nil
+	}
+	desc, _ := op["description"].(string)
+	if old != "" && desc != "" {
+		desc = old + "\n\n" + desc
+	} else if old != "" {
+		desc = old
+	}
+	op["summary"] = short
+	if desc != "" {
+		op["description"] = desc
+	}
+	return nil
+}
+
+// renderOptions are the query parameters of GET :render besides the state's
+// text form: RenderStateRequest's fields other than the state.
+var renderOptions = func() map[string]bool {
+	m := map[string]bool{}
+	fields := (&gamerulesv1.RenderStateRequest{}).ProtoReflect().Descriptor().Fields()
+	for i := 0; i < fields.Len(); i++ {
+		if f := fields.Get(i); f.Name() != "state" && f.Name() != "game" {
+			m[f.JSONName()] = true
+		}
+	}
+	return m
+}()
+
+// renderAnswer says what :render answers over REST: the image or text
+// itself (the gateway writes a google.api.HttpBody's data as the body, with
+// its content type), not the HttpBody message the generator describes;
+// errors stay JSON.
+func renderAnswer(op map[string]any) {
+	op["produces"] = []string{"image/svg+xml", "text/plain", "application/json"}
+	if ok200, _ := op["responses"].(map[string]any)["200"].(map[string]any); ok200 != nil {
+		ok200["description"] = "The board: an SVG image (Content-Type image/svg+xml), or with format RENDER_FORMAT_TEXT " +
+			"plain text (text/plain; charset=utf-8)."
+		ok200["schema"] = map[string]any{"type": "string"}
+	}
+}
+
+// renderQuery keeps, of GET :render's parameters, the path ones, state.text
+// and the options (size, side, format...), none of the query ones required
+// and none with a default or a value the server refuses: the typed state
+// forms go in POST's body.
+func renderQuery(params []any) []any {
+	var keep []any
+	for _, p := range params {
+		pm := p.(map[string]any)
+		name, _ := pm["name"].(string)
+		switch {
+		case pm["in"] == "path":
+		case pm["in"] == "query" && (name == "state.text" || renderOptions[name]):
+			delete(pm, "required")
+			// An enum's *_UNSPECIFIED is refused when given (format): it
+			// is neither a value to offer nor a default for a client to
+			// send (openapi-typescript-codegen sends a parameter's
+			// default).
+			if d, _ := pm["default"].(string); strings.HasSuffix(d, "_UNSPECIFIED") {
+				delete(pm, "default")
+			}
+			if enum := asList(pm["enum"]); enum != nil {
+				pm["enum"] = slices.DeleteFunc(slices.Clone(enum), func(v any) bool {
+					s, _ := v.(string)
+					return strings.HasSuffix(s, "_UNSPECIFIED")
+				})
+			}
+		default:
+			continue
+		}
+		keep = append(keep, pm)
+	}
+	return keep
 }
 
 // reasons are the ErrorInfo reasons the service returns.
@@ -367,36 +502,9 @@ func lookup(v any, path string) (string, bool) {
 
 // call invokes the RPC named rpc of srv.
 func call(srv *service.Server, rpc string, req proto.Message) (proto.Message, error) {
-	ctx := context.Background()
-	switch rpc {
-	case "ListGames":
-		return srv.ListGames(ctx, req.(*gamerulesv1.ListGamesRequest))
-	case "NewGame":
-		return srv.NewGame(ctx, req.(*gamerulesv1.NewGameRequest))
-	case "LegalMoves":
-		return srv.LegalMoves(ctx, req.(*gamerulesv1.LegalMovesRequest))
-	case "ApplyMove":
-		return srv.ApplyMove(ctx, req.(*gamerulesv1.ApplyMoveRequest))
-	case "Score":
-		return srv.Score(ctx, req.(*gamerulesv1.ScoreRequest))
-	case "ObserveState":
-		return srv.ObserveState(ctx, req.(*gamerulesv1.ObserveStateRequest))
-	case "GetBoard":
-		return srv.GetBoard(ctx, req.(*gamerulesv1.GetBoardRequest))
-	case "ConvertState":
-		return srv.ConvertState(ctx, req.(*gamerulesv1.ConvertStateRequest))
-	case "ReplayGame":
-		return srv.ReplayGame(ctx, req.(*gamerulesv1.ReplayGameRequest))
-	case "ImportRecord":
-		return srv.ImportRecord(ctx, req.(*gamerulesv1.ImportRecordRequest))
-	case "ExportRecord":
-		return srv.ExportRecord(ctx, req.(*gamerulesv1.ExportRecordRequest))
-	case "Batch":
-		return srv.Batch(ctx, req.(*gamerulesv1.BatchRequest))
-	case "Expand":
-		return srv.Expand(ctx, req.(*gamerulesv1.ExpandRequest))
-	case "Playout":
-		return srv.Playout(ctx, req.(*gamerulesv1.PlayoutRequest))
+	m, ok := rpcs.ByName(rpc)
+	if !ok {
+		return nil, fmt.Errorf("no RPC %s", rpc)
 	}
-	return nil, fmt.Errorf("no RPC %s", rpc)
+	return m.Run(context.Background(), srv, req)
 }

@@ -137,6 +137,7 @@
 //	movegen.go   legal-play generation and LegalMoves
 //	apply.go     Apply, ApplyListed (Apply of a listed move, unchecked), LegalMovesWithResults, RollDice
 //	parse.go     ParseMove: notation to the canonical Move, with reasons for refusals
+//	partial.go   State.PartialPlay, Partial: a play in progress, hop by hop (a board played die by die)
 //	formats.go   ParseAnyState, Format, State.Text: every text form of a state
 //	xgid.go      ParseXGID, State.XGID: eXtreme Gammon's XGID
 //	fibs.go      ParseFIBSBoard, State.FIBSBoard: the FIBS client protocol's board

@@ -7,6 +7,7 @@
 //
 //	pages.go  Register, Limit, InFlight and MetricsInFlight
 //	docs.go   /docs and its script (docsui/rapidoc-min.js.gz)
+//	wasm.go   /wasm/: js/build.sh's output, gzipped for clients that take it
 package pages
 
 import (
@@ -34,7 +35,7 @@ func Register(mux *http.ServeMux, wasmDir string) {
 		_, _ = w.Write(openapiv2.GameRules)
 	})
 	web.Register(mux)
-	web.RegisterWasm(mux, wasmDir)
+	registerWasm(mux, wasmDir)
 	registerDocs(mux)
 }
 

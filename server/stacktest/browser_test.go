@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/gamerules/gamerules/rules/abalone"
+	"github.com/gamerules/gamerules/rules/backgammon"
 	"github.com/gamerules/gamerules/rules/labyrinth"
 )
 
@@ -387,9 +388,7 @@ func (p *page) showcase(game, size string) {
 			p.click("#roll")
 			v = p.settle(before)
 		}
-		if len(v.Moves) > 0 && v.Moves[0] != "pass" {
-			p.clickSelect(bgSelector(bgBoardName(bgMover(v.Turn), bgPaths(v.Moves[0])[0][0])))
-		}
+		p.bgShowcase(v) // diebydie_browser_test.go
 	}
 	p.screenshot(game + "-" + size)
 }
@@ -534,46 +533,26 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	t.Run("backgammon", func(t *testing.T) {
 		p.t = t
 		v := p.newGame("backgammon", map[string]string{"#seed": "3"})
-		boardClicks := 0
+		var c bgCounts
 		v, n := p.playToEnd("backgammon", v, 2000, func(v view) func() {
 			if v.Chance {
 				return func() { p.click("#roll") }
 			}
 			m := v.Moves[p.rng.IntN(len(v.Moves))]
+			if !strings.Contains(m, "/") {
+				return func() { p.click(fmt.Sprintf(`#moves button[data-notation="%s"]`, m)) }
+			}
+			// The play die by die on the board (diebydie_browser_test.go).
 			return func() {
-				// Click the first checker's path on the board (from, then
-				// to); when that does not decide the play, pick it from
-				// the (filtered) list.
-				path := bgPaths(m)[0]
-				from, to := path[0], path[len(path)-1]
-				mover := bgMover(v.Turn)
-				if m != "pass" {
-					before := p.view().Version
-					w := p.clickSelect(bgSelector(bgBoardName(mover, from)))
-					// The marked destinations are every point a listed
-					// play's checker path reaches after from.
-					var want []string
-					for _, n := range v.Moves {
-						for _, path := range bgPaths(n) {
-							if i := slices.Index(path, from); i >= 0 {
-								for _, q := range path[i+1:] {
-									want = append(want, bgBoardName(mover, q))
-								}
-							}
-						}
-					}
-					if got := w.Marks["destination"]; !sameSet(got, want) {
-						t.Fatalf("backgammon %s: after selecting %s the board marks %q; LegalMoves gives %q", v.Text, from, got, want)
-					}
-					if now := p.clickSelect(bgSelector(bgBoardName(mover, to))); now.Version > before {
-						boardClicks++
-						return
-					}
+				s, err := backgammon.ParseState(v.Text)
+				if err != nil {
+					t.Fatal(err)
 				}
-				p.click(fmt.Sprintf(`#moves button[data-notation="%s"]`, m))
+				bgCount(s, m, &c)
+				p.bgPlayByClicks(v, m, bgHops(t, s, m, ""), &c)
 			}
 		})
-		t.Logf("backgammon: %d plies (rolls by the button; %d plays decided by board clicks, the rest from the list); %s", n, boardClicks, v.Turn)
+		t.Logf("backgammon: %d plies (rolls by the button, passes from the list); %s; %s", n, c, v.Turn)
 	})
 
 	// Screenshots at 1280×900 (the phone's are taken below): each game a
@@ -685,8 +664,9 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	})
 
 	// A phone-sized viewport, every game: the page does not scroll
-	// sideways, and every point, cell, arrow and station is at least 32 CSS
-	// pixels each way (the board scrolls inside its box when zoomed).
+	// sideways, no element of it does, what a player needs is in view, and
+	// every point, cell, arrow and station is at least 32 CSS pixels each
+	// way (backgammon's points: 20 wide, 90 tall; checkPhone).
 	t.Run("phone viewport", func(t *testing.T) {
 		p.t = t
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
@@ -700,33 +680,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 		for _, game := range []string{"gravity_trap", "abalone", "labyrinth", "backgammon"} {
 			v := p.newGame(game, nil)
 			p.check(game, v)
-			fit, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
-			  let small = "", n = 0, min = 1e9;
-			  for (const el of document.querySelectorAll("#board :is([data-point],[data-cell],[data-square],[data-insertion],[data-station]) > .hit")) {
-			    const r = el.getBoundingClientRect(); n++;
-			    min = Math.min(min, r.width, r.height);
-			    if (Math.min(r.width, r.height) < 32 && !small) small = el.parentElement.id + " " + r.width.toFixed(1) + "x" + r.height.toFixed(1);
-			  }
-			  let font = 1e9;
-			  for (const el of document.querySelectorAll("#board text")) { const h = el.getBoundingClientRect().height; if (h > 0) font = Math.min(font, h); }
-			  return JSON.stringify({scroll: document.documentElement.scrollWidth, inner: window.innerWidth, n, small, min, font});
-			})()`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var f struct {
-				Scroll, Inner, N int
-				Small            string
-				Min, Font        float64
-			}
-			json.Unmarshal([]byte(fit), &f)
-			t.Logf("%s at 390 px: %d touch targets, the smallest %.1f CSS px; the smallest text line %.1f CSS px high", game, f.N, f.Min, f.Font)
-			if f.Scroll > f.Inner {
-				t.Errorf("%s at 390 px wide: the page is %d px wide, the viewport %d px; want no sideways scrolling", game, f.Scroll, f.Inner)
-			}
-			if f.N == 0 || f.Small != "" {
-				t.Errorf("%s at 390 px wide: of %d touch targets, %s is under 32 CSS px", game, f.N, f.Small)
-			}
+			p.checkPhone(game) // diebydie_browser_test.go
 			p.showcase(game, "390x844")
 		}
 		v := p.newGame("gravity_trap", nil)

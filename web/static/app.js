@@ -32,6 +32,9 @@
 //   flips              true when the board can be drawn from either side
 //   match(st, names)   a line beside the score ({text, cube, owner}) or null
 //   beforePaint()      async, before each paint (page.renderPlain())
+//   renderOptions()    fields added to each marked RenderState request
+//                      (e.g. a play in progress, partialPlay)
+//   painted()          after each paint, the board in the page
 //   destinations()     the board names a click may go to next
 //   selectedMarks()    the board names of the selection
 //   movesPieces(n)     false for moves the last-move marks skip
@@ -180,6 +183,7 @@ function renderRequest(st, withMarks) {
   else if (hidden() && v !== "all") body.side = Number(v);
   if (flips()) body.side = side;
   if (withMarks) body.marks = marks();
+  if (withMarks && g.renderOptions) Object.assign(body, g.renderOptions());
   return body;
 }
 
@@ -202,6 +206,7 @@ async function paint() {
     svg.style.maxWidth = `min(760px, calc(72vh * ${(vb.width / vb.height).toFixed(4)}))`;
   }
   if (svg) svg.setAttribute("aria-label", `${game.replace("_", " ")} board; ${$("turn").textContent}`);
+  if (g.painted) g.painted();
 }
 
 // ---- showing a state ----
@@ -549,14 +554,20 @@ async function reselect() {
   app.dataset.busy = "0";
 }
 
-function onBoard(el) {
-  if (app.dataset.busy === "1") return;
-  if (finished) { say("The game is over: start a new game, or undo.", true); return; }
-  if (!personToAct()) { say(`It is ${seatNames(cur())[seatOf()]}'s turn, played by the computer.`, true); return; }
-  if (chance) { say("Roll first: press “Roll dice” (or pick a roll from the list).", true); return; }
-  if (!moves.length) return;
+// boardOpen says whether the board takes a move now (a person to act, no
+// roll pending, the page not busy), saying why not.
+function boardOpen() {
+  if (app.dataset.busy === "1") return false;
+  if (finished) { say("The game is over: start a new game, or undo.", true); return false; }
+  if (!personToAct()) { say(`It is ${seatNames(cur())[seatOf()]}'s turn, played by the computer.`, true); return false; }
+  if (chance) { say("Roll first: press “Roll dice” (or pick a roll from the list).", true); return false; }
+  if (!moves.length) return false;
   say("");
-  if (g.click) g.click(el);
+  return true;
+}
+
+function onBoard(el) {
+  if (boardOpen() && g.click) g.click(el);
 }
 
 // clickSelect adds name to the selection and plays the move it spells,
@@ -576,7 +587,7 @@ function clickSelect(name, spell) {
 
 // page is what the games' modules may use of the page.
 const page = {
-  $, enumIndex, say, play, reselect, clickSelect, renderPlain, cur,
+  $, enumIndex, say, play, reselect, clickSelect, renderPlain, cur, boardOpen,
   toAct: (st) => toAct(st),
   seatNames: (st) => seatNames(st),
   get moves() { return moves; },
@@ -679,6 +690,8 @@ async function fromHash() {
   if (!problem) {
     try {
       pendingView = p.get("view");
+      // A state opened by a link is played by persons in every seat.
+      for (const sel of document.querySelectorAll("#seats select.seat")) sel.value = "person";
       await loadState(p.get("json") ? JSON.parse(p.get("json")) : { text: p.get("text") }, s);
       return;
     } catch (e) {

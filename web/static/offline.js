@@ -19,6 +19,7 @@ const verbs = {
   score: "Score",
   observe: "ObserveState",
   render: "RenderState",
+  convert: "ConvertState",
   replay: "ReplayGame",
   importRecord: "ImportRecord",
   exportRecord: "ExportRecord",

@@ -29,16 +29,46 @@ export default (page) => {
     setup() {
       $("rotate").addEventListener("click", () => {
         setRotation((rotation + 1) % 4);
-        const g = $("board").querySelector("#spare-tile") || $("board").querySelector("#spare");
-        const spare = g && g.querySelector("rect");
-        if (spare) {
-          // Preview the turn on the drawn spare (the server turns it for real).
+        // Preview the turn on the drawn spare, and on the panel's copy on
+        // a phone (the server turns it for real).
+        for (const g of $("board").querySelectorAll('#spare-tile, [data-copy-of="spare-tile"]')) {
+          const spare = g.querySelector("rect");
+          if (!spare) continue;
           const r = spare.getBBox();
           g.setAttribute("transform", `rotate(${90 * rotation} ${r.x + r.width / 2} ${r.y + r.height / 2})`);
         }
       });
     },
-    css: `@media (max-width: 600px) { #board svg[data-game="labyrinth"] { min-width: 580px; } }`,
+    // On a phone the panel (spare tile, whose turn, the targets, the
+    // legend) goes under the board, so the board's squares and arrows
+    // stay over 32 CSS px at 390 px: see painted().
+    css: `#board svg.lb-panel { width: 62%; max-width: 260px; margin: 6px auto 0; }`,
+    painted() {
+      const svg = $("board").querySelector('svg[data-game="labyrinth"]');
+      if (!svg || !window.matchMedia("(max-width: 600px)").matches) return;
+      // The board's picture cropped to the board, and under it a copy
+      // cropped to the panel: the copy without ids or click targets (ids
+      // become data-copy-of), so the page and its hooks see one board.
+      const vb = svg.viewBox.baseVal, panel = 220, board = vb.width - panel;
+      const copy = svg.cloneNode(true);
+      for (const el of [copy, ...copy.querySelectorAll("*")]) {
+        if (el.id) { el.dataset.copyOf = el.id; el.removeAttribute("id"); }
+        for (const a of ["data-square", "data-insertion", "tabindex", "role", "aria-label"]) el.removeAttribute(a);
+      }
+      copy.setAttribute("class", "lb-panel");
+      copy.setAttribute("aria-hidden", "true");
+      copy.style.maxWidth = "";
+      // (width and height too: they give the box its shape.)
+      const h = vb.height;
+      copy.setAttribute("viewBox", `${board} 0 ${panel} ${h}`);
+      copy.setAttribute("width", String(panel));
+      copy.setAttribute("height", String(h));
+      svg.setAttribute("viewBox", `0 0 ${board} ${h}`);
+      svg.setAttribute("width", String(board));
+      svg.setAttribute("height", String(h));
+      svg.style.maxWidth = "";
+      svg.after(copy);
+    },
     targets: ["square", "insertion"],
     toAct: (st) => (st.labyrinth ? Number(st.labyrinth.turn || 0) : -1),
     seatNames(st) {

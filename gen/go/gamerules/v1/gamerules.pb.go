@@ -1656,8 +1656,10 @@ type RenderStateRequest struct {
 	// numbers, station ids), drawn by default.
 	HideCoordinates bool `protobuf:"varint,4,opt,name=hide_coordinates,json=hideCoordinates,proto3" json:"hide_coordinates,omitempty"`
 	// The player (0-based) from whose side the board is drawn. Backgammon:
-	// that player's home board is at the bottom right and points are numbered
-	// from his side (default: the player on roll). Abalone: that colour's
+	// that player's home board is at the bottom right and the points' ids are
+	// numbered from his side (default: the player on roll); the coordinate
+	// labels are the numbers of the player on roll, as the move list writes
+	// them. Abalone: that colour's
 	// side at the bottom (default: black). Labyrinth: draw only what that
 	// player may see (his own current target, as ObserveState shows it;
 	// default: everything the state holds; -1: a spectator). Gravity Trap:
@@ -1689,7 +1691,23 @@ type RenderStateRequest struct {
 	// RENDER_FORMAT_TEXT, the board as plain text (GET:
 	// ?format=RENDER_FORMAT_TEXT). RENDER_FORMAT_UNSPECIFIED given is
 	// INVALID_REQUEST on `format`.
-	Format        *RenderFormat `protobuf:"varint,9,opt,name=format,proto3,enum=gamerules.v1.RenderFormat,oneof" json:"format,omitempty"`
+	Format *RenderFormat `protobuf:"varint,9,opt,name=format,proto3,enum=gamerules.v1.RenderFormat,oneof" json:"format,omitempty"`
+	// Backgammon, in PhaseMove: the hops of the player on roll made so far in
+	// his turn (a board played die by die), in the order made, in the move
+	// notation from his side separated by spaces: "8/5", "8/5 6/5", "bar/22
+	// 6/off"; "" for none. Each hop is one checker's path by one die or by
+	// several (a path of several dice that can give different positions is
+	// refused: play it die by die). The board is drawn after the hops (the
+	// same player on roll), the dice they used greyed (a double drawn as four
+	// dice), and a group id="partial" carries data-hops (the hops),
+	// data-used (the dice used, "3 1"), data-plays (the legal plays the hops
+	// are the start of, LegalMoves' notations separated by "|"), data-next
+	// (the hops that may come next, e.g. "24/23 8/7 6/5*", "*" a hit) and
+	// data-complete ("true" when the hops are a whole play). Hops that are
+	// not the start of a legal play, in this order, are INVALID_REQUEST on
+	// `partial_play`, as is the field for another game or phase. Absent: the
+	// state as it is, without the group.
+	PartialPlay   *string `protobuf:"bytes,10,opt,name=partial_play,json=partialPlay,proto3,oneof" json:"partial_play,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1785,6 +1803,13 @@ func (x *RenderStateRequest) GetFormat() RenderFormat {
 		return *x.Format
 	}
 	return RenderFormat_RENDER_FORMAT_UNSPECIFIED
+}
+
+func (x *RenderStateRequest) GetPartialPlay() string {
+	if x != nil && x.PartialPlay != nil {
+		return *x.PartialPlay
+	}
+	return ""
 }
 
 // ConvertStateRequest is a state and the text forms to write it in.
@@ -2860,7 +2885,7 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x06player\x18\x03 \x01(\x05B\x03\xe0A\x01H\x00R\x06player\x88\x01\x01B\t\n" +
 	"\a_player\"J\n" +
 	"\x14ObserveStateResponse\x122\n" +
-	"\x05state\x18\x01 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x03R\x05state\"\x89\x05\n" +
+	"\x05state\x18\x01 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x03R\x05state\"\xc7\x05\n" +
 	"\x12RenderStateRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
 	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x12\x17\n" +
@@ -2870,7 +2895,9 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x0ehighlight_from\x18\x06 \x01(\tB\x03\xe0A\x01R\rhighlightFrom\x12&\n" +
 	"\fhighlight_to\x18\a \x01(\tB\x03\xe0A\x01R\vhighlightTo\x12@\n" +
 	"\x05marks\x18\b \x03(\v2%.gamerules.v1.RenderStateRequest.MarkB\x03\xe0A\x01R\x05marks\x12<\n" +
-	"\x06format\x18\t \x01(\x0e2\x1a.gamerules.v1.RenderFormatB\x03\xe0A\x01H\x01R\x06format\x88\x01\x01\x1a\xd6\x01\n" +
+	"\x06format\x18\t \x01(\x0e2\x1a.gamerules.v1.RenderFormatB\x03\xe0A\x01H\x01R\x06format\x88\x01\x01\x12+\n" +
+	"\fpartial_play\x18\n" +
+	" \x01(\tB\x03\xe0A\x01H\x02R\vpartialPlay\x88\x01\x01\x1a\xd6\x01\n" +
 	"\x04Mark\x12\x13\n" +
 	"\x02at\x18\x01 \x01(\tB\x03\xe0A\x02R\x02at\x12F\n" +
 	"\x05style\x18\x02 \x01(\x0e2+.gamerules.v1.RenderStateRequest.Mark.StyleB\x03\xe0A\x02R\x05style\"q\n" +
@@ -2881,7 +2908,8 @@ const file_gamerules_v1_gamerules_proto_rawDesc = "" +
 	"\x0fSTYLE_LAST_FROM\x10\x03\x12\x11\n" +
 	"\rSTYLE_LAST_TO\x10\x04B\a\n" +
 	"\x05_sideB\t\n" +
-	"\a_format\"\x9c\x01\n" +
+	"\a_formatB\x0f\n" +
+	"\r_partial_play\"\x9c\x01\n" +
 	"\x13ConvertStateRequest\x12\x17\n" +
 	"\x04game\x18\x01 \x01(\tB\x03\xe0A\x02R\x04game\x122\n" +
 	"\x05state\x18\x02 \x01(\v2\x17.gamerules.v1.GameStateB\x03\xe0A\x02R\x05state\x128\n" +

@@ -1406,6 +1406,13 @@ func (m *RenderStateRequest) MarshalToSizedBufferVT(dAtA []byte) (int, error) {
 		i -= len(m.unknownFields)
 		copy(dAtA[i:], m.unknownFields)
 	}
+	if m.PartialPlay != nil {
+		i -= len(*m.PartialPlay)
+		copy(dAtA[i:], *m.PartialPlay)
+		i = protohelpers.EncodeVarint(dAtA, i, uint64(len(*m.PartialPlay)))
+		i--
+		dAtA[i] = 0x52
+	}
 	if m.Format != nil {
 		i = protohelpers.EncodeVarint(dAtA, i, uint64(*m.Format))
 		i--
@@ -2960,6 +2967,10 @@ func (m *RenderStateRequest) SizeVT() (n int) {
 	}
 	if m.Format != nil {
 		n += 1 + protohelpers.SizeOfVarint(uint64(*m.Format))
+	}
+	if m.PartialPlay != nil {
+		l = len(*m.PartialPlay)
+		n += 1 + l + protohelpers.SizeOfVarint(uint64(l))
 	}
 	n += len(m.unknownFields)
 	return n
@@ -6654,6 +6665,39 @@ func (m *RenderStateRequest) UnmarshalVT(dAtA []byte) error {
 				}
 			}
 			m.Format = &v
+		case 10:
+			if wireType != 2 {
+				return fmt.Errorf("proto: wrong wireType = %d for field PartialPlay", wireType)
+			}
+			var stringLen uint64
+			for shift := uint(0); ; shift += 7 {
+				if shift >= 64 {
+					return protohelpers.ErrIntOverflow
+				}
+				if iNdEx >= l {
+					return io.ErrUnexpectedEOF
+				}
+				b := dAtA[iNdEx]
+				iNdEx++
+				stringLen |= uint64(b&0x7F) << shift
+				if b < 0x80 {
+					break
+				}
+			}
+			intStringLen := int(stringLen)
+			if intStringLen < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			postIndex := iNdEx + intStringLen
+			if postIndex < 0 {
+				return protohelpers.ErrInvalidLength
+			}
+			if postIndex > l {
+				return io.ErrUnexpectedEOF
+			}
+			s := string(dAtA[iNdEx:postIndex])
+			m.PartialPlay = &s
+			iNdEx = postIndex
 		default:
 			iNdEx = preIndex
 			skippy, err := protohelpers.Skip(dAtA[iNdEx:])

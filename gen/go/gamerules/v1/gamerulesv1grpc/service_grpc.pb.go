@@ -84,8 +84,7 @@ type GameRulesClient interface {
 	// to. GET takes the request as query parameters (state.text=..., size=...);
 	// POST takes it as a JSON body (needed for a custom Gravity Trap board).
 	// The response is the image itself, not a message around it, so that a
-	// browser can show the URL directly:
-	// buf:lint:ignore RPC_RESPONSE_STANDARD_NAME
+	// browser can show the URL directly.
 	RenderState(ctx context.Context, in *v1.RenderStateRequest, opts ...grpc.CallOption) (*httpbody.HttpBody, error)
 	// ConvertState writes a state in the text forms asked for (all the
 	// game's forms when none is asked), each saying whether it holds the
@@ -365,8 +364,7 @@ type GameRulesServer interface {
 	// to. GET takes the request as query parameters (state.text=..., size=...);
 	// POST takes it as a JSON body (needed for a custom Gravity Trap board).
 	// The response is the image itself, not a message around it, so that a
-	// browser can show the URL directly:
-	// buf:lint:ignore RPC_RESPONSE_STANDARD_NAME
+	// browser can show the URL directly.
 	RenderState(context.Context, *v1.RenderStateRequest) (*httpbody.HttpBody, error)
 	// ConvertState writes a state in the text forms asked for (all the
 	// game's forms when none is asked), each saying whether it holds the
