@@ -141,7 +141,11 @@ func deadlineCases(t *testing.T, c gamerulesv1grpc.GameRulesClient) map[string][
 			{"1000 abalone LegalMoves with results", &gamerulesv1.BatchRequest{Requests: many}},
 			{fmt.Sprintf("%d largest-board LegalMoves", len(heavy)), &gamerulesv1.BatchRequest{Requests: heavy}},
 		},
-		"Expand": {{"largest board, depth 8, 20000 nodes", &gamerulesv1.ExpandRequest{Game: "gravity_trap", State: bigState, Depth: 8, MaxNodes: 20_000, IncludeTyped: true}}},
+		"Expand": {
+			{"largest board, depth 8, 20000 nodes", &gamerulesv1.ExpandRequest{Game: "gravity_trap", State: bigState, Depth: 8, MaxNodes: 20_000, IncludeTyped: true}},
+			{"abalone, depth 3, 20000 nodes", &gamerulesv1.ExpandRequest{Game: "abalone", State: ab.GetState(), Depth: 3, MaxNodes: 20_000, IncludeTyped: true}},
+			{"abalone, depth 2, 20000 nodes", &gamerulesv1.ExpandRequest{Game: "abalone", State: ab.GetState(), Depth: 2, MaxNodes: 20_000}},
+		},
 		"Playout": {
 			{"largest board, 10000 games, moves", &gamerulesv1.PlayoutRequest{Game: "gravity_trap", State: bigState, Games: 10_000, MaxPlies: 10_000, IncludeMoves: true}},
 			{"abalone, 10000 games", &gamerulesv1.PlayoutRequest{Game: "abalone", State: ab.GetState(), Games: 10_000, MaxPlies: 10_000}},
