@@ -216,3 +216,18 @@ func playoutREST(s *server, d time.Duration) bool {
 	text, rate, p99 := polite.summary()
 	return report("one address, 8 long REST Playouts: polite REST LegalMoves", fmt.Sprintf("%s; Playouts %d ok, %d refused or failed", text, heavyOK.Load(), heavyFailed.Load()), "≥ 95%, p99 ≤ 100ms", rate >= 0.95 && p99 <= 100*time.Millisecond)
 }
+
+// quiet: the polite clients alone, gRPC and REST at once: the floor under
+// the heavy attacks' figures on this machine.
+func quiet(s *server, d time.Duration) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	var g, r latencies
+	var wg sync.WaitGroup
+	wg.Go(func() { politeGRPC(ctx, s.grpc, &g) })
+	wg.Go(func() { politeREST(ctx, s.http, &r) })
+	wg.Wait()
+	gt, grate, _ := g.summary()
+	rt, rrate, _ := r.summary()
+	return report("no attack: polite gRPC and REST LegalMoves", "gRPC "+gt+"; REST "+rt, "(the floor)", grate >= 0.95 && rrate >= 0.95)
+}
