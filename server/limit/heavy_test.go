@@ -3,6 +3,7 @@ package limit
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http/httptest"
 	"net/netip"
 	"sync"
@@ -11,6 +12,8 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
 )
 
@@ -327,4 +330,26 @@ func reason(err error) string {
 		}
 	}
 	return ""
+}
+
+// TestClientKey: a call's client is the REST caller WithClient names, or
+// the one the loopback gateway names beside its token (and only with it),
+// else its peer's address.
+func TestClientKey(t *testing.T) {
+	a := &Admission{GatewayToken: "token"}
+	bg := peer.NewContext(context.Background(), &peer.Peer{Addr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 5}})
+	for _, c := range []struct {
+		ctx  context.Context
+		want any
+	}{
+		{WithClient(bg, "203.0.113.1"), "rest 203.0.113.1"},
+		{metadata.NewIncomingContext(bg, metadata.Pairs(GatewayMetadata, "token", ClientMetadata, "198.51.100.7")), "rest 198.51.100.7"},
+		{metadata.NewIncomingContext(bg, metadata.Pairs(GatewayMetadata, "forged", ClientMetadata, "198.51.100.7")), "127.0.0.1:5"},
+		{metadata.NewIncomingContext(bg, metadata.Pairs(ClientMetadata, "198.51.100.7")), "127.0.0.1:5"},
+		{bg, "127.0.0.1:5"},
+	} {
+		if got := a.Client(c.ctx); got != c.want {
+			t.Errorf("Client = %v; want %v", got, c.want)
+		}
+	}
 }

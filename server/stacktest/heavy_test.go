@@ -89,7 +89,7 @@ func heavySeconds() time.Duration {
 // admission gate), and the Playouts are served or refused
 // RESOURCE_EXHAUSTED, nothing else.
 func TestHeavyOneConnection(t *testing.T) {
-	addrs := startServerWith(t, func(c *server.Options) {})
+	addrs := startServerWith(t, func(c *server.Options) { c.HeavySeats = 2 }) // a share of 1, a queue of 4, whatever the machine
 	end := time.Now().Add(heavySeconds())
 	ctx, cancel := context.WithDeadline(context.Background(), end)
 	defer cancel()
