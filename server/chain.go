@@ -197,8 +197,9 @@ func newRefusedCounter() *prometheus.CounterVec {
 // register; it gives adm its logger and its ConnsClosed:
 // gamerules_grpc_connections_closed_total by reason (resets: too many
 // streams reset or abandoned before their message; unread: answers left
-// unread past --grpc-unread-timeout), and the gauge
-// gamerules_grpc_unread_answer_bytes.
+// unread past --grpc-unread-timeout), and the gauges
+// gamerules_grpc_unread_answer_bytes and gamerules_heavy_seats_in_use (the
+// heavy lane's seats held).
 func connMetrics(adm *limit.Admission, logger *zap.Logger) []prometheus.Collector {
 	closed := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "gamerules_grpc_connections_closed_total",
@@ -208,12 +209,21 @@ func connMetrics(adm *limit.Admission, logger *zap.Logger) []prometheus.Collecto
 		Name: "gamerules_grpc_unread_answer_bytes",
 		Help: "Bytes of gRPC answers handed to the transport and not yet written to their clients.",
 	}, func() float64 { return float64(adm.UnreadBytes()) })
+	seats := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "gamerules_heavy_seats_in_use",
+		Help: "Seats of the heavy lane (--heavy-seats) held now by calls that buy much work.",
+	}, func() float64 {
+		if adm.Heavy == nil {
+			return 0
+		}
+		return float64(adm.Heavy.InUse())
+	})
 	for _, r := range []string{"resets", "unread"} {
 		closed.WithLabelValues(r)
 	}
 	adm.ConnsClosed = func(reason string) { closed.WithLabelValues(reason).Inc() }
 	adm.Logger = logger
-	return []prometheus.Collector{closed, unread}
+	return []prometheus.Collector{closed, unread, seats}
 }
 
 // randomToken returns 128 random bits in hex: the gateway token, which
