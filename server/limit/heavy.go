@@ -103,7 +103,12 @@ func (h *Heavy) Acquire(ctx context.Context, client any, cost int64) (release fu
 	}
 	h.mu.Lock()
 	f := h.flow(client)
-	if len(f.waiting) == 0 && h.fits(f, width) && len(h.ring) == 0 {
+	// No queued call fits now (dispatch runs whenever seats free up or a
+	// call queues), so one that fits takes its seats at once, ahead of
+	// none: the calls waiting are over their client's share, or wider than
+	// the seats free. (A wide call may so wait while narrow ones pass;
+	// Wait bounds it.)
+	if len(f.waiting) == 0 && h.fits(f, width) {
 		h.grant(f, width)
 		h.mu.Unlock()
 		return h.releaser(f, width), nil

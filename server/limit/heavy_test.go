@@ -353,3 +353,33 @@ func TestClientKey(t *testing.T) {
 		}
 	}
 }
+
+// TestHeavyNoQueue: with no queue, a call that fits is granted even while
+// another client's call waits (over its share), and one that does not fit
+// is refused at once.
+func TestHeavyNoQueue(t *testing.T) {
+	h := lane(2, 1, 1)
+	ra, err := h.Acquire(context.Background(), "a", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting := acquireAsync(t, h, context.Background(), "a", 100) // over a's share: it waits
+	h.Queue = 0
+	rb, err := h.Acquire(context.Background(), "b", 100)
+	if err != nil {
+		t.Fatalf("b's call with a seat free while a's waits = %v; want it granted", err)
+	}
+	if _, err := h.Acquire(context.Background(), "b", 100); status.Code(err) != codes.ResourceExhausted {
+		t.Errorf("b's second call, no queue = %v; want RESOURCE_EXHAUSTED at once", err)
+	}
+	rb()
+	select {
+	case err := <-waiting:
+		t.Errorf("a's waiting call ended (%v) while a holds its share", err)
+	default:
+	}
+	ra()
+	if err := <-waiting; err != nil {
+		t.Errorf("a's waiting call once a's seat was freed = %v; want granted", err)
+	}
+}
