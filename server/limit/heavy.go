@@ -117,7 +117,7 @@ func (h *Heavy) Acquire(ctx context.Context, client any, cost int64) (release fu
 		h.drop(f)
 		h.mu.Unlock()
 		inc(h.Refused)
-		return nil, OverloadStatus(fmt.Sprintf("this client has %d heavy calls running and %d waiting, its share of the heavy lane (--heavy-seats %d; a Playout, Expand, Batch, replay or record is heavy by what it asks for)", f.seats, len(f.waiting), h.Seats)).Err()
+		return nil, OverloadStatus(fmt.Sprintf("this client holds %d seats of the heavy lane and has %d calls waiting for more, its share (--heavy-seats %d; a Playout, Expand, Batch, replay or record is heavy by what it asks for)", f.seats, len(f.waiting), h.Seats)).Err()
 	}
 	w := &waiter{width: width, granted: make(chan struct{})}
 	f.waiting = append(f.waiting, w)
