@@ -105,6 +105,7 @@ func newAdmission(opts Options, refused *prometheus.CounterVec) *limit.Admission
 		RequestTimeout: opts.RequestTimeout,
 		GatewayToken:   randomToken(),
 		Heavy:          newHeavy(opts, refused.WithLabelValues("both", "heavy")),
+		TrustedProxies: opts.TrustedProxies,
 		HeavyMethod: func(fullMethod string) bool {
 			return apiScope(fullMethod) && rpcs.MayBeHeavy(strings.TrimPrefix(fullMethod, gameRulesPrefix))
 		},

@@ -76,10 +76,12 @@ type Options struct {
 	// calls never wait for a seat.
 	HeavySeats int
 	// TrustedProxies are the reverse proxies (addresses and CIDR blocks)
-	// whose X-Forwarded-For header names a REST caller, so that callers
-	// behind a proxy get a share of the heavy lane each rather than one
-	// for all (limit.Clients); comma-separated on the command line.
-	// Default: none (a REST caller is its connection's address).
+	// whose X-Forwarded-For header (gRPC: x-forwarded-for metadata) names
+	// the caller, so that callers behind a proxy get a share of the heavy
+	// lane each rather than one for all (limit.Clients,
+	// limit.Admission.Client); comma-separated on the command line.
+	// Default: none (a REST caller is its connection's address, a gRPC
+	// caller its connection).
 	TrustedProxies []netip.Prefix
 	// GRPCMaxStreams is the most concurrent streams one gRPC connection may
 	// open (HTTP/2 MAX_CONCURRENT_STREAMS; default 100).

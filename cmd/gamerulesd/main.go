@@ -165,7 +165,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (s
 		return nil
 	})
 	env["cors-origins"] = "GAMERULES_CORS_ORIGINS"
-	fs.Func("trusted-proxies", "comma-separated addresses and CIDR blocks of reverse proxies whose X-Forwarded-For names the REST caller, for its share of the heavy lane (env GAMERULES_TRUSTED_PROXIES; default none)", func(v string) error {
+	fs.Func("trusted-proxies", "comma-separated addresses and CIDR blocks of reverse proxies whose X-Forwarded-For (gRPC: x-forwarded-for metadata) names the caller, for its share of the heavy lane (env GAMERULES_TRUSTED_PROXIES; default none)", func(v string) error {
 		p, err := limit.ParsePrefixes(v)
 		cfg.TrustedProxies = p
 		return err

@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"math"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -98,6 +99,11 @@ type Admission struct {
 	// places, not the whole gate.
 	Heavy       *Heavy
 	HeavyMethod func(fullMethod string) bool
+	// TrustedProxies are the peers (reverse proxies, such as nginx's
+	// grpc_pass) whose x-forwarded-for metadata names the caller of a gRPC
+	// call for the heavy lane's shares (Client); the gate's own
+	// per-connection bounds still key on the connection.
+	TrustedProxies []netip.Prefix
 
 	conns    sync.Map     // *connState of the open connections
 	suspects sync.Map     // address -> time.Time its connection was closed by a limit

@@ -25,15 +25,21 @@ func Clients(next http.Handler, trusted []netip.Prefix) http.Handler {
 
 // ClientAddr is the client of r as Clients names it.
 func ClientAddr(r *http.Request, trusted []netip.Prefix) string {
-	ap, err := netip.ParseAddrPort(r.RemoteAddr)
+	return forwardedClient(r.RemoteAddr, r.Header.Values("X-Forwarded-For"), trusted)
+}
+
+// forwardedClient is the client of a request from remote ("host:port")
+// with X-Forwarded-For values hops: remote's address, or, when it is in
+// trusted, the rightmost address of hops not in trusted.
+func forwardedClient(remote string, hops []string, trusted []netip.Prefix) string {
+	ap, err := netip.ParseAddrPort(remote)
 	if err != nil {
-		return r.RemoteAddr
+		return remote
 	}
 	client := ap.Addr().Unmap()
 	if !inPrefixes(trusted, client) {
 		return client.String()
 	}
-	hops := r.Header.Values("X-Forwarded-For")
 	for i := len(hops) - 1; i >= 0; i-- {
 		parts := strings.Split(hops[i], ",")
 		for j := len(parts) - 1; j >= 0; j-- {

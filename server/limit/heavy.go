@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -308,8 +309,10 @@ const ClientMetadata = "x-gamerules-client"
 
 // Client is the client a call of ctx belongs to, for the heavy lane's
 // shares: the REST caller's address (WithClient; over the loopback
-// gateway, ClientMetadata with the gateway token), else its gRPC
-// connection (TagConn), else its peer's address ("host:port").
+// gateway, ClientMetadata with the gateway token); for a gRPC call from a
+// peer in TrustedProxies with x-forwarded-for metadata, the caller it
+// names (as Clients reads the header); else its gRPC connection
+// (TagConn), else its peer's address ("host:port").
 func (a *Admission) Client(ctx context.Context) any {
 	if c, ok := ctx.Value(clientKey{}).(string); ok {
 		return "rest " + c
@@ -317,6 +320,15 @@ func (a *Admission) Client(ctx context.Context) any {
 	if a.FromGateway(ctx) {
 		if v := metadata.ValueFromIncomingContext(ctx, ClientMetadata); len(v) == 1 {
 			return "rest " + v[0]
+		}
+	}
+	if len(a.TrustedProxies) > 0 {
+		if hops := metadata.ValueFromIncomingContext(ctx, "x-forwarded-for"); len(hops) > 0 {
+			if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
+				if ap, err := netip.ParseAddrPort(p.Addr.String()); err == nil && inPrefixes(a.TrustedProxies, ap.Addr().Unmap()) {
+					return "grpc " + forwardedClient(p.Addr.String(), hops, a.TrustedProxies)
+				}
+			}
 		}
 	}
 	if ad := admittedFrom(ctx); ad != nil && ad.cs != nil {

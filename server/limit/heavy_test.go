@@ -383,3 +383,20 @@ func TestHeavyNoQueue(t *testing.T) {
 		t.Errorf("a's waiting call once a's seat was freed = %v; want granted", err)
 	}
 }
+
+// TestClientKeyForwarded: a gRPC call's x-forwarded-for names its client
+// only when its peer is a trusted proxy.
+func TestClientKeyForwarded(t *testing.T) {
+	a := &Admission{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}
+	from := func(addr string) context.Context {
+		ap := netip.MustParseAddrPort(addr)
+		ctx := peer.NewContext(context.Background(), &peer.Peer{Addr: net.TCPAddrFromAddrPort(ap)})
+		return metadata.NewIncomingContext(ctx, metadata.Pairs("x-forwarded-for", "6.6.6.6, 203.0.113.9"))
+	}
+	if got := a.Client(from("10.1.1.1:443")); got != "grpc 203.0.113.9" {
+		t.Errorf("Client via a trusted proxy = %v; want grpc 203.0.113.9", got)
+	}
+	if got := a.Client(from("198.51.100.1:443")); got != "198.51.100.1:443" {
+		t.Errorf("Client from an untrusted peer with x-forwarded-for = %v; want the peer itself", got)
+	}
+}
