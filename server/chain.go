@@ -5,17 +5,20 @@ import (
 	crand "crypto/rand"
 	"encoding/hex"
 	"net/http"
+	"strings"
 
 	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
+	"google.golang.org/protobuf/proto"
 
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/rest/restjson"
 	"github.com/gamerules/gamerules/server/limit"
 	"github.com/gamerules/gamerules/server/requestid"
+	"github.com/gamerules/gamerules/service/rpcs"
 )
 
 // apiInterceptor is one link of an API call's unary interceptor chain, and
@@ -42,7 +45,10 @@ type apiInterceptor struct {
 //     and limits; a REST call has passed the REST port's own (restLimits:
 //     limit.Body for size and body budget, rest's strictJSON: the element budget,
 //     InFlight.HTTP: the in-flight limit and queue wait) before its handler
-//     runs, and is counted by InFlight.HTTP for shutdown.
+//     runs, and is counted by InFlight.HTTP for shutdown;
+//   - adm.CostGate, the heavy lane, runs on both, inside the in-flight
+//     limit: a call that buys much work (callCost) gives back its slot and
+//     takes seats of the lane, one port's and the other's alike.
 //
 // Recovery sits inside logging and metrics so that a panic, turned into
 // INTERNAL, is still logged and counted; so is a gRPC request refused by
@@ -63,6 +69,7 @@ func apiInterceptors(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMe
 		link(adm.PublicSize(cfg.MaxRecvBytes, refused.WithLabelValues("grpc", "too_large")), grpcOnly),
 		link(limit.Deadline(cfg.RequestTimeout), both),
 		link(limit.NewInFlight(cfg.MaxInFlight, cfg.QueueWait).UnaryServerInterceptor(apiScope, adm.FromGateway), grpcOnly),
+		link(adm.CostGate(apiScope, callCost), both),
 	}
 	return links
 }
@@ -97,15 +104,46 @@ func newAdmission(opts Options, refused *prometheus.CounterVec) *limit.Admission
 		ReadTimeout:    opts.GRPCReadTimeout,
 		RequestTimeout: opts.RequestTimeout,
 		GatewayToken:   randomToken(),
+		Heavy:          newHeavy(opts, refused.WithLabelValues("both", "heavy")),
+		TrustedProxies: opts.TrustedProxies,
+		HeavyMethod: func(fullMethod string) bool {
+			return apiScope(fullMethod) && rpcs.MayBeHeavy(strings.TrimPrefix(fullMethod, gameRulesPrefix))
+		},
 	}
 }
 
+// newHeavy is the heavy lane of opts (Options.HeavySeats): a client's
+// share half the seats (at least 1), 2 × share + 2 of its calls queued, a
+// wait of 4 × QueueWait, the costs of service/rpcs.
+func newHeavy(opts Options, refused prometheus.Counter) *limit.Heavy {
+	share := max(1, opts.HeavySeats/2)
+	return &limit.Heavy{
+		Seats:       opts.HeavySeats,
+		Share:       share,
+		Queue:       2*share + 2,
+		Wait:        4 * opts.QueueWait,
+		MinCost:     rpcs.HeavyCost,
+		CostPerSeat: 1_000_000,
+		Refused:     refused,
+	}
+}
+
+// callCost is a call's cost in work units (rpcs.Cost), for the heavy lane.
+func callCost(_ string, req any) int64 {
+	if m, ok := req.(proto.Message); ok {
+		return rpcs.Cost(m)
+	}
+	return rpcs.LightCost
+}
+
 // restLimits puts the REST port's limits in front of the gateway gw: the
-// body size and the body budget ((MaxInFlight+MaxWaiting) × MaxRecvBytes),
-// then the in-flight limit lim, their refusals counted on refused.
+// caller's name for the heavy lane (limit.Clients, with TrustedProxies),
+// the body size and the body budget ((MaxInFlight+MaxWaiting) ×
+// MaxRecvBytes), then the in-flight limit lim, their refusals counted on
+// refused.
 func restLimits(opts Options, gw http.Handler, lim *limit.InFlight, refused prometheus.Counter) http.Handler {
 	budget := limit.NewBodyBudget(int64(opts.MaxInFlight+opts.MaxWaiting)*int64(opts.MaxRecvBytes), refused)
-	return limit.Body(lim.HTTP(gw, refused), int64(opts.MaxRecvBytes), budget)
+	return limit.Clients(limit.Body(lim.HTTP(gw, refused), int64(opts.MaxRecvBytes), budget), opts.TrustedProxies)
 }
 
 // grpcInterceptors are the links of chain that run on the gRPC port.
@@ -152,7 +190,7 @@ func refusedCounter(reg prometheus.Registerer) *prometheus.CounterVec {
 func newRefusedCounter() *prometheus.CounterVec {
 	return prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "gamerules_requests_refused_total",
-		Help: "Requests refused before reaching a handler, by port (grpc, http) and reason (overloaded, malformed, too_large).",
+		Help: "Requests refused before reaching a handler, by port (grpc, http; both for the heavy lane, which the ports share) and reason (overloaded, malformed, too_large, heavy: a client over its share of the heavy lane, or no seat in time).",
 	}, []string{"port", "reason"})
 }
 
@@ -160,8 +198,9 @@ func newRefusedCounter() *prometheus.CounterVec {
 // register; it gives adm its logger and its ConnsClosed:
 // gamerules_grpc_connections_closed_total by reason (resets: too many
 // streams reset or abandoned before their message; unread: answers left
-// unread past --grpc-unread-timeout), and the gauge
-// gamerules_grpc_unread_answer_bytes.
+// unread past --grpc-unread-timeout), and the gauges
+// gamerules_grpc_unread_answer_bytes and gamerules_heavy_seats_in_use (the
+// heavy lane's seats held).
 func connMetrics(adm *limit.Admission, logger *zap.Logger) []prometheus.Collector {
 	closed := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "gamerules_grpc_connections_closed_total",
@@ -171,12 +210,21 @@ func connMetrics(adm *limit.Admission, logger *zap.Logger) []prometheus.Collecto
 		Name: "gamerules_grpc_unread_answer_bytes",
 		Help: "Bytes of gRPC answers handed to the transport and not yet written to their clients.",
 	}, func() float64 { return float64(adm.UnreadBytes()) })
+	seats := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "gamerules_heavy_seats_in_use",
+		Help: "Seats of the heavy lane (--heavy-seats) held now by calls that buy much work.",
+	}, func() float64 {
+		if adm.Heavy == nil {
+			return 0
+		}
+		return float64(adm.Heavy.InUse())
+	})
 	for _, r := range []string{"resets", "unread"} {
 		closed.WithLabelValues(r)
 	}
 	adm.ConnsClosed = func(reason string) { closed.WithLabelValues(reason).Inc() }
 	adm.Logger = logger
-	return []prometheus.Collector{closed, unread}
+	return []prometheus.Collector{closed, unread, seats}
 }
 
 // randomToken returns 128 random bits in hex: the gateway token, which

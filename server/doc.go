@@ -46,7 +46,7 @@
 //	options.go     Options, DefaultOptions, Validate: one field per gamerulesd flag
 //	server.go      Server, New, Run (and its graceful shutdown), Close; the HTTP port's mux
 //	api.go         API, NewAPI, GRPCServerOptions, RegisterGRPC, RESTHandler; NewGRPCService
-//	chain.go       the one unary interceptor chain of both transports; admission, refusals, metrics
+//	chain.go       the one unary interceptor chain of both transports; admission, the heavy lane, refusals, metrics
 //	grpcserver.go  the gRPC server's options and limits; transportStats (refusals before a handler)
 //	gateway.go     the REST gateway in its mode (in process, loopback), the REST span
 //	http.go        the HTTP metrics and log line, the route label (routeOf), CORS

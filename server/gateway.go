@@ -35,7 +35,11 @@ func restGateway(ctx context.Context, cfg Options, srv gamerulesv1grpc.GameRules
 			gatewayCredentials(tlsSet),
 			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20), grpc.MaxCallSendMsgSize(2*cfg.MaxRecvBytes)),
 			grpc.WithChainUnaryInterceptor(func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
-				return invoker(metadata.AppendToOutgoingContext(ctx, limit.GatewayMetadata, adm.GatewayToken), method, req, reply, cc, opts...)
+				ctx = metadata.AppendToOutgoingContext(ctx, limit.GatewayMetadata, adm.GatewayToken)
+				if c, ok := limit.ClientOf(ctx); ok { // the REST caller, for the heavy lane's shares
+					ctx = metadata.AppendToOutgoingContext(ctx, limit.ClientMetadata, c)
+				}
+				return invoker(ctx, method, req, reply, cc, opts...)
 			}),
 		}, tr.dialOptions()...)...)
 		if err != nil {

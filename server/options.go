@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -58,6 +59,30 @@ type Options struct {
 	// RequestTimeout is the deadline of every API request (default 5 s); a
 	// client's shorter deadline wins.
 	RequestTimeout time.Duration
+	// HeavySeats is the capacity of the heavy lane (limit.Heavy), for the
+	// calls that buy much work by what they ask for (rpcs.Cost at least
+	// rpcs.HeavyCost: a Playout of games × max plies, an Expand's node
+	// budget, a large Batch, replay or record), shared by both ports
+	// (default GOMAXPROCS). Such a call gives back its in-flight slot and
+	// takes 1 seat, more for a costlier call (one more per 1,000,000
+	// units), up to a client's share, half the seats (at least 1): a
+	// client (a gRPC connection, a REST caller's address) holds at most
+	// its share, up to 2 × share + 2 of its calls wait for seats in its
+	// own queue, the queues served in turn, each call at most 4 ×
+	// QueueWait; beyond, RESOURCE_EXHAUSTED (REST: 429 with Retry-After).
+	// A gRPC connection also holds at most that many streams of the
+	// methods that may be heavy (rpcs.MayBeHeavy) in the admission gate
+	// (share + queue), and all connections at most half of it. Light
+	// calls never wait for a seat.
+	HeavySeats int
+	// TrustedProxies are the reverse proxies (addresses and CIDR blocks)
+	// whose X-Forwarded-For header (gRPC: x-forwarded-for metadata) names
+	// the caller, so that callers behind a proxy get a share of the heavy
+	// lane each rather than one for all (limit.Clients,
+	// limit.Admission.Client); comma-separated on the command line.
+	// Default: none (a REST caller is its connection's address, a gRPC
+	// caller its connection).
+	TrustedProxies []netip.Prefix
 	// GRPCMaxStreams is the most concurrent streams one gRPC connection may
 	// open (HTTP/2 MAX_CONCURRENT_STREAMS; default 100).
 	GRPCMaxStreams int
@@ -248,6 +273,7 @@ func DefaultOptions() Options {
 		QueueWait:                 250 * time.Millisecond,
 		RequestTimeout:            5 * time.Second,
 		GRPCMaxStreams:            100,
+		HeavySeats:                runtime.GOMAXPROCS(0),
 		MaxConnections:            1000,
 		GRPCFirstCallTimeout:      30 * time.Second,
 		GRPCMaxConnectionIdle:     5 * time.Minute,
@@ -281,6 +307,7 @@ func (c Options) Validate() error {
 		{"--max-recv-bytes", c.MaxRecvBytes > 0, c.MaxRecvBytes},
 		{"--max-in-flight", c.MaxInFlight > 0, c.MaxInFlight},
 		{"--grpc-max-streams", c.GRPCMaxStreams > 0, c.GRPCMaxStreams},
+		{"--heavy-seats", c.HeavySeats > 0, c.HeavySeats},
 		{"--request-timeout", c.RequestTimeout > 0, c.RequestTimeout},
 		{"--max-connections", c.MaxConnections > 0, c.MaxConnections},
 		{"--grpc-first-call-timeout", c.GRPCFirstCallTimeout > 0, c.GRPCFirstCallTimeout},
@@ -326,7 +353,7 @@ func (c Options) Validate() error {
 	for _, v := range []struct {
 		name string
 		n    int
-	}{{"--max-in-flight", c.MaxInFlight}, {"--max-waiting", c.MaxWaiting}, {"--grpc-max-streams", c.GRPCMaxStreams}, {"--max-connections", c.MaxConnections}} {
+	}{{"--max-in-flight", c.MaxInFlight}, {"--max-waiting", c.MaxWaiting}, {"--heavy-seats", c.HeavySeats}, {"--grpc-max-streams", c.GRPCMaxStreams}, {"--max-connections", c.MaxConnections}} {
 		if v.n > 1_000_000 {
 			return fmt.Errorf("%s %d is over 1,000,000; no server needs that many", v.name, v.n)
 		}

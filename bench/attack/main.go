@@ -8,12 +8,17 @@
 // connection (all served); and "all" (not in the default list): every one of
 // them at once with both ports full of idle connections and 16 loops of
 // maximum-size REST and gRPC bodies, for the peak RSS the default settings
-// allow (the container limit in docs/configuration.md). Each attack runs against a fresh
+// allow (the container limit in docs/configuration.md); and issue 30's
+// heavy-work attacks (not in the default list either): "playout", 100
+// Playout streams on one gRPC connection, and "restplayout", 8 long REST
+// Playouts from one address, each beside a polite LegalMoves client on a
+// connection of its own (≥ 95% success, p99 ≤ 100 ms), and "quiet", the
+// polite clients alone (the floor of those figures). Each attack runs against a fresh
 // server with its default flags (plus -flags), for -duration.
 //
 // Usage (from the repository root; needs only Go):
 //
-//	go run ./bench/attack [-duration 10s] [-only unread,churn,reset,load,all] [-flags "--grpc-unread-timeout 3s"]
+//	go run ./bench/attack [-duration 10s] [-only unread,churn,reset,load,all,playout,restplayout,quiet] [-flags "--grpc-unread-timeout 3s"]
 //
 // It exits 1 when a figure misses its target. Every loop is bounded by time;
 // only 127.0.0.1 is contacted.
@@ -63,11 +68,11 @@ func main() {
 		fail(fmt.Errorf("go build: %v\n%s", err, out))
 	}
 	ok := true
-	attacks := map[string]func(*server, time.Duration) bool{"unread": unread, "churn": churn, "reset": rapidReset, "load": loadTool, "all": all}
+	attacks := map[string]func(*server, time.Duration) bool{"unread": unread, "churn": churn, "reset": rapidReset, "load": loadTool, "all": all, "playout": playoutOneConn, "restplayout": playoutREST, "quiet": quiet}
 	for _, name := range strings.Split(*only, ",") {
 		a, found := attacks[name]
 		if !found {
-			fail(fmt.Errorf("-only: no attack %q (unread, churn, reset, load, all)", name))
+			fail(fmt.Errorf("-only: no attack %q (unread, churn, reset, load, all, playout, restplayout, quiet)", name))
 		}
 		s, err := start(bin, strings.Fields(*extra)...)
 		if err != nil {

@@ -6,7 +6,7 @@
 //
 //	gamerulesd [--grpc-addr :50051] [--http-addr :8080] [--log-level info] [--log-format json]
 //	           [--max-recv-bytes 524288] [--max-in-flight 4×GOMAXPROCS] [--max-waiting 64]
-//	           [--queue-wait 250ms] [--request-timeout 5s] [--grpc-max-streams 100]
+//	           [--queue-wait 250ms] [--request-timeout 5s] [--heavy-seats GOMAXPROCS] [--grpc-max-streams 100]
 //	           [--max-connections 1000] [--grpc-first-call-timeout 30s] [--health-addr ADDR]
 //	           [--grpc-max-connection-idle 5m] [--grpc-max-connection-age 5m]
 //	           [--grpc-max-connection-age-grace 30s] [--grpc-handshake-timeout 10s]
@@ -16,6 +16,7 @@
 //	           [--http-read-timeout 10s] [--http-idle-timeout 2m]
 //	           [--shutdown-timeout 15s] [--drain-delay 0s]
 //	           [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--cors-origins ORIGINS]
+//	           [--trusted-proxies CIDRS]
 //	           [--rest-gateway inprocess|loopback] [--gc-percent 400] [--memory-limit-mib 256]
 //	           [--version]
 //
@@ -47,6 +48,7 @@ import (
 	"time"
 
 	"github.com/gamerules/gamerules/server"
+	"github.com/gamerules/gamerules/server/limit"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3"; when
@@ -132,6 +134,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (s
 	num(&cfg.MaxWaiting, "max-waiting", "GAMERULES_MAX_WAITING", "gRPC requests admitted beyond --max-in-flight to wait for a slot; more are refused at once")
 	dur(&cfg.QueueWait, "queue-wait", "GAMERULES_QUEUE_WAIT", "longest wait for a request slot before RESOURCE_EXHAUSTED (REST 429)")
 	dur(&cfg.RequestTimeout, "request-timeout", "GAMERULES_REQUEST_TIMEOUT", "deadline of every API request; a client's shorter deadline wins")
+	num(&cfg.HeavySeats, "heavy-seats", "GAMERULES_HEAVY_SEATS", "seats of the heavy lane, for calls that buy much work (large Playout, Expand, Batch, replays, records), shared by both ports; a client holds at most half (default GOMAXPROCS)")
 	num(&cfg.GRPCMaxStreams, "grpc-max-streams", "GAMERULES_GRPC_MAX_STREAMS", "concurrent streams allowed on one gRPC connection")
 	str(&cfg.HealthAddr, "health-addr", "GAMERULES_HEALTH_ADDR", "listen address of a port for probes only (/healthz, /readyz, gRPC health; plain text), with connections of its own; default none")
 	num(&cfg.MaxConnections, "max-connections", "GAMERULES_MAX_CONNECTIONS", "connections held open at once per public port, 1..1000000 (idle: about 29 KB each on gRPC, 12 KB on HTTP); beyond it a new connection is closed at once")
@@ -164,6 +167,12 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (s
 		return nil
 	})
 	env["cors-origins"] = "GAMERULES_CORS_ORIGINS"
+	fs.Func("trusted-proxies", "comma-separated addresses and CIDR blocks of reverse proxies whose X-Forwarded-For (gRPC: x-forwarded-for metadata) names the caller, for its share of the heavy lane (env GAMERULES_TRUSTED_PROXIES; default none)", func(v string) error {
+		p, err := limit.ParsePrefixes(v)
+		cfg.TrustedProxies = p
+		return err
+	})
+	env["trusted-proxies"] = "GAMERULES_TRUSTED_PROXIES"
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	// Environment variables first, in flag order, so that flags override them.
 	var envErr error

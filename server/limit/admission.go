@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"math"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -88,6 +89,22 @@ type Admission struct {
 	// limit ("resets", "refusals", "unread"); Logger, when not nil, logs it, once.
 	ConnsClosed func(reason string)
 	Logger      *zap.Logger
+
+	// Heavy, when not nil, is the heavy lane of calls that buy much work
+	// (CostGate). HeavyMethod tells the methods whose calls may be heavy,
+	// before their message is read: a stream of one is counted toward its
+	// client's share of the lane from its headers (Heavy.AdmitStream), so
+	// that at most Share+Queue of one connection's such streams, and at
+	// most half of Cap in all, hold places in the gate; the next is
+	// refused at once. So one connection's 100 Playout streams hold a few
+	// places, not the whole gate.
+	Heavy       *Heavy
+	HeavyMethod func(fullMethod string) bool
+	// TrustedProxies are the peers (reverse proxies, such as nginx's
+	// grpc_pass) whose x-forwarded-for metadata names the caller of a gRPC
+	// call for the heavy lane's shares (Client); the gate's own
+	// per-connection bounds still key on the connection.
+	TrustedProxies []netip.Prefix
 
 	conns    sync.Map     // *connState of the open connections
 	suspects sync.Map     // address -> time.Time its connection was closed by a limit
@@ -215,6 +232,20 @@ func (a *Admission) TapHandle(ctx context.Context, info *tap.Info) (context.Cont
 			return nil, OverloadStatus(fmt.Sprintf("the server has %d requests in flight or waiting, its limit (--max-in-flight, --max-waiting)", a.Cap)).Err()
 		}
 	}
+	var endHeavy func()
+	if counted && a.Heavy != nil && a.HeavyMethod != nil && a.HeavyMethod(info.FullMethodName) {
+		var key any = cs
+		if cs == nil {
+			key = a.Client(ctx)
+		}
+		var ok bool
+		if endHeavy, ok = a.Heavy.AdmitStream(key, a.Cap/2); !ok {
+			a.n.Add(-1)
+			inc(a.Refused)
+			a.refusedN.Add(1)
+			return nil, OverloadStatus(fmt.Sprintf("this connection has %d calls that may be heavy (Playout, Expand, Batch, replays, records, pictures) on their way, its share of the heavy lane (--heavy-seats), or the server has %d, half its limit (--max-in-flight, --max-waiting)", max(1, a.Heavy.Share)+max(0, a.Heavy.Queue), a.Cap/2)).Err()
+		}
+	}
 	ad := &admitted{cs: cs, clock: clockOf(ctx)}
 	ctx, cancel := context.WithTimeout(ctx, a.RequestTimeout)
 	if cs != nil {
@@ -261,6 +292,9 @@ func (a *Admission) TapHandle(ctx context.Context, info *tap.Info) (context.Cont
 		}
 		if counted {
 			a.n.Add(-1)
+		}
+		if endHeavy != nil {
+			endHeavy()
 		}
 	})
 	return ctx, nil

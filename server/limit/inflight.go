@@ -95,6 +95,7 @@ func (l *InFlight) UnaryServerInterceptor(scope func(fullMethod string) bool, ex
 			if err != nil {
 				return nil, l.busy(err)
 			}
+			ctx, release = holdSlot(ctx, release) // a heavy call gives it back early (CostGate)
 			defer release()
 			return handler(ctx, req)
 		}
@@ -137,6 +138,7 @@ func (l *InFlight) connCall(ctx context.Context, req any, ad *admitted, handler 
 		ad.releasePlace()
 		return nil, l.busy(err)
 	}
+	ctx, release = holdSlot(ctx, release) // a heavy call gives it back early (CostGate)
 	resp, err := handler(ctx, req)
 	release()
 	m, ok := resp.(proto.Message)
@@ -227,8 +229,11 @@ func (l *InFlight) produce(w http.ResponseWriter, r *http.Request, next http.Han
 		WriteOverloaded(w, fmt.Sprintf("the server is running %d REST requests, its limit (--max-in-flight), and none finished within %v (--queue-wait)", cap(l.slots), l.wait))
 		return false
 	}
+	// A heavy call gives its slot back when it enters the heavy lane
+	// (Admission.CostGate), so that heavy work leaves the slots to light.
+	ctx, release := holdSlot(r.Context(), release)
 	defer release()
-	next.ServeHTTP(buf, r)
+	next.ServeHTTP(buf, r.WithContext(ctx))
 	return true
 }
 

@@ -13,6 +13,10 @@
 //   - Codec and ElementGate, the element budget (MaxElements) of a gRPC
 //     request, checked on its wire bytes before it is decoded (the same
 //     budget on a REST JSON body is the REST reader's: rest/restjson);
+//   - Heavy, the heavy lane: seats for calls that buy much work (a cost the
+//     caller computes), a share of them per client and a fair queue, apart
+//     from the light calls' slots (Admission.CostGate), and Clients, the
+//     REST caller's name behind trusted proxies;
 //   - Deadline, a cap on every call's deadline;
 //   - Listener (NewListener), a cap on the connections a port holds open,
 //     refusing beyond it rather than queueing, with a timeout for
@@ -36,6 +40,8 @@
 //	admission.go  Admission: the gRPC port's gate before a message is read
 //	perconn.go    TrackConns and the per-connection limits of the admission gate (slots, unread answers, resets)
 //	inflight.go   InFlight: requests at once and the queue wait, gRPC and HTTP; Deadline
+//	heavy.go      Heavy, Admission.CostGate, Admission.Client: the heavy lane, seats by cost, a share per client, fair queues
+//	clients.go    Clients, ClientAddr, ParsePrefixes: a REST caller's address, X-Forwarded-For from trusted proxies
 //	body.go       Body, BodyBudget, BodyBytes: an HTTP body's size and the bytes held at once
 //	elements.go   MaxElements, Codec, ElementGate: the element budget on a gRPC request's wire bytes
 //	conn.go       Listener, NewListener: the connections a port holds open

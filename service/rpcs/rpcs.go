@@ -1,6 +1,7 @@
 // Package rpcs is the one Go table of the gamerules.v1.GameRules RPCs: for
 // each, its name, a new empty request, and the call of the service's
-// method of that name. Every transport that lists RPCs reads it: the
+// method of that name; and what a call costs (Cost), which the server's
+// admission weighs calls by. Every transport that lists RPCs reads it: the
 // WebAssembly build's calls (rest/wasmcall), the in-process REST gateway's
 // and the gRPC port's server (rest.NewServer). The HTTP routes and the
 // metric and span labels come from the service descriptor's google.api.http
@@ -18,6 +19,7 @@
 // Files:
 //
 //	rpcs.go  Service, Method, Methods, ByName, Names
+//	cost.go  Cost, MayBeHeavy: what a call buys, for the server's admission
 package rpcs
 
 import (

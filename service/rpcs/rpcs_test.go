@@ -114,3 +114,55 @@ func TestRunCallsItsMethod(t *testing.T) {
 		t.Errorf("ListGames: %v, %v; want the games", r, err)
 	}
 }
+
+// TestCostConstants: Cost's defaults are the service's limits.
+func TestCostConstants(t *testing.T) {
+	if playoutGamePlies != service.MaxPlayoutGamePlies || playoutPlies != service.MaxPlayoutPlies || expandNodes != service.MaxExpandNodes {
+		t.Errorf("Cost's defaults %d, %d, %d; the service's %d, %d, %d", playoutGamePlies, playoutPlies, expandNodes, service.MaxPlayoutGamePlies, service.MaxPlayoutPlies, service.MaxExpandNodes)
+	}
+}
+
+// TestCost: the hand-computed costs of requests of each kind, the light
+// ones below HeavyCost and the big ones at or above it, and every heavy
+// request's RPC one MayBeHeavy names.
+func TestCost(t *testing.T) {
+	moves := make([]string, 12_000)
+	items := make([]*gamerulesv1.BatchRequestItem, 500)
+	for _, c := range []struct {
+		name string
+		req  proto.Message
+		want int64
+	}{
+		{"LegalMoves", &gamerulesv1.LegalMovesRequest{Game: "backgammon"}, LightCost},
+		{"ApplyMove", &gamerulesv1.ApplyMoveRequest{Game: "backgammon"}, LightCost},
+		{"Playout", &gamerulesv1.PlayoutRequest{Games: 100}, 1_000_000},
+		{"Playout", &gamerulesv1.PlayoutRequest{Games: 1, MaxPlies: 200}, 200},
+		{"Playout", &gamerulesv1.PlayoutRequest{Games: 10_000, MaxPlies: 10_000}, 4_000_000},
+		{"Playout", &gamerulesv1.PlayoutRequest{Games: -5}, LightCost},
+		{"Expand", &gamerulesv1.ExpandRequest{Depth: 3}, 20_000},
+		{"Expand", &gamerulesv1.ExpandRequest{Depth: 3, MaxNodes: 50}, 50},
+		{"Batch", &gamerulesv1.BatchRequest{Requests: items}, 10_000},
+		{"ReplayGame", &gamerulesv1.ReplayGameRequest{Moves: moves}, 12_000},
+		{"ImportRecord", &gamerulesv1.ImportRecordRequest{Text: string(make([]byte, 119_000))}, 29_750},
+		{"ExportRecord", &gamerulesv1.ExportRecordRequest{Replay: &gamerulesv1.ReplayGameRequest{Moves: moves[:3000]}, Tags: map[string]string{"White": "abc"}}, 12_008},
+	} {
+		got := Cost(c.req)
+		if got != c.want {
+			t.Errorf("Cost(%s %v) = %d; want %d", c.name, c.req, got, c.want)
+		}
+		if _, ok := ByName(c.name); !ok {
+			t.Errorf("%s: no such RPC", c.name)
+		}
+		if got >= HeavyCost && !MayBeHeavy(c.name) {
+			t.Errorf("%s costs %d, heavy, but MayBeHeavy(%q) is false", c.name, got, c.name)
+		}
+	}
+	for name := range heavyMethods {
+		if _, ok := ByName(name); !ok {
+			t.Errorf("heavyMethods names %q, no RPC", name)
+		}
+	}
+	if MayBeHeavy("LegalMoves") || MayBeHeavy("ConvertState") {
+		t.Error("LegalMoves or ConvertState may be heavy; want them light")
+	}
+}
