@@ -115,10 +115,11 @@ func (h *Heavy) Acquire(ctx context.Context, client any, cost int64) (release fu
 		return h.releaser(f, width), nil
 	}
 	if len(f.waiting) >= max(0, h.Queue) {
+		seats, waiting := f.seats, len(f.waiting) // read under h.mu
 		h.drop(f)
 		h.mu.Unlock()
 		inc(h.Refused)
-		return nil, OverloadStatus(fmt.Sprintf("this client holds %d seats of the heavy lane and has %d calls waiting for more, its share (--heavy-seats %d; a Playout, Expand, Batch, replay or record is heavy by what it asks for)", f.seats, len(f.waiting), h.Seats)).Err()
+		return nil, OverloadStatus(fmt.Sprintf("this client holds %d seats of the heavy lane and has %d calls waiting for more, its share (--heavy-seats %d; a Playout, Expand, Batch, replay or record is heavy by what it asks for)", seats, waiting, h.Seats)).Err()
 	}
 	w := &waiter{width: width, granted: make(chan struct{})}
 	f.waiting = append(f.waiting, w)
