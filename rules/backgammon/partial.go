@@ -49,7 +49,10 @@ type Partial struct {
 // play's steps that can be played is the same play). A hop bearing off
 // that two different dice could make uses the one that leaves more plays
 // (the smaller on a tie). It does not end the turn: Partial.Plays says
-// which legal plays remain, and Apply the one chosen.
+// which legal plays remain, and Apply the one chosen. Rules: docs/rules/backgammon.md,
+// "Moving", "Must-play rules", "Hitting and the bar", "Bearing off" (a play's steps);
+// the choice of die for an ambiguous bear-off hop is the page's convenience,
+// not a rule: the play itself is always one of LegalMoves.
 //
 // Errors: game.ErrInvalidState if s is invalid; game.ErrIllegalMove when s
 // is not in PhaseMove, a hop does not parse, or the hops are not the start
