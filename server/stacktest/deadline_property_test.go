@@ -21,6 +21,7 @@ import (
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
+	"github.com/gamerules/gamerules/internal/hostiletest"
 	"github.com/gamerules/gamerules/rest"
 	"github.com/gamerules/gamerules/server"
 	"github.com/gamerules/gamerules/service/rpcs"
@@ -111,10 +112,10 @@ func deadlineCases(t *testing.T, c gamerulesv1grpc.GameRulesClient) map[string][
 		heavy = append(heavy, bigItem)
 	}
 	imports := []deadlineCase{}
-	for _, h := range hostileImports(t) {
-		switch h.name {
+	for _, h := range hostiletest.Imports(t, "../..") {
+		switch h.Name {
 		case "mat one-roll lines", "mat session", "apgn 9000 plies", "json 9000 moves":
-			imports = append(imports, deadlineCase{h.name, h.grpcRequest(limit / 2)})
+			imports = append(imports, deadlineCase{h.Name, h.GRPCRequest(limit / 2)})
 		}
 	}
 	return map[string][]deadlineCase{
