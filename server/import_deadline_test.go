@@ -1,217 +1,182 @@
 package server
 
 import (
-	"compress/gzip"
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
+	"github.com/gamerules/gamerules/internal/hostiletest"
+	"github.com/gamerules/gamerules/service"
 )
 
-// hostileImport is an ImportRecord request of the largest legal size
-// shaped to cost the most to read and replay.
-type hostileImport struct {
-	name, game, format string
-	text               func(size int) string // a record of at most size bytes
+// checkCtx is a context whose deadline passes at its expireAt-th
+// consultation (a call of Done or Err; 0: never), not at a time: a test of
+// "the call stops at its deadline" built on it asks whether the handler
+// looks at its context between units of work and returns once it is done,
+// whatever the machine's speed. It counts the consultations.
+type checkCtx struct {
+	context.Context
+	expireAt int64
+	checks   atomic.Int64
+	atExpiry atomic.Int64 // checks when it expired
+	done     chan struct{}
+	once     sync.Once
 }
 
-// fillTo writes head, then line(1), line(2)… while the record stays within
-// size bytes (or until line returns "").
-func fillTo(size int, head string, line func(i int) string) string {
-	var b strings.Builder
-	b.WriteString(head)
-	for i := 1; ; i++ {
-		l := line(i)
-		if l == "" || b.Len()+len(l) > size {
-			return b.String()
-		}
-		b.WriteString(l)
+func newCheckCtx(parent context.Context, expireAt int64) *checkCtx {
+	return &checkCtx{Context: parent, expireAt: expireAt, done: make(chan struct{})}
+}
+
+func (c *checkCtx) check() {
+	n := c.checks.Add(1)
+	if c.expireAt > 0 && n >= c.expireAt {
+		c.once.Do(func() { c.atExpiry.Store(n); close(c.done) })
 	}
 }
 
-// hostileImports are the costliest records per format: .mat records of
-// one-roll lines (what made reading quadratic), empty move lines and a
-// session of many short games (as rules/backgammon/mat's limits test);
-// APGN, a game of 9,000 plies read in full before its replay and one of
-// numbered lines without moves, and the start of the MIGS archive (many
-// games); JSON records of 9,000 moves and of an options object of empty
-// objects.
-func hostileImports(t testing.TB) []hostileImport {
-	t.Helper()
-	f, err := os.Open("../testdata/abalone/migs-games.apgn.gz")
+func (c *checkCtx) Done() <-chan struct{} { c.check(); return c.done }
+
+func (c *checkCtx) Err() error {
+	c.check()
+	select {
+	case <-c.done:
+		return context.DeadlineExceeded
+	default:
+		return c.Context.Err()
+	}
+}
+
+// expiringImports is the real service, except that ImportRecord runs under
+// a checkCtx expiring at its next expireAt-th consultation; the last one
+// is kept for the test to read.
+type expiringImports struct {
+	gamerulesv1grpc.GameRulesServer
+	expireAt atomic.Int64
+	mu       sync.Mutex
+	last     *checkCtx
+}
+
+func (e *expiringImports) ImportRecord(ctx context.Context, req *gamerulesv1.ImportRecordRequest) (*gamerulesv1.ImportRecordResponse, error) {
+	c := newCheckCtx(ctx, e.expireAt.Load())
+	e.mu.Lock()
+	e.last = c
+	e.mu.Unlock()
+	return e.GameRulesServer.ImportRecord(c, req)
+}
+
+// processCPU is the CPU time (user and system) this process has used, from
+// /proc/self/stat; the test skips where there is no /proc.
+func processCPU(t *testing.T) time.Duration {
+	raw, err := os.ReadFile("/proc/self/stat")
 	if err != nil {
-		t.Fatal(err)
+		t.Skipf("no /proc here: %v", err)
 	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	archive, err := io.ReadAll(z)
-	if err != nil {
-		t.Fatal(err)
-	}
-	matHead := " 5 point match\n\n Game 1\n White : 0                    Black : 0\n"
-	apgnHead := "[Event \"x\"]\n[Black \"b\"]\n[White \"w\"]\n[Variant \"belgian\"]\n[Result \"*\"]\n\n"
-	plies := strings.Fields("a1b2 a5b5 a2b3 b6c7 i9h8 i5h5 h8g7 g4g5 b3c4 c5c7d6 g7g8f7 h5g5 b1c2 d6e7 f8f7 h4g4")
-	return []hostileImport{
-		{"mat one-roll lines", "backgammon", "mat", func(n int) string {
-			return fillTo(n, matHead, func(i int) string { return fmt.Sprintf("%3d) 31:\n", i) })
-		}},
-		{"mat empty lines", "backgammon", "mat", func(n int) string {
-			return fillTo(n, matHead, func(i int) string { return fmt.Sprintf("%3d)\n", i) })
-		}},
-		{"mat session", "backgammon", "mat", func(n int) string {
-			return fillTo(n, " 0 point match\n", func(i int) string {
-				return fmt.Sprintf("\n Game %d\n White : 0                    Black : 0\n  1) 31: 8/5 6/5\n     Wins 1 point\n", i)
-			})
-		}},
-		{"apgn 9000 plies", "abalone", "apgn", func(n int) string {
-			return fillTo(n, apgnHead, func(i int) string {
-				if i > 4500 {
-					return ""
-				}
-				return fmt.Sprintf("%d. %s %s\n", i, plies[(2*i)%len(plies)], plies[(2*i+1)%len(plies)])
-			})
-		}},
-		{"apgn empty move numbers", "abalone", "apgn", func(n int) string {
-			return fillTo(n, apgnHead, func(i int) string { return fmt.Sprintf("%d. ", i) })
-		}},
-		{"apgn archive", "abalone", "apgn", func(n int) string {
-			s := string(archive[:min(n, len(archive))])
-			return s[:strings.LastIndex(s, "\n\n[Event")+1]
-		}},
-		{"json 9000 moves", "backgammon", "json", func(n int) string {
-			return fillTo(n, `{"format":"gamerules-record/1","game":"backgammon","moves":["roll 3-1"`, func(i int) string {
-				if i >= 9000 {
-					return ""
-				}
-				return `,"8/5 6/5 8/5 6/5 13/10 13/10 24/21 24/21 roll 3-1"`
-			}) + `]}`
-		}},
-		{"json options of empty objects", "backgammon", "json", func(n int) string {
-			return fillTo(n-8, `{"format":"gamerules-record/1","game":"backgammon","moves":[],"options":{"x":[{}`, func(int) string { return ",{}" }) + `]}}`
-		}},
-	}
+	s := string(raw)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	ut, _ := strconv.Atoi(f[11])
+	st, _ := strconv.Atoi(f[12])
+	return time.Duration(ut+st) * 10 * time.Millisecond // USER_HZ is 100 on Linux
 }
 
-// grpcImport is the gRPC request of h: its record as large as the
-// receive limit allows.
-func (h hostileImport) grpcRequest(limit int) *gamerulesv1.ImportRecordRequest {
-	return &gamerulesv1.ImportRecordRequest{Game: h.game, Format: h.format, Text: h.text(limit - 64)}
-}
+// cpuWindow is how long the process's CPU is watched after an answer, and
+// cpuKept the CPU over that window (beyond the quiet baseline's) that
+// counts as a core kept: half the window, generous on a loaded machine (a
+// handler left running takes a whole core's worth, less only when the
+// machine's other processes starve this one).
+const cpuWindow, cpuKept = 200 * time.Millisecond, 100 * time.Millisecond
 
-// restBody is the REST body of h: its record as large as the body limit
-// allows once escaped as a JSON string.
-func (h hostileImport) restBody(t testing.TB, limit int) string {
-	t.Helper()
-	for size := limit - 64; size > 0; {
-		b, err := json.Marshal(map[string]string{"format": h.format, "text": h.text(size)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(b) <= limit {
-			return string(b)
-		}
-		size -= len(b) - limit + 16
-	}
-	t.Fatalf("%s: no body fits", h.name)
-	return ""
-}
-
-// importMargin is how late past its deadline an answer may come on a
-// loaded 2-core machine running the race detector.
-const importMargin = 1500 * time.Millisecond
+// uncheckedImports are the costly imports refused before their handler
+// first looks at its context: the JSON reader's element limit stops them
+// within bounded work (record.MaxElements).
+var uncheckedImports = map[string]bool{"json options of empty objects": true}
 
 // TestImportRecordDeadline: every costliest ImportRecord of the largest
-// legal size, over gRPC and REST, answers (OK or an error) by its
-// deadline plus importMargin: with a client deadline of 200 ms (gRPC's
-// own, REST's Grpc-Timeout header), and with none but the server's
-// --request-timeout (here 400 ms). The gRPC client's answer with a
-// deadline is its own DEADLINE_EXCEEDED; so the server's handlers are also
-// checked to have returned by then (none running). The figures are logged.
+// legal size (hostiletest.Imports), over gRPC and REST, stops when its
+// deadline passes, judged by what the handler does and not by the clock.
+// Each import runs once with a deadline that never passes, counting how
+// often it looks at its context (its checks); then with a deadline that
+// passes at its first check, and at its middle check: the answer must be
+// DEADLINE_EXCEEDED (REST 504) whenever the deadline passed, with at most
+// one more check after it (the handler returned at the next), and over
+// the window after the last answer the process must use little CPU beyond
+// a quiet baseline (no work left running). Every import but
+// uncheckedImports must check its context at least once. An import that
+// ignored its deadline answers its ordinary answer instead and fails here
+// on any machine, fast or loaded.
 func TestImportRecordDeadline(t *testing.T) {
-	const clientDeadline, requestTimeout = 200 * time.Millisecond, 400 * time.Millisecond
-	opts := DefaultOptions()
-	s, err := New(func() Options {
-		opts.GRPCAddr, opts.HTTPAddr, opts.LogLevel = "127.0.0.1:0", "127.0.0.1:0", "error"
-		opts.RequestTimeout = requestTimeout
-		return opts
-	}())
-	if err != nil {
-		t.Fatal(err)
+	svc := &expiringImports{GameRulesServer: NewGRPCService(service.New())}
+	st := newGatewayStack(t, svc, func(c *Options) {})
+	client := gamerulesv1grpc.NewGameRulesClient(dial(t, st.grpc))
+	limit := DefaultOptions().MaxRecvBytes
+	// The quiet baseline: this process's CPU over a window with no call.
+	time.Sleep(100 * time.Millisecond)
+	c0 := processCPU(t)
+	time.Sleep(cpuWindow)
+	quiet := processCPU(t) - c0
+	t.Logf("quiet baseline: %v of CPU over %v", quiet, cpuWindow)
+	last := func() *checkCtx {
+		svc.mu.Lock()
+		defer svc.mu.Unlock()
+		return svc.last
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("run: %v", err)
+	// call makes the import over one transport with the deadline passing at
+	// check expireAt (0: never), and returns the answer's code, the checks
+	// made and the check at which the deadline passed (0: it did not).
+	call := func(h hostiletest.Import, transport string, expireAt int64) (code codes.Code, checks, atExpiry int64) {
+		svc.expireAt.Store(expireAt)
+		if transport == "gRPC" {
+			_, err := client.ImportRecord(context.Background(), h.GRPCRequest(limit))
+			code = status.Code(err)
+		} else {
+			rec := st.serve(http.MethodPost, "/v1/games/"+h.Game+":importRecord", h.RESTBody(t, limit))
+			code = map[int]codes.Code{200: codes.OK, 400: codes.InvalidArgument, 504: codes.DeadlineExceeded}[rec.Code]
+			if _, known := map[int]bool{200: true, 400: true, 504: true}[rec.Code]; !known {
+				t.Errorf("%s over REST: %d %.200s", h.Name, rec.Code, rec.Body)
+				code = codes.Unknown
+			}
 		}
-	})
-	client := gamerulesv1grpc.NewGameRulesClient(dial(t, s.GRPCAddr()))
-	for _, h := range hostileImports(t) {
-		req := h.grpcRequest(opts.MaxRecvBytes)
-		body := h.restBody(t, opts.MaxRecvBytes)
-		for _, withDeadline := range []bool{true, false} {
-			bound := requestTimeout
-			if withDeadline {
-				bound = clientDeadline
+		c := last()
+		return code, c.checks.Load(), c.atExpiry.Load()
+	}
+	for _, h := range hostiletest.Imports(t, "..") {
+		for _, transport := range []string{"gRPC", "REST"} {
+			answer, n, _ := call(h, transport, 0)
+			line := h.Name + " over " + transport + ": " + answer.String() + " after " + strconv.FormatInt(n, 10) + " checks"
+			if n == 0 && !uncheckedImports[h.Name] {
+				t.Errorf("%s over %s: answered %v without looking at its context once", h.Name, transport, answer)
 			}
-			// gRPC.
-			cctx, ccancel := context.WithTimeout(context.Background(), 30*time.Second)
-			if withDeadline {
-				ccancel()
-				cctx, ccancel = context.WithTimeout(context.Background(), clientDeadline)
+			var at []int64 // the checks at which the deadline passes: the first and the middle
+			if n > 0 {
+				at = append(at, 1)
 			}
-			start := time.Now()
-			_, err := client.ImportRecord(cctx, req)
-			took := time.Since(start)
-			ccancel()
-			for s.api.adm.Running() != 0 && time.Since(start) < bound+importMargin {
-				time.Sleep(time.Millisecond)
+			if mid := (n + 1) / 2; mid > 1 {
+				at = append(at, mid)
 			}
-			handler := time.Since(start) // when no handler ran any more
-			if s.api.adm.Running() != 0 {
-				handler = -1
+			for _, k := range at {
+				code, checks, expired := call(h, transport, k)
+				line += "; deadline at check " + strconv.FormatInt(k, 10) + ": " + code.String() + " after " + strconv.FormatInt(checks-expired, 10) + " more"
+				if expired == 0 || code != codes.DeadlineExceeded || checks-expired > 1 {
+					t.Errorf("%s over %s, the deadline passing at check %d of %d: answered %v after %d more checks; want DEADLINE_EXCEEDED at the next check", h.Name, transport, k, n, code, checks-expired)
+				}
 			}
-			t.Logf("%-30s gRPC %6d bytes, deadline %v: %v after %v (handlers done after %v)", h.name, len(req.GetText()), bound, status.Code(err), took.Round(time.Millisecond), handler.Round(time.Millisecond))
-			if took > bound+importMargin || handler < 0 {
-				t.Errorf("%s over gRPC, deadline %v: answered %v after %v, handlers done: %v; want by %v", h.name, bound, err, took, handler >= 0, bound+importMargin)
-			}
-			// REST.
-			hreq, err := http.NewRequest("POST", "http://"+s.HTTPAddr()+"/v1/games/"+h.game+":importRecord", strings.NewReader(body))
-			if err != nil {
-				t.Fatal(err)
-			}
-			hreq.Header.Set("Content-Type", "application/json")
-			if withDeadline {
-				hreq.Header.Set("Grpc-Timeout", fmt.Sprintf("%dm", clientDeadline.Milliseconds()))
-			}
-			start = time.Now()
-			resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(hreq)
-			if err != nil {
-				t.Errorf("%s over REST: %v", h.name, err)
-				continue
-			}
-			raw, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			took = time.Since(start)
-			t.Logf("%-30s REST %6d bytes, deadline %v: %d after %v", h.name, len(body), bound, resp.StatusCode, took.Round(time.Millisecond))
-			if took > bound+importMargin || resp.StatusCode >= 500 && resp.StatusCode != 504 && resp.StatusCode != 503 {
-				t.Errorf("%s over REST, deadline %v: %d %.200s after %v; want an answer by %v", h.name, bound, resp.StatusCode, raw, took, bound+importMargin)
+			before := processCPU(t)
+			time.Sleep(cpuWindow)
+			kept := processCPU(t) - before - quiet
+			t.Logf("%s; CPU in the %v after the last answer %v beyond the quiet baseline", line, cpuWindow, kept)
+			if kept > cpuKept {
+				t.Errorf("%s over %s: the process used %v of CPU beyond the quiet baseline in the %v after the answer; work was left running", h.Name, transport, kept, cpuWindow)
 			}
 		}
 	}
