@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"os"
 	"sort"
 	"strconv"
@@ -14,6 +16,8 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -186,7 +190,7 @@ func restCallDeadline(t *testing.T, client *http.Client, base, name string, req 
 		key := path[i+1 : j]
 		v, _ := fields[key].(string)
 		delete(fields, key)
-		path = path[:i] + v + path[j+1:]
+		path = path[:i] + url.PathEscape(v) + path[j+1:]
 	}
 	var body io.Reader
 	if route.Method != http.MethodGet {
@@ -222,50 +226,92 @@ func cpuTime(t *testing.T) time.Duration {
 }
 
 // TestEveryRPCStopsAtItsDeadline is issue 30's deadline property test (see
-// the top of this file). It logs the worst lateness per RPC and transport.
+// the top of this file and of deadline_random_test.go). It logs the worst
+// lateness per RPC and transport, over the worst cases and over the random
+// inputs.
 func TestEveryRPCStopsAtItsDeadline(t *testing.T) {
 	a := startServerWith(t, func(o *server.Options) { o.LogLevel = "error" })
 	conn := dial(t, a.GRPC)
-	cases := deadlineCases(t, gamerulesv1grpc.NewGameRulesClient(conn))
+	client := gamerulesv1grpc.NewGameRulesClient(conn)
+	cases := deadlineCases(t, client)
+	seed, perRPC := deadlineSeed(), randomPerRPC
+	if long() {
+		perRPC = randomPerRPCLong
+	}
+	var names []string
+	for _, m := range rpcs.Methods() {
+		names = append(names, m.Name)
+	}
+	random := randomCases(t, client, rand.New(rand.NewPCG(seed, 30)), names, perRPC)
+	t.Logf("random inputs: seed %d (GAMERULES_DEADLINE_SEED=%d replays them), %d per RPC", seed, seed, perRPC)
+	// Every case is of an RPC of the table: none is left for an RPC renamed
+	// or removed.
+	for _, m := range []map[string][]deadlineCase{cases, random} {
+		for name := range m {
+			if _, ok := rpcs.ByName(name); !ok {
+				t.Errorf("deadline cases for %s, which is not an RPC of service/rpcs", name)
+			}
+		}
+	}
 	sd := gamerulesv1grpc.File_gamerules_v1_service_proto.Services().ByName("GameRules")
-	client := &http.Client{Timeout: 30 * time.Second}
+	httpClient := &http.Client{Timeout: 30 * time.Second}
 	type worst struct {
 		late, took    time.Duration
 		what, outcome string
+		calls         int
 	}
-	worstOf := map[string]worst{}
+	worstOf := map[string]*worst{}
 	for _, m := range rpcs.Methods() {
-		cs := cases[m.Name]
-		if len(cs) == 0 {
+		if len(cases[m.Name]) == 0 {
 			t.Errorf("%s has no worst-case input in deadlineCases: add its costliest requests", m.Name)
-			continue
+		}
+		if len(random[m.Name]) == 0 {
+			t.Errorf("%s has no random input: add it to randomValid", m.Name)
 		}
 		md := sd.Methods().ByName(protoreflect.Name(m.Name))
 		outType, err := protoregistry.GlobalTypes.FindMessageByName(md.Output().FullName())
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range cs {
-			for _, transport := range []string{"gRPC", "REST"} {
-				start := time.Now()
-				var outcome string
-				if transport == "gRPC" {
-					ctx, cancel := context.WithTimeout(context.Background(), callDeadline)
-					err := conn.Invoke(ctx, "/"+string(sd.FullName())+"/"+m.Name, c.req, outType.New().Interface(), grpc.WaitForReady(true))
-					cancel()
-					outcome = fmt.Sprint(err)
-				} else {
-					code, err := restCallDeadline(t, client, "http://"+a.HTTP, m.Name, c.req, callDeadline)
-					outcome = fmt.Sprintf("%d %v", code, err)
-				}
-				took := time.Since(start)
-				late := max(0, took-callDeadline)
-				key := m.Name + " " + transport
-				if w, ok := worstOf[key]; !ok || took > w.took {
-					worstOf[key] = worst{late, took, c.name, outcome}
-				}
-				if late > deadlineGrace {
-					t.Errorf("%s over %s (%s) answered %v past its %v deadline; want at most %v (%.80s)", m.Name, transport, c.name, late, callDeadline, deadlineGrace, outcome)
+		for _, kind := range []string{"worst case", "random"} {
+			cs, deadline := cases[m.Name], callDeadline
+			if kind == "random" {
+				cs, deadline = random[m.Name], randomDeadline
+			}
+			for _, c := range cs {
+				for _, transport := range []string{"gRPC", "REST"} {
+					start := time.Now()
+					var outcome string
+					broken := false // an answer no input may get: INTERNAL, UNKNOWN, REST 500
+					if transport == "gRPC" {
+						ctx, cancel := context.WithTimeout(context.Background(), deadline)
+						err := conn.Invoke(ctx, "/"+string(sd.FullName())+"/"+m.Name, c.req, outType.New().Interface(), grpc.WaitForReady(true))
+						cancel()
+						outcome = fmt.Sprint(err)
+						broken = status.Code(err) == codes.Internal || status.Code(err) == codes.Unknown
+					} else {
+						code, err := restCallDeadline(t, httpClient, "http://"+a.HTTP, m.Name, c.req, deadline)
+						outcome = fmt.Sprintf("%d %v", code, err)
+						broken = code == 500 || code == 0
+					}
+					took := time.Since(start)
+					late := max(0, took-deadline)
+					key := fmt.Sprintf("%-12s %-4s %-10s", m.Name, transport, kind)
+					w := worstOf[key]
+					if w == nil {
+						w = &worst{}
+						worstOf[key] = w
+					}
+					w.calls++
+					if took-deadline >= w.took-deadline || w.calls == 1 {
+						w.late, w.took, w.what, w.outcome = late, took, c.name, outcome
+					}
+					if late > deadlineGrace {
+						t.Errorf("%s over %s (%s %s) answered %v past its %v deadline; want at most %v (%.80s)", m.Name, transport, kind, c.name, late, deadline, deadlineGrace, outcome)
+					}
+					if broken {
+						t.Errorf("%s over %s (%s %s): %.300s; a bad input is INVALID_ARGUMENT, never INTERNAL", m.Name, transport, kind, c.name, outcome)
+					}
 				}
 			}
 		}
@@ -277,7 +323,7 @@ func TestEveryRPCStopsAtItsDeadline(t *testing.T) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		w := worstOf[k]
-		t.Logf("worst lateness %-18s %8v (slowest: %s, %v, %.60s)", k, w.late.Round(time.Millisecond), w.what, w.took.Round(time.Millisecond), w.outcome)
+		t.Logf("worst lateness %s %6v of %3d calls (slowest: %s, %v, %.60s)", k, w.late.Round(time.Millisecond), w.calls, w.what, w.took.Round(time.Millisecond), w.outcome)
 	}
 	// No core kept: over one second after the last answer the process
 	// (the server and this test) uses little CPU (one core kept busy
