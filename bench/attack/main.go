@@ -68,7 +68,7 @@ func main() {
 		fail(fmt.Errorf("go build: %v\n%s", err, out))
 	}
 	ok := true
-	attacks := map[string]func(*server, time.Duration) bool{"unread": unread, "churn": churn, "reset": rapidReset, "load": loadTool, "all": all, "playout": playoutOneConn, "restplayout": playoutREST, "quiet": quiet}
+	attacks := map[string]func(*server, time.Duration) bool{"unread": unread, "churn": churn, "reset": rapidReset, "load": loadTool, "all": all, "playout": playoutOneConn, "restplayout": playoutREST, "quiet": quiet, "peak": peak}
 	for _, name := range strings.Split(*only, ",") {
 		a, found := attacks[name]
 		if !found {
