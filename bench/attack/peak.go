@@ -16,6 +16,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
@@ -32,6 +33,9 @@ import (
 // so the peak is measured instead.)
 //
 //	go run ./bench/attack -only peak -duration 5s
+//
+// The 506 KB export is a protobuf request; its JSON (533 KB) is over the
+// REST body limit, so REST refuses it with 413 before reading it.
 
 // containerMiB is the manifest's memory limit.
 const containerMiB = 256
@@ -201,7 +205,7 @@ func peakExport(s *manifestServer, d time.Duration, nameLen int) {
 		mu.Unlock()
 		return what
 	})
-	fmt.Printf("   a %d-byte request (%d-byte names)\n", len(body), nameLen)
+	fmt.Printf("   a request of %d bytes in protobuf, %d in JSON (%d-byte names)\n", proto.Size(req), len(body), nameLen)
 }
 
 // loop runs n workers calling call again and again for d, and prints what
