@@ -202,13 +202,12 @@ func randomValid(r *rand.Rand, name string, gs []randomGame, records map[string]
 			case 1:
 				items = append(items, &gamerulesv1.BatchRequestItem{Request: &gamerulesv1.BatchRequestItem_Score{Score: &gamerulesv1.ScoreRequest{Game: h.game, State: h.states[j]}}})
 			case 2:
-				m := ""
-				if j < len(h.moves) {
-					m = h.moves[j]
+				if j < len(h.moves) { // (the last state has no move played from it)
+					items = append(items, &gamerulesv1.BatchRequestItem{Request: &gamerulesv1.BatchRequestItem_ApplyMove{ApplyMove: &gamerulesv1.ApplyMoveRequest{Game: h.game, State: h.states[j], Move: &gamerulesv1.Move{Notation: h.moves[j]}, IncludeLegalMoves: true}}})
 				}
-				items = append(items, &gamerulesv1.BatchRequestItem{Request: &gamerulesv1.BatchRequestItem_ApplyMove{ApplyMove: &gamerulesv1.ApplyMoveRequest{Game: h.game, State: h.states[j], Move: &gamerulesv1.Move{Notation: m}, IncludeLegalMoves: true}}})
 			default:
-				items = append(items, &gamerulesv1.BatchRequestItem{Request: &gamerulesv1.BatchRequestItem_ObserveState{ObserveState: &gamerulesv1.ObserveStateRequest{Game: h.game, State: h.states[j]}}})
+				p := int32(0)
+				items = append(items, &gamerulesv1.BatchRequestItem{Request: &gamerulesv1.BatchRequestItem_ObserveState{ObserveState: &gamerulesv1.ObserveStateRequest{Game: h.game, State: h.states[j], Player: &p}}})
 			}
 		}
 		return &gamerulesv1.BatchRequest{Requests: items}
