@@ -28,15 +28,17 @@ import (
 // it), random custom Gravity Trap boards (for NewGame and RenderState), and
 // random mutations of those valid requests (fields garbled, counts raised as
 // far as the limits let in, lists repeated, messages cleared).
-// randomPerRPC of each (half of them mutated) in the default run;
-// GAMERULES_LONG=1 runs randomPerRPCLong with a seed from the clock (logged;
-// GAMERULES_DEADLINE_SEED=n replays a run).
+// randomPerRPC of each (half of them mutated) in the default run (2 under
+// the race detector); GAMERULES_LONG=1 runs randomPerRPCLong with a seed
+// from the clock (logged; GAMERULES_DEADLINE_SEED=n replays a run).
 
 // randomDeadline is a random call's deadline: shorter than callDeadline, so
 // that the costly ones among them run past it without taking long.
 const randomDeadline = 100 * time.Millisecond
 
-const randomPerRPC, randomPerRPCLong = 6, 60
+// randomPerRPC inputs of each RPC in the default run, randomPerRPCLong
+// under GAMERULES_LONG=1, randomPerRPCRace under the race detector.
+const randomPerRPC, randomPerRPCLong, randomPerRPCRace = 6, 60, 2
 
 // randomGame is one seeded random game: its start (NewGame with seed), the
 // moves played and the state before each move and after the last.
