@@ -209,9 +209,20 @@ func TestHealthPortUnderAttack(t *testing.T) {
 					want = 0
 				}
 			}
-			if hOK*100 < hTried*want || gOK*100 < gTried*want {
+			// One failed probe is allowed in any run: a short run on a
+			// loaded machine tries only a handful (6, one failed, once
+			// beside the rest of the tests), where 99% would mean none;
+			// the lock-out this test guards against failed nearly all.
+			if tooMany(hTried, hOK, want) || tooMany(gTried, gOK, want) {
 				t.Errorf("%s from %s: probes succeeded %d/%d (/healthz), %d/%d (gRPC health); want ≥ %d%% each", a.name, from, hOK, hTried, gOK, gTried, want)
 			}
 		}
 	}
+}
+
+// tooMany reports whether more of tried probes failed than want percent
+// success allows, one failure always allowed.
+func tooMany(tried, ok int, want int) bool {
+	failed := tried - ok
+	return failed > 1 && ok*100 < tried*want
 }
