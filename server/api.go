@@ -211,13 +211,16 @@ var errNotMade = errors.New("server: the zero value does not serve; make one wit
 // mcpHandler is package mcp's streamable HTTP handler over a's service, for
 // /mcp on the HTTP port, or nil when opts.MCP is off. Its tool calls run
 // under opts.RequestTimeout, its bodies are bounded by opts.MaxRecvBytes,
-// and the HTTP port's limits stand in front of it (newHTTPHandler).
+// and the HTTP port's limits stand in front of it (newHTTPHandler); each
+// API call a tool makes runs the chain's MCP links (mcpInterceptors: the
+// heavy lane, the deadline, the log line and metrics of its RPC).
 func (a *API) mcpHandler(opts Options) http.Handler {
 	if !opts.MCP || a == nil || a.rules == nil {
 		return nil
 	}
 	return mcp.HTTPHandler(mcp.Options{
 		Service:         a.rules,
+		API:             rest.NewServer(a.rules, mcpInterceptors(a.chain)),
 		Timeout:         opts.RequestTimeout,
 		Version:         opts.Version,
 		MaxRequestBytes: int64(opts.MaxRecvBytes),

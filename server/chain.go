@@ -23,10 +23,11 @@ import (
 
 // apiInterceptor is one link of an API call's unary interceptor chain, and
 // the transports it runs on: onGRPC for calls on the gRPC port, onREST for
-// REST calls served in process (gateway.go, rest.NewServer).
+// REST calls served in process (gateway.go, rest.NewServer), onMCP for the
+// API calls of /mcp's tools (mcpInterceptors).
 type apiInterceptor struct {
-	f              grpc.UnaryServerInterceptor
-	onGRPC, onREST bool
+	f                     grpc.UnaryServerInterceptor
+	onGRPC, onREST, onMCP bool
 }
 
 // apiInterceptors is the one list of unary interceptors of an API call, the
@@ -50,17 +51,25 @@ type apiInterceptor struct {
 //     limit: a call that buys much work (callCost) gives back its slot and
 //     takes seats of the lane, one port's and the other's alike.
 //
+// The API calls of /mcp's tools (package mcp, Options.API) run the REST
+// links but the request id's: a tool call is an HTTP request of the REST
+// port's limits (its slot, its caller named by limit.Clients), whose id
+// requestid.HTTP has put in its context; so a tool's Playout takes the
+// heavy lane's seats of its HTTP caller, under the call's deadline, and
+// is logged and counted as that RPC.
+//
 // Recovery sits inside logging and metrics so that a panic, turned into
 // INTERNAL, is still logged and counted; so is a gRPC request refused by
 // the in-flight limit.
 func apiInterceptors(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *limit.Admission, refused *prometheus.CounterVec, tr *tracing) []apiInterceptor {
-	const grpcOnly, restOnly, both = 1, 2, 3
+	const grpcPort, restGW, mcpTools = 1, 2, 4
+	const grpcOnly, restOnly, both = grpcPort, restGW | mcpTools, grpcPort | restGW | mcpTools
 	link := func(f grpc.UnaryServerInterceptor, where int) apiInterceptor {
-		return apiInterceptor{f: f, onGRPC: where&grpcOnly != 0, onREST: where&restOnly != 0}
+		return apiInterceptor{f: f, onGRPC: where&grpcPort != 0, onREST: where&restGW != 0, onMCP: where&mcpTools != 0}
 	}
 	links := []apiInterceptor{
 		link(tr.restSpan(), restOnly),
-		link(requestid.Unary, restOnly),
+		link(requestid.Unary, restGW),
 		link(adm.Started, grpcOnly),
 		link(logUnary(logger.Named("rpc")), both),
 		link(metrics.UnaryServerInterceptor(), both),
@@ -163,6 +172,18 @@ func restInterceptors(chain []apiInterceptor) []grpc.UnaryServerInterceptor {
 	var out []grpc.UnaryServerInterceptor
 	for _, l := range chain {
 		if l.onREST && l.f != nil {
+			out = append(out, l.f)
+		}
+	}
+	return out
+}
+
+// mcpInterceptors are the links of chain that run for the API calls of
+// /mcp's tools.
+func mcpInterceptors(chain []apiInterceptor) []grpc.UnaryServerInterceptor {
+	var out []grpc.UnaryServerInterceptor
+	for _, l := range chain {
+		if l.onMCP && l.f != nil {
 			out = append(out, l.f)
 		}
 	}
