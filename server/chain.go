@@ -106,6 +106,7 @@ func newAdmission(opts Options, refused *prometheus.CounterVec) *limit.Admission
 		ConnSlots:      opts.GRPCMaxInFlightPerConn,
 		MaxUnreadBytes: opts.GRPCMaxUnreadBytes,
 		UnreadTimeout:  opts.GRPCUnreadTimeout,
+		AnswerWait:     opts.QueueWait,
 		MaxResets:      opts.GRPCMaxResets,
 		Cap:            int64(opts.MaxInFlight + opts.MaxWaiting),
 		Scope:          apiScope,
