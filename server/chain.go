@@ -124,7 +124,8 @@ func newAdmission(opts Options, refused *prometheus.CounterVec) *limit.Admission
 
 // newHeavy is the heavy lane of opts (Options.HeavySeats): a client's
 // share half the seats (at least 1), 2 × share + 2 of its calls queued, a
-// wait of 4 × QueueWait, the costs of service/rpcs.
+// wait of 4 × QueueWait, the costs of service/rpcs (µs of CPU: heavy from
+// 10 ms, a seat more per second).
 func newHeavy(opts Options, refused prometheus.Counter) *limit.Heavy {
 	share := max(1, opts.HeavySeats/2)
 	return &limit.Heavy{
@@ -138,7 +139,7 @@ func newHeavy(opts Options, refused prometheus.Counter) *limit.Heavy {
 	}
 }
 
-// callCost is a call's cost in work units (rpcs.Cost), for the heavy lane.
+// callCost is a call's cost in µs of CPU (rpcs.Cost), for the heavy lane.
 func callCost(_ string, req any) int64 {
 	if m, ok := req.(proto.Message); ok {
 		return rpcs.Cost(m)

@@ -65,7 +65,7 @@ type Options struct {
 	// budget, a large Batch, replay or record), shared by both ports
 	// (default GOMAXPROCS). Such a call gives back its in-flight slot and
 	// takes 1 seat, more for a costlier call (one more per 1,000,000
-	// units), up to a client's share, half the seats (at least 1): a
+	// µs of CPU, rpcs.Cost's unit), up to a client's share, half the seats (at least 1): a
 	// client (a gRPC connection, a REST caller's address) holds at most
 	// its share, up to 2 × share + 2 of its calls wait for seats in its
 	// own queue, the queues served in turn, each call at most 4 ×

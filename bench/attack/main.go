@@ -22,7 +22,8 @@
 //
 //	go run ./bench/attack [-duration 10s] [-only unread,unread20,churn,reset,load,all,playout,restplayout,quiet] [-manifest] [-flags "--grpc-unread-timeout 3s"]
 //
-// -manifest runs gamerulesd as deploy/k8s runs it: GOMAXPROCS=1 and
+// -bin attacks a gamerulesd built elsewhere (another commit: interleave the
+// two for a before and after). -manifest runs gamerulesd as deploy/k8s runs it: GOMAXPROCS=1 and
 // --memory-limit-mib=200 (the attacker and the polite clients keep every
 // core).
 //
@@ -63,6 +64,7 @@ func main() {
 	duration := flag.Duration("duration", 10*time.Second, "how long each attack runs")
 	extra := flag.String("flags", "", "extra gamerulesd flags, space-separated")
 	only := flag.String("only", "unread,churn,reset,load", "the attacks to run, comma-separated")
+	prebuilt := flag.String("bin", "", "a gamerulesd binary to attack (default: built from this checkout), to compare two builds interleaved")
 	manifest := flag.Bool("manifest", false, "run gamerulesd with the Kubernetes manifest's settings: GOMAXPROCS=1 (its CPU limit of 1) and --memory-limit-mib=200 (deploy/k8s/deployment.yaml)")
 	flag.Parse()
 	flags := strings.Fields(*extra)
@@ -71,14 +73,17 @@ func main() {
 		env = []string{"GOMAXPROCS=1"}
 		flags = append([]string{"--memory-limit-mib=200"}, flags...)
 	}
-	dir, err := os.MkdirTemp("", "gamerules-attack")
-	if err != nil {
-		fail(err)
-	}
-	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "gamerulesd")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/gamerules/gamerules/cmd/gamerulesd").CombinedOutput(); err != nil {
-		fail(fmt.Errorf("go build: %v\n%s", err, out))
+	bin := *prebuilt
+	if bin == "" {
+		dir, err := os.MkdirTemp("", "gamerules-attack")
+		if err != nil {
+			fail(err)
+		}
+		defer os.RemoveAll(dir)
+		bin = filepath.Join(dir, "gamerulesd")
+		if out, err := exec.Command("go", "build", "-o", bin, "github.com/gamerules/gamerules/cmd/gamerulesd").CombinedOutput(); err != nil {
+			fail(fmt.Errorf("go build: %v\n%s", err, out))
+		}
 	}
 	ok := true
 	attacks := map[string]func(*server, time.Duration) bool{"unread": unread, "churn": churn, "reset": rapidReset, "load": loadTool, "all": all, "playout": playoutOneConn, "restplayout": playoutREST, "quiet": quiet, "unread20": unread20}

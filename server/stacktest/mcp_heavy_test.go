@@ -132,7 +132,7 @@ func TestMCPHeavyLane(t *testing.T) {
 	pw.Go(func() {
 		client := &http.Client{Transport: &http.Transport{}}
 		defer client.CloseIdleConnections()
-		short := map[string]any{"game": "backgammon", "state": heavyStart, "games": 2, "max_plies": 10000} // 20,000 units: heavy
+		short := map[string]any{"game": "backgammon", "state": heavyStart, "games": 2, "max_plies": 10000} // 20,000 plies, 40,000 µs of CPU (rpcs.Cost): heavy
 		for ctx.Err() == nil {
 			start := time.Now()
 			code, r, err := callTool(ctx, client, base, "playout", short, "198.51.100.7")
