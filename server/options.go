@@ -152,7 +152,10 @@ type Options struct {
 	// 0: no limit); the next closes the connection (logged once, counted in
 	// gamerules_grpc_connections_closed_total). A stream that ends because
 	// its client's deadline (of 10 ms or more) has passed, or half of it,
-	// is not counted, nor is a stream the server refused.
+	// is not counted, nor is a stream the server refused. The same bound
+	// holds per HTTP/2 connection of the HTTP port, for REST requests reset
+	// before their body has arrived (limit.HTTPResets; a Grpc-Timeout half
+	// passed is not counted): past it the connection is closed.
 	GRPCMaxResets int
 	// GRPCHandshakeTimeout closes a gRPC connection that has not finished
 	// its HTTP/2 handshake (preface and SETTINGS) in this long (default 10 s).
