@@ -47,8 +47,8 @@ import (
 // interceptor: a place is held from the handler's start until the
 // transport has written its answer; the gate's own place is given back
 // when the answer is handed to the transport, and AnswerWait refuses the
-// new streams of a connection that does not read); streams reset or ended before their
-// message, not under deadline pressure (streamClock.pressed), past
+// new streams of a connection that does not read); streams reset or
+// ended before their message, not under deadline pressure (streamClock.pressed), past
 // MaxResets in one second
 // close the connection (with TrackConns), as do answers left unwritten
 // for UnreadTimeout.
@@ -87,12 +87,12 @@ type Admission struct {
 	// AnswerWait, when not 0, refuses a connection's new streams at once
 	// (before their message is read) while it has answers the transport
 	// has not written, none written for AnswerWait, and a new call would
-	// wait for a place (its ConnSlots taken, or MaxUnreadBytes passed) (gamerulesd: --queue-wait, the longest such a
-	// call would wait for a place): a client that does not read its
-	// answers would otherwise keep the gate's places filled with calls
-	// waiting behind them (issue 30: 5 connections reopening window-0
-	// streams left a polite connection 60% of its calls). Not counted as
-	// resets.
+	// wait for a place (its ConnSlots taken, or MaxUnreadBytes passed).
+	// gamerulesd sets --queue-wait, the longest such a call would wait
+	// for a place anyway. A client that does not read its answers would
+	// otherwise keep the gate's places filled with calls waiting behind
+	// them (issue 30: 5 connections reopening window-0 streams left a
+	// polite connection 57–63% of its calls). Not counted as resets.
 	AnswerWait time.Duration
 	// MaxResets is how many of one connection's streams may, in one
 	// second, be reset or end before their message, not under deadline
