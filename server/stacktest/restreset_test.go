@@ -285,3 +285,38 @@ func largestRESTBody(t *testing.T) string {
 	}
 	return string(b)
 }
+
+// TestRESTH2CNotSpoken: the HTTP port speaks HTTP/2 over TLS only; on
+// plain text an h2c client's preface, followed by a burst of HEADERS +
+// RST_STREAM pairs, is one malformed HTTP/1.1 request: answered with an
+// HTTP/1.1 error and the connection closed, no stream served.
+func TestRESTH2CNotSpoken(t *testing.T) {
+	a := startServerWith(t, func(*server.Options) {})
+	c, err := net.DialTimeout("tcp", a.HTTP, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fr := http2.NewFramer(c, c)
+	_, _ = io.WriteString(c, http2.ClientPreface)
+	_ = fr.WriteSettings()
+	var hbuf bytes.Buffer
+	enc := hpack.NewEncoder(&hbuf)
+	for id := uint32(1); id < 200; id += 2 {
+		hbuf.Reset()
+		for _, f := range [][2]string{{":method", "POST"}, {":scheme", "http"}, {":path", "/v1/games/backgammon:legalMoves"}, {":authority", a.HTTP}} {
+			_ = enc.WriteField(hpack.HeaderField{Name: f[0], Value: f[1]})
+		}
+		if fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: hbuf.Bytes(), EndHeaders: true}) != nil || fr.WriteRSTStream(id, http2.ErrCodeCancel) != nil {
+			break
+		}
+	}
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	answer, err := io.ReadAll(c)
+	if err != nil && !errors.Is(err, net.ErrClosed) && !strings.Contains(err.Error(), "reset") {
+		t.Fatalf("reading the answer to an h2c preface: %v (%q so far); want the connection closed", err, answer)
+	}
+	if !strings.HasPrefix(string(answer), "HTTP/1.1 4") && !strings.HasPrefix(string(answer), "HTTP/1.1 5") {
+		t.Errorf("an h2c preface on the plain-text HTTP port answered %.100q; want an HTTP/1.1 error, then the close", answer)
+	}
+}
