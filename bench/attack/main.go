@@ -13,14 +13,15 @@
 // allow (the container limit in docs/configuration.md); and issue 30's
 // heavy-work attacks (not in the default list either): "playout", 100
 // Playout streams on one gRPC connection, and "restplayout", 8 long REST
-// Playouts from one address, each beside a polite LegalMoves client on a
+// Playouts from one address, and "mcpplayout", 8 long playout tool calls
+// on /mcp from one address, each beside a polite LegalMoves client on a
 // connection of its own (≥ 95% success, p99 ≤ 100 ms), and "quiet", the
 // polite clients alone (the floor of those figures). Each attack runs against a fresh
 // server with its default flags (plus -flags), for -duration.
 //
 // Usage (from the repository root; needs only Go):
 //
-//	go run ./bench/attack [-duration 10s] [-only unread,unread20,churn,reset,load,all,playout,restplayout,quiet] [-manifest] [-flags "--grpc-unread-timeout 3s"]
+//	go run ./bench/attack [-duration 10s] [-only unread,unread20,churn,reset,load,all,playout,restplayout,mcpplayout,quiet] [-manifest] [-flags "--grpc-unread-timeout 3s"]
 //
 // -bin attacks a gamerulesd built elsewhere (another commit: interleave the
 // two for a before and after). -manifest runs gamerulesd as deploy/k8s runs it: GOMAXPROCS=1 and
@@ -86,11 +87,11 @@ func main() {
 		}
 	}
 	ok := true
-	attacks := map[string]func(*server, time.Duration) bool{"unread": unread, "churn": churn, "reset": rapidReset, "load": loadTool, "all": all, "playout": playoutOneConn, "restplayout": playoutREST, "quiet": quiet, "unread20": unread20}
+	attacks := map[string]func(*server, time.Duration) bool{"unread": unread, "churn": churn, "reset": rapidReset, "load": loadTool, "all": all, "playout": playoutOneConn, "restplayout": playoutREST, "quiet": quiet, "unread20": unread20, "mcpplayout": playoutMCP}
 	for _, name := range strings.Split(*only, ",") {
 		a, found := attacks[name]
 		if !found {
-			fail(fmt.Errorf("-only: no attack %q (unread, unread20, churn, reset, load, all, playout, restplayout, quiet)", name))
+			fail(fmt.Errorf("-only: no attack %q (unread, unread20, churn, reset, load, all, playout, restplayout, mcpplayout, quiet)", name))
 		}
 		s, err := start(bin, env, flags...)
 		if err != nil {
