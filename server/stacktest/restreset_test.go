@@ -10,6 +10,8 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -93,17 +95,34 @@ func restRapidReset(ctx context.Context, addr string, cfg *tls.Config, st *restR
 	}
 }
 
-// restTLSServer is an in-process server speaking TLS on both ports, its
-// HTTP port with HTTP/2, and the client configuration that trusts it.
-func restTLSServer(t *testing.T, set func(*server.Options)) (server.Addrs, *tls.Config) {
+// restTLSServer runs gamerulesd (a child process, so that the race
+// detector of the test binary does not slow the server) with TLS on both
+// ports and args, and answers its HTTP address and the client
+// configuration that trusts it (ALPN h2).
+func restTLSServer(t *testing.T, args ...string) (string, *tls.Config) {
+	t.Helper()
 	pki := newTestPKI(t)
-	a := startServerWith(t, func(c *server.Options) {
-		c.TLSCert, c.TLSKey = pki.certFile, pki.keyFile
-		if set != nil {
-			set(c)
+	cfg := &tls.Config{RootCAs: pki.pool, NextProtos: []string{"h2"}}
+	g, h := freePort(t), freePort(t)
+	cmd := exec.Command(gamerulesdBinary(t), append([]string{"--grpc-addr", g, "--http-addr", h, "--log-level", "error",
+		"--tls-cert", pki.certFile, "--tls-key", pki.keyFile}, args...)...)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	client := restH2Client(cfg)
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if resp, err := client.Get("https://" + h + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return h, cfg
+			}
 		}
-	})
-	return a, &tls.Config{RootCAs: pki.pool, NextProtos: []string{"h2"}}
+		if time.Now().After(deadline) {
+			t.Fatal("gamerulesd with TLS did not become ready in 20 s")
+		}
+	}
 }
 
 // restH2Client is an HTTP/2 client of cfg's server, on connections of its
@@ -121,13 +140,13 @@ func restH2Client(cfg *tls.Config) *http.Client {
 // HTTP/2 server queues at most a bounded number of handlers per
 // connection and closes one past it).
 func TestRESTRapidReset(t *testing.T) {
-	a, cfg := restTLSServer(t, nil)
+	addr, cfg := restTLSServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), attackSeconds())
 	defer cancel()
 	var st restResetStats
 	var wg sync.WaitGroup
 	for range 2 {
-		wg.Go(func() { restRapidReset(ctx, a.HTTP, cfg, &st) })
+		wg.Go(func() { restRapidReset(ctx, addr, cfg, &st) })
 	}
 	time.Sleep(200 * time.Millisecond)
 	var polite politeTally
@@ -137,7 +156,7 @@ func TestRESTRapidReset(t *testing.T) {
 	for range 2 {
 		pw.Go(func() {
 			for ctx.Err() == nil {
-				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "https://"+a.HTTP+"/v1/games/backgammon:legalMoves", strings.NewReader(body))
+				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "https://"+addr+"/v1/games/backgammon:legalMoves", strings.NewReader(body))
 				req.Header.Set("Content-Type", "application/json")
 				start := time.Now()
 				resp, err := client.Do(req)
@@ -164,7 +183,7 @@ func TestRESTRapidReset(t *testing.T) {
 	t.Logf("REST rapid reset over HTTP/2 for %v: %d pairs on %d connections (%.0f pairs/s), %d closed by the server, %d GOAWAYs",
 		attackSeconds(), st.pairs.Load(), st.conns.Load(), float64(st.pairs.Load())/attackSeconds().Seconds(), st.closed.Load(), st.goAways.Load())
 	polite.check(t, "REST rapid reset, polite HTTP/2 REST LegalMoves")
-	_, metrics := getTLS(t, a.HTTP, cfg, "/metrics")
+	_, metrics := getTLS(t, addr, cfg, "/metrics")
 	closedMetric := metricValue(metrics, `gamerules_http_connections_closed_total{reason="resets"}`)
 	if st.closed.Load() == 0 || closedMetric == 0 {
 		t.Errorf("the rapid-reset connections: %d closed by the server (metric %v); want each closed past --grpc-max-resets", st.closed.Load(), closedMetric)
@@ -184,8 +203,8 @@ func getTLS(t *testing.T, addr string, cfg *tls.Config, path string) (int, strin
 	return resp.StatusCode, string(b)
 }
 
-// TestRESTShortDeadlinesNotPunished: on a loaded server (4 callers asking
-// for the largest LegalMoves answer over REST), 50 workers on one HTTP/2
+// TestRESTShortDeadlinesNotPunished: on a loaded server (GOMAXPROCS=1, 4
+// callers asking for the largest LegalMoves answer over REST), 50 workers on one HTTP/2
 // connection call LegalMoves with Grpc-Timeout deadlines of 20-100 ms and
 // cancel their streams when the deadline passes (a RST_STREAM each, as a
 // rapid-reset client sends): no connection of theirs is closed, and at
@@ -193,7 +212,8 @@ func getTLS(t *testing.T, addr string, cfg *tls.Config, path string) (int, strin
 // the client's own doing), none refused (429) or failed for a closed
 // connection.
 func TestRESTShortDeadlinesNotPunished(t *testing.T) {
-	a, cfg := restTLSServer(t, nil)
+	t.Setenv("GOMAXPROCS", "1") // the server process's, as the manifest sets it
+	addr, cfg := restTLSServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), attackSeconds())
 	defer cancel()
 	big := largestRESTBody(t)
@@ -202,7 +222,7 @@ func TestRESTShortDeadlinesNotPunished(t *testing.T) {
 	for range 4 {
 		wg.Go(func() {
 			for ctx.Err() == nil {
-				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "https://"+a.HTTP+"/v1/games/gravity_trap:legalMoves", strings.NewReader(big))
+				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "https://"+addr+"/v1/games/gravity_trap:legalMoves", strings.NewReader(big))
 				req.Header.Set("Content-Type", "application/json")
 				if resp, err := heavy.Do(req); err == nil {
 					_, _ = io.Copy(io.Discard, resp.Body)
@@ -221,7 +241,7 @@ func TestRESTShortDeadlinesNotPunished(t *testing.T) {
 			for ctx.Err() == nil {
 				d := time.Duration(20+rand.IntN(81)) * time.Millisecond
 				cctx, c := context.WithTimeout(ctx, d)
-				req, _ := http.NewRequestWithContext(cctx, http.MethodPost, "https://"+a.HTTP+"/v1/games/backgammon:legalMoves", strings.NewReader(body))
+				req, _ := http.NewRequestWithContext(cctx, http.MethodPost, "https://"+addr+"/v1/games/backgammon:legalMoves", strings.NewReader(body))
 				req.Header.Set("Content-Type", "application/json")
 				req.Header.Set("Grpc-Timeout", fmt.Sprintf("%dm", d.Milliseconds()))
 				resp, err := client.Do(req)
@@ -258,7 +278,7 @@ func TestRESTShortDeadlinesNotPunished(t *testing.T) {
 	total := ok.Load() + late.Load() + cut.Load() + int64(failed)
 	t.Logf("50 workers with 20-100 ms deadlines on one HTTP/2 connection beside 4 heavy REST callers for %v: %d ok, %d answered 504, %d cut by their own deadline, %d other %v",
 		attackSeconds(), ok.Load(), late.Load(), cut.Load(), failed, other)
-	_, metrics := getTLS(t, a.HTTP, cfg, "/metrics")
+	_, metrics := getTLS(t, addr, cfg, "/metrics")
 	if v := metricValue(metrics, `gamerules_http_connections_closed_total{reason="resets"}`); v != 0 {
 		t.Errorf("%v HTTP/2 connections closed for resets; want none", v)
 	}
