@@ -18,10 +18,10 @@ func (t *tools) textBoard(ctx context.Context, game, state string, side *int) st
 		s := int32(*side)
 		req.Side = &s
 	}
-	body, err := t.svc.RenderState(ctx, req)
+	body, err := t.api.RenderState(ctx, req)
 	if err != nil && side != nil {
 		req.Side = nil
-		body, err = t.svc.RenderState(ctx, req)
+		body, err = t.api.RenderState(ctx, req)
 	}
 	if err != nil {
 		return ""

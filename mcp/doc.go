@@ -1,7 +1,10 @@
 // Package mcp serves every game as Model Context Protocol tools, for
 // language-model agents, on the official Go SDK
 // (github.com/modelcontextprotocol/go-sdk). The tools call package service
-// in process, the same code as the gRPC and REST API, so their rules,
+// in process (through Options.API when it is set: gamerulesd sets it to the
+// service behind its admission, so that a tool's call takes the heavy lane
+// and deadline of the REST call of its RPC), the same code as the gRPC and
+// REST API, so their rules,
 // conversions and error texts are the API's; like the API they keep no
 // game: the state travels as its text form in the arguments and answers.
 //

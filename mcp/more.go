@@ -47,7 +47,7 @@ func (t *tools) render(ctx context.Context, _ *sdkmcp.CallToolRequest, in render
 	defer cancel()
 	// RenderState checks the state (and the side) as the API does, and
 	// draws the SVG.
-	body, err := t.svc.RenderState(ctx, &gamerulesv1.RenderStateRequest{Game: in.Game, State: &gamerulesv1.GameState{Text: in.State}, Side: in.Side})
+	body, err := t.api.RenderState(ctx, &gamerulesv1.RenderStateRequest{Game: in.Game, State: &gamerulesv1.GameState{Text: in.State}, Side: in.Side})
 	if err != nil {
 		return t.refusal("render", err), nil, nil
 	}
@@ -146,7 +146,7 @@ func (t *tools) replay(ctx context.Context, _ *sdkmcp.CallToolRequest, in replay
 	if in.State != "" {
 		req.State = &gamerulesv1.GameState{Text: in.State}
 	}
-	resp, err := t.svc.ReplayGame(ctx, req)
+	resp, err := t.api.ReplayGame(ctx, req)
 	if err != nil {
 		if reasonOf(err) == service.ReasonIllegalMove {
 			if before, i, ok := badMove(err); ok {
@@ -191,7 +191,7 @@ type importIn struct {
 func (t *tools) importRecord(ctx context.Context, _ *sdkmcp.CallToolRequest, in importIn) (*sdkmcp.CallToolResult, *gameOverOut, error) {
 	ctx, cancel := t.ctx(ctx)
 	defer cancel()
-	resp, err := t.svc.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: in.Game, Format: in.Format, Text: in.Text})
+	resp, err := t.api.ImportRecord(ctx, &gamerulesv1.ImportRecordRequest{Game: in.Game, Format: in.Format, Text: in.Text})
 	if err != nil {
 		return t.refusal("import_record", err), nil, nil
 	}
@@ -244,7 +244,7 @@ func (t *tools) playout(ctx context.Context, _ *sdkmcp.CallToolRequest, in playo
 	default:
 		return argError("playout", fmt.Sprintf("policy: %q is not a policy; want random or greedy", in.Policy)), nil, nil
 	}
-	resp, err := t.svc.Playout(ctx, req)
+	resp, err := t.api.Playout(ctx, req)
 	if err != nil {
 		return t.refusal("playout", err), nil, nil
 	}
@@ -273,7 +273,7 @@ func (t *tools) expand(ctx context.Context, _ *sdkmcp.CallToolRequest, in expand
 	case n < 0 || n > MaxExpandNodes:
 		return argError("expand", fmt.Sprintf("max_nodes: %d is out of range; want 1..%d", n, MaxExpandNodes)), nil, nil
 	}
-	resp, err := t.svc.Expand(ctx, &gamerulesv1.ExpandRequest{Game: in.Game, State: &gamerulesv1.GameState{Text: in.State}, Depth: in.Depth, MaxNodes: n})
+	resp, err := t.api.Expand(ctx, &gamerulesv1.ExpandRequest{Game: in.Game, State: &gamerulesv1.GameState{Text: in.State}, Depth: in.Depth, MaxNodes: n})
 	if err != nil {
 		return t.refusal("expand", err), nil, nil
 	}

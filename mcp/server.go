@@ -11,8 +11,11 @@ import (
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/genproto/googleapis/rpc/code"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/gamerules/gamerules/service"
+	"github.com/gamerules/gamerules/service/rpcs"
 )
 
 // DefaultTimeout is the deadline of one tool call when Options.Timeout is
@@ -28,6 +31,14 @@ const DefaultMaxRequestBytes = 4 << 20
 type Options struct {
 	// Service is the rules service the tools call (nil: service.New()).
 	Service *service.Server
+	// API, when not nil, is Service as the tools' API calls reach it: each
+	// call of a tool to an RPC (LegalMoves, Playout, …) goes through it
+	// instead of calling Service directly. gamerulesd sets it to Service
+	// behind its admission (rest.NewServer with its interceptors: the heavy
+	// lane with the HTTP caller as client, the deadline, the log line and
+	// metrics of the RPC), so that a tool call buys what the REST call of
+	// that RPC buys, no more. nil: Service.
+	API rpcs.Service
 	// Timeout is the deadline of every tool call (0: DefaultTimeout); a call
 	// past it answers a tool error saying so, as the API answers
 	// DEADLINE_EXCEEDED.
@@ -82,7 +93,10 @@ func NewServer(o Options) *sdkmcp.Server {
 		Title:   "gamerules: board game rules oracle",
 		Version: o.Version,
 	}, &sdkmcp.ServerOptions{Instructions: instructions, Logger: o.Logger})
-	t := &tools{svc: o.Service, timeout: o.Timeout, logger: o.Logger}
+	t := &tools{svc: o.Service, api: o.API, timeout: o.Timeout, logger: o.Logger}
+	if t.api == nil {
+		t.api = o.Service
+	}
 	t.add(srv)
 	addResources(srv, o.Service)
 	addPrompts(srv, o.Service)
@@ -120,7 +134,8 @@ func toolError(text string) *sdkmcp.CallToolResult {
 
 // serviceText is an error of the service as a model should read it: the
 // status message ("move.notation: illegal move: …"), which names the
-// field; a deadline says what to do about it.
+// field; a deadline says what to do about it, and so does a refusal of
+// the server's admission (RESOURCE_EXHAUSTED: busy, call again).
 func serviceText(err error, timeout time.Duration) string {
 	var se *service.Error
 	if errors.As(err, &se) {
@@ -131,6 +146,18 @@ func serviceText(err error, timeout time.Duration) string {
 			return se.Proto().GetMessage()
 		}
 		return se.Proto().GetMessage()
+	}
+	// A refusal of the server's admission (Options.API): a gRPC status.
+	var gs interface{ GRPCStatus() *status.Status }
+	if errors.As(err, &gs) {
+		st := gs.GRPCStatus()
+		switch st.Code() {
+		case codes.DeadlineExceeded, codes.Canceled:
+			return fmt.Sprintf("the call did not finish within its deadline (%v): ask for less work (fewer games, fewer plies, a smaller depth)", timeout)
+		case codes.ResourceExhausted:
+			return "the server is busy: " + st.Message() + "; call again in a second, or ask for less work"
+		}
+		return st.Message()
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Sprintf("the call did not finish within its deadline (%v): ask for less work", timeout)

@@ -18,6 +18,7 @@ import (
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	"github.com/gamerules/gamerules/service"
+	"github.com/gamerules/gamerules/service/rpcs"
 )
 
 // DefaultMoveLimit is how many legal moves an answer lists when the call
@@ -32,10 +33,12 @@ const (
 // nearest to the text that was refused first.
 const refusalMoves = 40
 
-// tools holds what every tool handler needs: the service and the deadline
-// of one call.
+// tools holds what every tool handler needs: the service (svc, for its
+// games), the API its calls go through (api: Options.API, else svc) and
+// the deadline of one call.
 type tools struct {
 	svc     *service.Server
+	api     rpcs.Service
 	timeout time.Duration
 	logger  *slog.Logger // nil: panics are not logged
 }
@@ -303,7 +306,7 @@ type listGamesOut struct {
 func (t *tools) listGames(ctx context.Context, _ *sdkmcp.CallToolRequest, _ listGamesIn) (*sdkmcp.CallToolResult, listGamesOut, error) {
 	ctx, cancel := t.ctx(ctx)
 	defer cancel()
-	resp, err := t.svc.ListGames(ctx, &gamerulesv1.ListGamesRequest{})
+	resp, err := t.api.ListGames(ctx, &gamerulesv1.ListGamesRequest{})
 	if err != nil {
 		return toolError(serviceText(err, t.timeout)), listGamesOut{}, nil
 	}
@@ -354,13 +357,13 @@ func (t *tools) newGame(ctx context.Context, _ *sdkmcp.CallToolRequest, in newGa
 		}
 	}
 	req.Game, req.Seed = in.Game, seed
-	ng, err := t.svc.NewGame(ctx, req)
+	ng, err := t.api.NewGame(ctx, req)
 	if err != nil {
 		return toolError(serviceText(err, t.timeout) + "\nArguments of new_game: " + usage["new_game"] + "."), nil, nil
 	}
 	// The tools pass states as text: a start the text does not hold whole
 	// (a Gravity Trap custom board) could not be played on through them.
-	if rp, err := t.svc.ReplayGame(ctx, &gamerulesv1.ReplayGameRequest{Game: in.Game, State: &gamerulesv1.GameState{Text: ng.GetState().GetText()}}); err != nil || !proto.Equal(rp.GetStart(), ng.GetState()) {
+	if rp, err := t.api.ReplayGame(ctx, &gamerulesv1.ReplayGameRequest{Game: in.Game, State: &gamerulesv1.GameState{Text: ng.GetState().GetText()}}); err != nil || !proto.Equal(rp.GetStart(), ng.GetState()) {
 		return argError("new_game", "options: this start cannot travel as a state string (its text form does not hold it whole, e.g. a custom board), and the tools pass states as strings; use the REST or gRPC API for it"), nil, nil
 	}
 	out := &playOut{Game: in.Game, State: ng.GetState().GetText(), Seed: strconv.FormatUint(ng.GetSeed(), 10)}
@@ -373,12 +376,12 @@ func (t *tools) newGame(ctx context.Context, _ *sdkmcp.CallToolRequest, in newGa
 // fill completes a play answer from its state: outcome, legal moves, board.
 func (t *tools) fill(ctx context.Context, o *playOut, limit int) error {
 	st := &gamerulesv1.GameState{Text: o.State}
-	sc, err := t.svc.Score(ctx, &gamerulesv1.ScoreRequest{Game: o.Game, State: st})
+	sc, err := t.api.Score(ctx, &gamerulesv1.ScoreRequest{Game: o.Game, State: st})
 	if err != nil {
 		return err
 	}
 	o.Finished, o.Winner, o.Points, o.Detail = sc.GetFinished(), sc.Winner, sc.GetPoints(), sc.GetDetail()
-	lm, err := t.svc.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: o.Game, State: st})
+	lm, err := t.api.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: o.Game, State: st})
 	if err != nil {
 		return err
 	}
@@ -421,7 +424,7 @@ func (t *tools) legalMoves(ctx context.Context, _ *sdkmcp.CallToolRequest, in st
 	if bad != nil {
 		return bad, nil, nil
 	}
-	lm, err := t.svc.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: in.Game, State: &gamerulesv1.GameState{Text: in.State}})
+	lm, err := t.api.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: in.Game, State: &gamerulesv1.GameState{Text: in.State}})
 	if err != nil {
 		return t.refusal("legal_moves", err), nil, nil
 	}
@@ -471,7 +474,7 @@ func (t *tools) applyMove(ctx context.Context, _ *sdkmcp.CallToolRequest, in app
 		return argError("apply_move", "move or action is required: move is a move's notation (a string), action its integer id, as legal_moves lists them"), nil, nil
 	}
 	st := &gamerulesv1.GameState{Text: in.State}
-	resp, err := t.svc.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{
+	resp, err := t.api.ApplyMove(ctx, &gamerulesv1.ApplyMoveRequest{
 		Game: in.Game, State: st, Move: &gamerulesv1.Move{Notation: in.Move, Action: in.Action}, Seed: seed, IncludeLegalMoves: true,
 	})
 	if err != nil {
@@ -497,7 +500,7 @@ func (t *tools) applyMove(ctx context.Context, _ *sdkmcp.CallToolRequest, in app
 // a model can pick one and call again, and again, what to do then.
 func (t *tools) illegal(ctx context.Context, err error, game, state, tried, again string) *sdkmcp.CallToolResult {
 	msg := serviceText(err, t.timeout)
-	lm, lerr := t.svc.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: game, State: &gamerulesv1.GameState{Text: state}})
+	lm, lerr := t.api.LegalMoves(ctx, &gamerulesv1.LegalMovesRequest{Game: game, State: &gamerulesv1.GameState{Text: state}})
 	if lerr != nil {
 		return toolError(msg)
 	}
@@ -578,7 +581,7 @@ type scoreOut struct {
 func (t *tools) score(ctx context.Context, _ *sdkmcp.CallToolRequest, in scoreIn) (*sdkmcp.CallToolResult, *scoreOut, error) {
 	ctx, cancel := t.ctx(ctx)
 	defer cancel()
-	sc, err := t.svc.Score(ctx, &gamerulesv1.ScoreRequest{Game: in.Game, State: &gamerulesv1.GameState{Text: in.State}})
+	sc, err := t.api.Score(ctx, &gamerulesv1.ScoreRequest{Game: in.Game, State: &gamerulesv1.GameState{Text: in.State}})
 	if err != nil {
 		return t.refusal("score", err), nil, nil
 	}
@@ -618,7 +621,7 @@ func (t *tools) observe(ctx context.Context, _ *sdkmcp.CallToolRequest, in obser
 	ctx, cancel := t.ctx(ctx)
 	defer cancel()
 	p := in.Player
-	resp, err := t.svc.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: in.Game, State: &gamerulesv1.GameState{Text: in.State}, Player: &p})
+	resp, err := t.api.ObserveState(ctx, &gamerulesv1.ObserveStateRequest{Game: in.Game, State: &gamerulesv1.GameState{Text: in.State}, Player: &p})
 	if err != nil {
 		return t.refusal("observe", err), nil, nil
 	}

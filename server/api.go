@@ -46,6 +46,9 @@ type API struct {
 	// registered are the collectors registered on reg, for Close.
 	registered []prometheus.Collector
 	adm        *limit.Admission
+	// httpResets bounds the HTTP port's HTTP/2 streams reset or abandoned
+	// before their body (Server's; --grpc-max-resets).
+	httpResets *limit.HTTPResets
 	svc        gamerulesv1grpc.GameRulesServer
 	rules      *service.Server // the service svc wraps, which /mcp's tools call
 	chain      []apiInterceptor
@@ -103,7 +106,13 @@ func newAPI(opts Options, logger *zap.Logger, tr *tracing) (*API, error) {
 	// Every metric is registered here, checked, so that a host's registry
 	// that already holds one of these names is an error, not a panic; Close
 	// unregisters them.
-	if err := a.register(append([]prometheus.Collector{metrics, refused, a.httpM.requests, a.httpM.duration}, connMetrics(a.adm, logger.Named("rpc"))...)...); err != nil {
+	httpClosed := prometheus.NewCounter(prometheus.CounterOpts{
+		Name:        "gamerules_http_connections_closed_total",
+		Help:        "HTTP/2 connections of the HTTP port closed by a limit, by reason (resets: requests reset or abandoned before their body past --grpc-max-resets per second).",
+		ConstLabels: prometheus.Labels{"reason": "resets"},
+	})
+	a.httpResets = &limit.HTTPResets{Max: opts.GRPCMaxResets, Closed: httpClosed}
+	if err := a.register(append([]prometheus.Collector{metrics, refused, a.httpM.requests, a.httpM.duration, httpClosed}, connMetrics(a.adm, logger.Named("rpc"))...)...); err != nil {
 		return nil, err
 	}
 	a.chain = apiInterceptors(opts, logger, metrics, a.adm, refused, tr)
@@ -211,13 +220,16 @@ var errNotMade = errors.New("server: the zero value does not serve; make one wit
 // mcpHandler is package mcp's streamable HTTP handler over a's service, for
 // /mcp on the HTTP port, or nil when opts.MCP is off. Its tool calls run
 // under opts.RequestTimeout, its bodies are bounded by opts.MaxRecvBytes,
-// and the HTTP port's limits stand in front of it (newHTTPHandler).
+// and the HTTP port's limits stand in front of it (newHTTPHandler); each
+// API call a tool makes runs the chain's MCP links (mcpInterceptors: the
+// heavy lane, the deadline, the log line and metrics of its RPC).
 func (a *API) mcpHandler(opts Options) http.Handler {
 	if !opts.MCP || a == nil || a.rules == nil {
 		return nil
 	}
 	return mcp.HTTPHandler(mcp.Options{
 		Service:         a.rules,
+		API:             rest.NewServer(a.rules, mcpInterceptors(a.chain)),
 		Timeout:         opts.RequestTimeout,
 		Version:         opts.Version,
 		MaxRequestBytes: int64(opts.MaxRecvBytes),

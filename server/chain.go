@@ -23,10 +23,11 @@ import (
 
 // apiInterceptor is one link of an API call's unary interceptor chain, and
 // the transports it runs on: onGRPC for calls on the gRPC port, onREST for
-// REST calls served in process (gateway.go, rest.NewServer).
+// REST calls served in process (gateway.go, rest.NewServer), onMCP for the
+// API calls of /mcp's tools (mcpInterceptors).
 type apiInterceptor struct {
-	f              grpc.UnaryServerInterceptor
-	onGRPC, onREST bool
+	f                     grpc.UnaryServerInterceptor
+	onGRPC, onREST, onMCP bool
 }
 
 // apiInterceptors is the one list of unary interceptors of an API call, the
@@ -50,17 +51,25 @@ type apiInterceptor struct {
 //     limit: a call that buys much work (callCost) gives back its slot and
 //     takes seats of the lane, one port's and the other's alike.
 //
+// The API calls of /mcp's tools (package mcp, Options.API) run the REST
+// links but the request id's: a tool call is an HTTP request of the REST
+// port's limits (its slot, its caller named by limit.Clients), whose id
+// requestid.HTTP has put in its context; so a tool's Playout takes the
+// heavy lane's seats of its HTTP caller, under the call's deadline, and
+// is logged and counted as that RPC.
+//
 // Recovery sits inside logging and metrics so that a panic, turned into
 // INTERNAL, is still logged and counted; so is a gRPC request refused by
 // the in-flight limit.
 func apiInterceptors(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *limit.Admission, refused *prometheus.CounterVec, tr *tracing) []apiInterceptor {
-	const grpcOnly, restOnly, both = 1, 2, 3
+	const grpcPort, restGW, mcpTools = 1, 2, 4
+	const grpcOnly, restOnly, both = grpcPort, restGW | mcpTools, grpcPort | restGW | mcpTools
 	link := func(f grpc.UnaryServerInterceptor, where int) apiInterceptor {
-		return apiInterceptor{f: f, onGRPC: where&grpcOnly != 0, onREST: where&restOnly != 0}
+		return apiInterceptor{f: f, onGRPC: where&grpcPort != 0, onREST: where&restGW != 0, onMCP: where&mcpTools != 0}
 	}
 	links := []apiInterceptor{
 		link(tr.restSpan(), restOnly),
-		link(requestid.Unary, restOnly),
+		link(requestid.Unary, restGW),
 		link(adm.Started, grpcOnly),
 		link(logUnary(logger.Named("rpc")), both),
 		link(metrics.UnaryServerInterceptor(), both),
@@ -97,6 +106,7 @@ func newAdmission(opts Options, refused *prometheus.CounterVec) *limit.Admission
 		ConnSlots:      opts.GRPCMaxInFlightPerConn,
 		MaxUnreadBytes: opts.GRPCMaxUnreadBytes,
 		UnreadTimeout:  opts.GRPCUnreadTimeout,
+		AnswerWait:     opts.QueueWait,
 		MaxResets:      opts.GRPCMaxResets,
 		Cap:            int64(opts.MaxInFlight + opts.MaxWaiting),
 		Scope:          apiScope,
@@ -114,7 +124,8 @@ func newAdmission(opts Options, refused *prometheus.CounterVec) *limit.Admission
 
 // newHeavy is the heavy lane of opts (Options.HeavySeats): a client's
 // share half the seats (at least 1), 2 × share + 2 of its calls queued, a
-// wait of 4 × QueueWait, the costs of service/rpcs.
+// wait of 4 × QueueWait, the costs of service/rpcs (µs of CPU: heavy from
+// 10 ms, a seat more per second).
 func newHeavy(opts Options, refused prometheus.Counter) *limit.Heavy {
 	share := max(1, opts.HeavySeats/2)
 	return &limit.Heavy{
@@ -128,7 +139,7 @@ func newHeavy(opts Options, refused prometheus.Counter) *limit.Heavy {
 	}
 }
 
-// callCost is a call's cost in work units (rpcs.Cost), for the heavy lane.
+// callCost is a call's cost in µs of CPU (rpcs.Cost), for the heavy lane.
 func callCost(_ string, req any) int64 {
 	if m, ok := req.(proto.Message); ok {
 		return rpcs.Cost(m)
@@ -163,6 +174,18 @@ func restInterceptors(chain []apiInterceptor) []grpc.UnaryServerInterceptor {
 	var out []grpc.UnaryServerInterceptor
 	for _, l := range chain {
 		if l.onREST && l.f != nil {
+			out = append(out, l.f)
+		}
+	}
+	return out
+}
+
+// mcpInterceptors are the links of chain that run for the API calls of
+// /mcp's tools.
+func mcpInterceptors(chain []apiInterceptor) []grpc.UnaryServerInterceptor {
+	var out []grpc.UnaryServerInterceptor
+	for _, l := range chain {
+		if l.onMCP && l.f != nil {
 			out = append(out, l.f)
 		}
 	}

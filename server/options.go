@@ -65,7 +65,7 @@ type Options struct {
 	// budget, a large Batch, replay or record), shared by both ports
 	// (default GOMAXPROCS). Such a call gives back its in-flight slot and
 	// takes 1 seat, more for a costlier call (one more per 1,000,000
-	// units), up to a client's share, half the seats (at least 1): a
+	// µs of CPU, rpcs.Cost's unit), up to a client's share, half the seats (at least 1): a
 	// client (a gRPC connection, a REST caller's address) holds at most
 	// its share, up to 2 × share + 2 of its calls wait for seats in its
 	// own queue, the queues served in turn, each call at most 4 ×
@@ -152,7 +152,10 @@ type Options struct {
 	// 0: no limit); the next closes the connection (logged once, counted in
 	// gamerules_grpc_connections_closed_total). A stream that ends because
 	// its client's deadline (of 10 ms or more) has passed, or half of it,
-	// is not counted, nor is a stream the server refused.
+	// is not counted, nor is a stream the server refused. The same bound
+	// holds per HTTP/2 connection of the HTTP port, for REST requests reset
+	// before their body has arrived (limit.HTTPResets; a Grpc-Timeout half
+	// passed is not counted): past it the connection is closed.
 	GRPCMaxResets int
 	// GRPCHandshakeTimeout closes a gRPC connection that has not finished
 	// its HTTP/2 handshake (preface and SETTINGS) in this long (default 10 s).

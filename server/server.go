@@ -135,7 +135,11 @@ func New(opts Options) (*Server, error) {
 	s.closeGW = closeGW
 	s.httpLimit = limit.NewInFlight(opts.MaxInFlight, opts.QueueWait)
 	s.httpServer = &http.Server{
-		Handler:           noSniff(s.tr.handler(newHTTPHandler(opts, gw, a.mcpHandler(opts), a.reg, a.httpM, s.healthSrv.Server, s.httpLimit, a.refused.WithLabelValues("http", "overloaded"), s.logger.Named("http")))),
+		// Outermost: an HTTP/2 stream reset before its handler began costs
+		// nothing more, and a connection resetting past --grpc-max-resets a
+		// second is closed (limit.HTTPResets).
+		Handler:           a.httpResets.Handler(noSniff(s.tr.handler(newHTTPHandler(opts, gw, a.mcpHandler(opts), a.reg, a.httpM, s.healthSrv.Server, s.httpLimit, a.refused.WithLabelValues("http", "overloaded"), s.logger.Named("http"))))),
+		ConnContext:       a.httpResets.ConnContext,
 		ReadHeaderTimeout: min(opts.HTTPReadTimeout, 10*time.Second),
 		ReadTimeout:       opts.HTTPReadTimeout, // a slow client cannot hold a request open
 		WriteTimeout:      opts.HTTPReadTimeout + opts.RequestTimeout + 5*time.Second,

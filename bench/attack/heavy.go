@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -230,4 +231,54 @@ func quiet(s *server, d time.Duration) bool {
 	gt, grate, _ := g.summary()
 	rt, rrate, _ := r.summary()
 	return report("no attack: polite gRPC and REST LegalMoves", "gRPC "+gt+"; REST "+rt, "(the floor)", grate >= 0.95 && rrate >= 0.95)
+}
+
+// playoutMCP: 8 long playout tool calls (10,000 games) at a time from one
+// address on /mcp, and polite gRPC and REST clients: the tools' API calls
+// take the heavy lane as REST calls do.
+func playoutMCP(s *server, d time.Duration) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"playout","arguments":{"game":"backgammon","state":"` + startText + `","games":10000}}}`
+	var served, busy, other atomic.Int64
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}}
+			for ctx.Err() == nil {
+				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+s.http+"/mcp", strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				resp, err := client.Do(req)
+				if err != nil {
+					other.Add(1)
+					time.Sleep(time.Millisecond)
+					continue
+				}
+				out, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				switch {
+				case resp.StatusCode == http.StatusTooManyRequests || strings.Contains(string(out), "server is busy"):
+					busy.Add(1)
+					time.Sleep(time.Millisecond)
+				case resp.StatusCode == http.StatusOK && !strings.Contains(string(out), `"isError":true`):
+					served.Add(1)
+				default:
+					other.Add(1) // cut by the deadline, or a failure
+				}
+			}
+		})
+	}
+	time.Sleep(300 * time.Millisecond)
+	var g, r latencies
+	var pw sync.WaitGroup
+	pw.Go(func() { politeGRPC(ctx, s.grpc, &g) })
+	pw.Go(func() { politeREST(ctx, s.http, &r) })
+	pw.Wait()
+	wg.Wait()
+	gt, grate, gp99 := g.summary()
+	rt, rrate, rp99 := r.summary()
+	heavy := fmt.Sprintf("; playouts %d served, %d refused busy, %d cut or failed", served.Load(), busy.Load(), other.Load())
+	ok := report("one address, 8 long MCP playouts: polite gRPC LegalMoves", gt+heavy, "≥ 95%, p99 ≤ 100ms", grate >= 0.95 && gp99 <= 100*time.Millisecond)
+	return report("one address, 8 long MCP playouts: polite REST LegalMoves", rt, "≥ 95%, p99 ≤ 100ms", rrate >= 0.95 && rp99 <= 100*time.Millisecond) && ok
 }

@@ -21,9 +21,9 @@ import (
 // cost, a fair queue per flow).
 //
 // A call's cost is a number of work units that the caller computes where
-// the request is understood (the gamerules server: service/rpcs.Cost, about
-// one unit per ply played, node built, item or record move; a light call
-// costs 1) and hands to Acquire. A call costing less than MinCost is light
+// the request is understood (the gamerules server: service/rpcs.Cost,
+// microseconds of CPU measured per ply played, node built, item, record
+// move or byte; a light call costs 20) and hands to Acquire. A call costing less than MinCost is light
 // and never enters the lane. A heavy call takes a width of seats, 1 +
 // (cost-MinCost)/CostPerSeat, at most Share; the lane has Seats in all.
 //

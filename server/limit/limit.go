@@ -41,6 +41,7 @@
 //	perconn.go    TrackConns and the per-connection limits of the admission gate (slots, unread answers, resets)
 //	inflight.go   InFlight: requests at once and the queue wait, gRPC and HTTP; Deadline
 //	heavy.go      Heavy, Admission.CostGate, Admission.Client: the heavy lane, seats by cost, a share per client, fair queues
+//	httpresets.go HTTPResets: HTTP/2 requests reset before their body, per connection of an HTTP port
 //	clients.go    Clients, ClientAddr, ParsePrefixes: a REST caller's address, X-Forwarded-For from trusted proxies
 //	body.go       Body, BodyBudget, BodyBytes: an HTTP body's size and the bytes held at once
 //	elements.go   MaxElements, Codec, ElementGate: the element budget on a gRPC request's wire bytes

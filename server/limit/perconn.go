@@ -343,6 +343,27 @@ func (cs *connState) acquirePlace(ctx context.Context, timer <-chan time.Time) b
 	}
 }
 
+// stuck reports whether cs has answers the transport has not written,
+// none written for at least wait (the client does not read them), and a
+// new call of cs would have to wait for a place: all its places are taken,
+// or the unread answers of all connections are past MaxUnreadBytes (then
+// cs gets none while it has unread answers, overUnread). Such a call would
+// wait for a place that is not coming, holding a place of the gate
+// meanwhile, so the gate refuses it at once (Admission.AnswerWait). A
+// client that reads, however slowly, has an answer written every wait.
+func (cs *connState) stuck(wait time.Duration) bool {
+	if wait <= 0 {
+		return false
+	}
+	a := cs.adm
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.closed || cs.held == 0 || time.Since(cs.progress) < wait {
+		return false
+	}
+	return len(cs.places) >= cap(cs.places) || (a.MaxUnreadBytes > 0 && a.unread.Load() >= a.MaxUnreadBytes)
+}
+
 func (cs *connState) overUnread() bool {
 	a := cs.adm
 	if a.MaxUnreadBytes <= 0 || a.unread.Load() < a.MaxUnreadBytes {
@@ -385,6 +406,7 @@ func (ad *admitted) claim(size int) bool {
 		return false
 	}
 	ad.size = int64(size)
+	ad.leaveGate()
 	cs := ad.cs
 	cs.mu.Lock()
 	if !cs.closed {

@@ -99,3 +99,75 @@ func TestStaleStreamsPerConnection(t *testing.T) {
 		t.Errorf("another connection's stream = %v; want admitted", err)
 	}
 }
+
+// TestUnreadAnswersLeaveTheGate: answers handed to the transport and not
+// written hold their connection's places, not the gate's. With a gate of
+// 4 and 2 places per connection, two connections' 4 unread answers leave
+// the gate empty (it was full: a third connection's calls were refused
+// until the streams' deadline); once a connection's answers have stayed
+// unwritten for AnswerWait with its places taken, its new streams are
+// refused at once, before their message (they would have waited for a
+// place, holding one of the gate), while another connection's are
+// admitted; once the answers are written, its streams are admitted again.
+func TestUnreadAnswersLeaveTheGate(t *testing.T) {
+	const wait = 50 * time.Millisecond
+	a := &Admission{Cap: 4, ReadTimeout: time.Minute, RequestTimeout: time.Minute, ConnSlots: 2, AnswerWait: wait}
+	info := &grpc.UnaryServerInfo{FullMethod: "/gamerules.v1.GameRules/ListGames"}
+	ic := NewInFlight(8, wait).UnaryServerInterceptor(nil, nil)
+	codec := Codec()
+	large := &gamerulesv1.ListGamesResponse{Games: []*gamerulesv1.GameInfo{{Id: strings.Repeat("x", 4096)}}}
+	call := func(conn context.Context) (any, error) {
+		ctx, err := a.TapHandle(conn, &tap.Info{FullMethodName: info.FullMethod})
+		if err != nil {
+			return nil, err
+		}
+		return a.Started(ctx, nil, info, func(ctx context.Context, req any) (any, error) {
+			return ic(ctx, req, info, func(context.Context, any) (any, error) { return large, nil })
+		})
+	}
+	var unwritten []interface{ Free() }
+	readers := []context.Context{a.TagConn(context.Background(), &stats.ConnTagInfo{}), a.TagConn(context.Background(), &stats.ConnTagInfo{})}
+	for _, conn := range readers {
+		for range 2 {
+			resp, err := call(conn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := codec.Marshal(resp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			unwritten = append(unwritten, data)
+		}
+	}
+	if n := a.n.Load(); n != 0 {
+		t.Errorf("gate places held by 4 answers handed to the transport = %d; want 0", n)
+	}
+	polite := a.TagConn(context.Background(), &stats.ConnTagInfo{})
+	for i := range 4 {
+		resp, err := call(polite)
+		if err != nil {
+			t.Fatalf("another connection's call %d while 4 answers are unread: %v", i, err)
+		}
+		data, err := codec.Marshal(resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data.Free() // this client reads
+	}
+	time.Sleep(wait + 10*time.Millisecond)
+	start := time.Now()
+	_, err := a.TapHandle(readers[0], &tap.Info{FullMethodName: info.FullMethod})
+	if status.Code(err) != codes.ResourceExhausted || !strings.Contains(status.Convert(err).Message(), "not read") {
+		t.Errorf("a new stream of a connection whose 2 places hold answers unread for %v = %v; want RESOURCE_EXHAUSTED at once, saying so", wait, err)
+	}
+	if d := time.Since(start); d > wait/2 {
+		t.Errorf("the refusal took %v; want it at once", d)
+	}
+	for _, d := range unwritten[:2] {
+		d.Free() // the transport wrote readers[0]'s answers
+	}
+	if _, err := call(readers[0]); err != nil {
+		t.Errorf("a call once the connection's answers were written: %v", err)
+	}
+}

@@ -43,9 +43,9 @@ var buildOnce struct {
 	err  error
 }
 
-// startProcess builds gamerulesd (once per test binary) and runs it with
-// args; it is killed when the test ends.
-func startProcess(t testing.TB, args ...string) *serverProcess {
+// gamerulesdBinary builds gamerulesd, once per test binary, and answers
+// its path.
+func gamerulesdBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "gamerulesd-test")
@@ -62,8 +62,15 @@ func startProcess(t testing.TB, args ...string) *serverProcess {
 	if buildOnce.err != nil {
 		t.Fatal(buildOnce.err)
 	}
+	return buildOnce.path
+}
+
+// startProcess builds gamerulesd (once per test binary) and runs it with
+// args; it is killed when the test ends.
+func startProcess(t testing.TB, args ...string) *serverProcess {
+	t.Helper()
 	g, h := freePort(t), freePort(t)
-	cmd := exec.Command(buildOnce.path, append([]string{"--grpc-addr", g, "--http-addr", h, "--log-level", "warn"}, args...)...)
+	cmd := exec.Command(gamerulesdBinary(t), append([]string{"--grpc-addr", g, "--http-addr", h, "--log-level", "warn"}, args...)...)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -122,12 +122,14 @@ func TestCostConstants(t *testing.T) {
 	}
 }
 
-// TestCost: the hand-computed costs of requests of each kind, the light
-// ones below HeavyCost and the big ones at or above it, and every heavy
-// request's RPC one MayBeHeavy names.
+// TestCost: the hand-computed costs of requests of each kind (in µs of
+// CPU, cost.go's measured weights), the light ones below HeavyCost and the
+// big ones at or above it (a greedy Playout of 3,000 plies is heavy, a
+// random one is not), and every heavy request's RPC one MayBeHeavy names.
 func TestCost(t *testing.T) {
 	moves := make([]string, 12_000)
 	items := make([]*gamerulesv1.BatchRequestItem, 500)
+	greedy := gamerulesv1.PlayoutPolicy_PLAYOUT_POLICY_GREEDY
 	for _, c := range []struct {
 		name string
 		req  proto.Message
@@ -135,16 +137,19 @@ func TestCost(t *testing.T) {
 	}{
 		{"LegalMoves", &gamerulesv1.LegalMovesRequest{Game: "backgammon"}, LightCost},
 		{"ApplyMove", &gamerulesv1.ApplyMoveRequest{Game: "backgammon"}, LightCost},
-		{"Playout", &gamerulesv1.PlayoutRequest{Games: 100}, 1_000_000},
-		{"Playout", &gamerulesv1.PlayoutRequest{Games: 1, MaxPlies: 200}, 200},
-		{"Playout", &gamerulesv1.PlayoutRequest{Games: 10_000, MaxPlies: 10_000}, 4_000_000},
+		{"Playout", &gamerulesv1.PlayoutRequest{Games: 100}, 2_000_000},
+		{"Playout", &gamerulesv1.PlayoutRequest{Games: 1, MaxPlies: 200}, 400},
+		{"Playout", &gamerulesv1.PlayoutRequest{Games: 1, MaxPlies: 3000}, 6_000},
+		{"Playout", &gamerulesv1.PlayoutRequest{Games: 1, MaxPlies: 3000, Policy: &greedy}, 12_000},
+		{"Playout", &gamerulesv1.PlayoutRequest{Games: 10_000, MaxPlies: 10_000}, 8_000_000},
 		{"Playout", &gamerulesv1.PlayoutRequest{Games: -5}, LightCost},
-		{"Expand", &gamerulesv1.ExpandRequest{Depth: 3}, 20_000},
-		{"Expand", &gamerulesv1.ExpandRequest{Depth: 3, MaxNodes: 50}, 50},
-		{"Batch", &gamerulesv1.BatchRequest{Requests: items}, 10_000},
-		{"ReplayGame", &gamerulesv1.ReplayGameRequest{Moves: moves}, 12_000},
-		{"ImportRecord", &gamerulesv1.ImportRecordRequest{Text: string(make([]byte, 119_000))}, 29_750},
-		{"ExportRecord", &gamerulesv1.ExportRecordRequest{Replay: &gamerulesv1.ReplayGameRequest{Moves: moves[:3000]}, Tags: map[string]string{"White": "abc"}}, 12_008},
+		{"Expand", &gamerulesv1.ExpandRequest{Depth: 3}, 80_000},
+		{"Expand", &gamerulesv1.ExpandRequest{Depth: 3, MaxNodes: 50}, 200},
+		{"Batch", &gamerulesv1.BatchRequest{Requests: items}, 20_000},
+		{"Batch", &gamerulesv1.BatchRequest{}, LightCost},
+		{"ReplayGame", &gamerulesv1.ReplayGameRequest{Moves: moves}, 72_000},
+		{"ImportRecord", &gamerulesv1.ImportRecordRequest{Text: string(make([]byte, 119_000))}, 119_000},
+		{"ExportRecord", &gamerulesv1.ExportRecordRequest{Replay: &gamerulesv1.ReplayGameRequest{Moves: moves[:3000]}, Tags: map[string]string{"White": "abc"}}, 24_008},
 	} {
 		got := Cost(c.req)
 		if got != c.want {
