@@ -73,6 +73,7 @@ type options struct {
 	capture                 string
 	only                    string
 	kinds                   string
+	baseline                string
 }
 
 func main() {
@@ -87,7 +88,8 @@ func main() {
 	flag.IntVar(&o.clockTicks, "clock-ticks", 100, "clock ticks per second of /proc/<pid>/stat (getconf CLK_TCK)")
 	flag.StringVar(&o.capture, "capture", "", "write gamerulesd's answers to a wide request set to this file and exit")
 	flag.StringVar(&o.only, "only", "", "measure only the calls whose id contains this (e.g. backgammon/LegalMoves)")
-	flag.StringVar(&o.kinds, "kinds", "ours,floor,rest", "what to measure of each call: ours (gamerulesd gRPC), floor, rest (gamerulesd REST)")
+	flag.StringVar(&o.kinds, "kinds", "ours,floor,rest", "what to measure of each call: ours (gamerulesd gRPC), floor, rest (gamerulesd REST); with -baseline also base and baserest")
+	flag.StringVar(&o.baseline, "baseline", "", "a second gamerulesd binary (e.g. an earlier commit's), measured in the same rounds (gRPC and REST), its answers checked byte-identical")
 	flag.Parse()
 	if o.server == "" || (o.capture == "" && (o.bare == "" || o.samebytes == "")) {
 		fmt.Fprintln(os.Stderr, "floor: -server, -bare and -samebytes are required (use bench/floor.sh)")
@@ -328,6 +330,18 @@ func run(ctx context.Context, o options) error {
 	if o.capture != "" {
 		return capture(ctx, srv, captureCalls(states), o.capture)
 	}
+	var base *proc
+	if o.baseline != "" {
+		bo := o
+		bo.server = o.baseline
+		if base, err = startServer(ctx, bo); err != nil {
+			return err
+		}
+		defer base.stop()
+		if o.kinds == "ours,floor,rest" {
+			o.kinds += ",base,baserest"
+		}
+	}
 	var cs []*call
 	for _, c := range calls(states) {
 		if strings.Contains(c.id, o.only) {
@@ -371,6 +385,14 @@ func run(ctx context.Context, o options) error {
 			return fmt.Errorf("%s on %s: answer differs from gamerulesd's (%v)", c.id, floor.name, err)
 		}
 	}
+	if base != nil {
+		for _, c := range cs {
+			got, err := invoke(ctx, base.conn, c.method, c.req)
+			if err != nil || !bytes.Equal(got, c.answer) {
+				return fmt.Errorf("%s: the baseline's answer differs (%v)", c.id, err)
+			}
+		}
+	}
 	progress("bare pid %d, samebytes pid %d; %d rounds of %v runs at %d concurrent", bare.cmd.Process.Pid, same.cmd.Process.Pid, o.rounds, o.duration, o.concurrency)
 
 	rest := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.concurrency, MaxConnsPerHost: o.concurrency}, Timeout: 30 * time.Second}
@@ -395,6 +417,10 @@ func run(ctx context.Context, o options) error {
 					us, n, errs = runGRPC(ctx, o, floor, c)
 				case "rest":
 					us, n, errs = runREST(ctx, o, srv, rest, c)
+				case "base":
+					us, n, errs = runGRPC(ctx, o, base, c)
+				case "baserest":
+					us, n, errs = runREST(ctx, o, base, rest, c)
 				}
 				if errs > 0 {
 					return fmt.Errorf("round %d %s %s: %d of %d calls failed", r, c.id, k, errs, n+errs)
@@ -531,5 +557,16 @@ func table(w io.Writer, o options, cs []*call, samples map[string]map[string][]f
 		rf, rr := ratios(s["ours"], s["floor"]), ratios(s["rest"], s["ours"])
 		fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %s | %s | %s | %s |\n", c.label, spread(s["ours"], "%.1f"), spread(s["floor"], "%.1f"), len(c.answer),
 			spread(rf, "%.2f"), verdict(rf, c.target), spread(s["rest"], "%.1f"), spread(rr, "%.2f"), verdict(rr, 1.3))
+	}
+	if o.baseline == "" {
+		return
+	}
+	fmt.Fprintf(w, "\nThe baseline (-baseline, %s) in the same rounds: its server CPU per call and the ratio per round of this build's to it.\n\n", o.baseline)
+	fmt.Fprintln(w, "| call | baseline gRPC µs | this / baseline, gRPC | baseline ratio to floor | baseline REST µs | this / baseline, REST | baseline REST / gRPC |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	for _, c := range cs {
+		s := samples[c.id]
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", c.label, spread(s["base"], "%.1f"), spread(ratios(s["ours"], s["base"]), "%.2f"),
+			spread(ratios(s["base"], s["floor"]), "%.2f"), spread(s["baserest"], "%.1f"), spread(ratios(s["rest"], s["baserest"]), "%.2f"), spread(ratios(s["baserest"], s["base"]), "%.2f"))
 	}
 }
