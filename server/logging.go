@@ -110,8 +110,8 @@ const logFlushInterval = 100 * time.Millisecond
 // buffer, flushed every logFlushInterval, when full, on a line above error
 // level (zap syncs those) and by stop (which Server calls where it syncs
 // its logger): one write system call per 100 ms instead of one per log
-// line. The access log's one line per call was a tenth of a light call's
-// server CPU, most of it that call (issue 35's profile).
+// line. The access log writes a line per call, and its write was about a
+// tenth of a light call's server CPU (issue 35's profile).
 func newBufferedLogger(cfg Options) (*zap.Logger, func(), error) {
 	return newLoggerOut(cfg, true)
 }
