@@ -34,6 +34,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -226,6 +227,14 @@ func restOf(game, method string, req proto.Message) (string, []byte) {
 	if err != nil {
 		panic(err)
 	}
+	// protojson adds a space after some colons at random, per build:
+	// compact, so that two builds of this program send the same bytes
+	// (and -capture files compare with cmp).
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, js); err != nil {
+		panic(err)
+	}
+	js = compact.Bytes()
 	return "/v1/games/" + game + ":" + strings.ToLower(method[:1]) + method[1:], js
 }
 
