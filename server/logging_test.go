@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -80,6 +82,51 @@ func TestLogUnaryFields(t *testing.T) {
 	for i := 1; i < len(order); i++ {
 		if strings.Index(out.String(), order[i-1]) > strings.Index(out.String(), order[i]) {
 			t.Errorf("%s after %s in %s", order[i-1], order[i], out.String())
+		}
+	}
+}
+
+// TestBufferedLoggerWritesEveryLine: a Server's own logger (stderr behind
+// a buffer, newBufferedLogger) loses no line and keeps their order, more
+// lines than its 32 KiB buffer holds included, once stop has flushed it.
+func TestBufferedLoggerWritesEveryLine(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := os.Stderr
+	os.Stderr = w
+	defer func() { os.Stderr = stderr }()
+	cfg := DefaultOptions()
+	cfg.LogLevel, cfg.LogFormat = "info", "json"
+	logger, stop, err := newBufferedLogger(cfg)
+	os.Stderr = stderr
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := make(chan []byte)
+	go func() {
+		b, _ := io.ReadAll(r)
+		read <- b
+	}()
+	const n = 2000 // about 200 KB of lines
+	for i := 0; i < n; i++ {
+		logger.Info("finished call", zap.Int("i", i), zap.String("pad", strings.Repeat("x", 40)))
+	}
+	logger.Debug("not written at info level")
+	stop()
+	w.Close()
+	lines := strings.Split(strings.TrimSpace(string(<-read)), "\n")
+	if len(lines) != n {
+		t.Fatalf("%d lines written, want %d", len(lines), n)
+	}
+	for i, line := range lines {
+		var got struct {
+			Msg string `json:"msg"`
+			I   int    `json:"i"`
+		}
+		if err := json.Unmarshal([]byte(line), &got); err != nil || got.Msg != "finished call" || got.I != i {
+			t.Fatalf("line %d: %q (%v), want finished call with i=%d", i, line, err, i)
 		}
 	}
 }

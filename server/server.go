@@ -49,7 +49,8 @@ type Addrs struct {
 type Server struct {
 	opts       Options
 	logger     *zap.Logger
-	ownLogger  bool // built by New from LogLevel and LogFormat: New's caller does not own it
+	ownLogger  bool   // built by New from LogLevel and LogFormat: New's caller does not own it
+	stopLog    func() // flushes the own logger's buffer and stops its flushing (newBufferedLogger)
 	tls        *serverTLS
 	tr         *tracing
 	api        *API
@@ -83,7 +84,7 @@ func New(opts Options) (*Server, error) {
 	}()
 	var err error
 	if s.logger = opts.Logger; s.logger == nil {
-		if s.logger, err = newLogger(opts); err != nil {
+		if s.logger, s.stopLog, err = newBufferedLogger(opts); err != nil {
 			return nil, err
 		}
 		s.ownLogger = true
@@ -189,6 +190,7 @@ func (s *Server) closeEarly() {
 	}
 	if s.ownLogger {
 		_ = s.logger.Sync()
+		s.stopLog()
 	}
 }
 
@@ -249,6 +251,7 @@ func (s *Server) Run(ctx context.Context) error {
 	defer func() {
 		if s.ownLogger {
 			_ = logger.Sync()
+			s.stopLog()
 		}
 	}()
 	// The traces are flushed within what is left of the shutdown timeout

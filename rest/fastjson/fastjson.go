@@ -56,6 +56,16 @@ type field struct {
 	name     string // `"jsonName":`
 	presence bool   // written only when set (message, optional, oneof member)
 	sub      *plan  // the message (or map value message) type's plan
+	// How the field is read, so that a message is read with as few
+	// protoreflect calls as it takes (each checks the descriptor and goes
+	// through reflection): a list or map is read only when not empty (an
+	// empty one is written "[]" or "{}" without making its reflective
+	// view), a singular message field with one Get (unset: an invalid
+	// message), and of a oneof's members (consecutive in declaration
+	// order) only the one WhichOneof names, at its place.
+	list, mapped, message bool
+	oneof                 protoreflect.OneofDescriptor // a real (not synthetic) oneof, or nil
+	oneofLen              int                          // on a oneof's first member: its member count
 }
 
 var (
@@ -114,7 +124,14 @@ func build(md protoreflect.MessageDescriptor, local map[protoreflect.FullName]*p
 	for i := 0; i < fds.Len(); i++ {
 		fd := fds.Get(i)
 		f := field{fd: fd, name: string(strconv.AppendQuote(nil, fd.JSONName())) + ":",
-			presence: fd.HasPresence() || fd.ContainingOneof() != nil}
+			presence: fd.HasPresence() || fd.ContainingOneof() != nil,
+			list:     fd.IsList(), mapped: fd.IsMap(), message: fd.Kind() == protoreflect.MessageKind && !fd.IsList() && !fd.IsMap()}
+		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
+			f.oneof = od
+			if od.Fields().Get(0).Number() == fd.Number() {
+				f.oneofLen = od.Fields().Len()
+			}
+		}
 		if f.name != `"`+fd.JSONName()+`":` || fd.Kind() == protoreflect.GroupKind {
 			p.ok = false
 		}
@@ -129,6 +146,11 @@ func build(md protoreflect.MessageDescriptor, local map[protoreflect.FullName]*p
 			f.sub = build(vd.Message(), local)
 		}
 		p.fields = append(p.fields, f)
+	}
+	for i := range p.fields {
+		if p.fields[i].oneofLen > 0 && !p.oneofContiguous(i) {
+			p.fields[i].oneofLen = 0
+		}
 	}
 	return p
 }
@@ -154,21 +176,53 @@ func appendMessage(b []byte, m protoreflect.Message, p *plan) ([]byte, error) {
 	b = append(b, '{')
 	first := true
 	var err error
-	for i := range p.fields {
+	for i := 0; i < len(p.fields); i++ {
 		f := &p.fields[i]
-		if f.presence && !m.Has(f.fd) {
+		var v protoreflect.Value
+		switch {
+		case f.oneofLen > 0:
+			// The oneof's members: only the one set, if any, at its place.
+			which := m.WhichOneof(f.oneof)
+			j := i
+			for ; which != nil && j < i+f.oneofLen && p.fields[j].fd.Number() != which.Number(); j++ {
+			}
+			i += f.oneofLen - 1
+			if which == nil {
+				continue
+			}
+			f = &p.fields[j]
+			v = m.Get(f.fd)
+		case f.message && f.oneof == nil:
+			if v = m.Get(f.fd); !v.Message().IsValid() {
+				continue
+			}
+		case (f.list || f.mapped) && !m.Has(f.fd):
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = append(b, f.name...)
+			if f.list {
+				b = append(b, "[]"...)
+			} else {
+				b = append(b, "{}"...)
+			}
 			continue
+		default:
+			if f.presence && !m.Has(f.fd) {
+				continue
+			}
+			v = m.Get(f.fd)
 		}
 		if !first {
 			b = append(b, ',')
 		}
 		first = false
 		b = append(b, f.name...)
-		v := m.Get(f.fd)
 		switch {
-		case f.fd.IsList():
+		case f.list:
 			b, err = appendList(b, v.List(), f)
-		case f.fd.IsMap():
+		case f.mapped:
 			b, err = appendMap(b, v.Map(), f)
 		default:
 			b, err = appendValue(b, v, f.fd, f.sub)
@@ -178,6 +232,22 @@ func appendMessage(b []byte, m protoreflect.Message, p *plan) ([]byte, error) {
 		}
 	}
 	return append(b, '}'), nil
+}
+
+// oneofContiguous reports whether the oneof whose first member is
+// p.fields[i] has all its members right after it, in its order (as a
+// .proto declares them); if not, build reads each member on its own.
+func (p *plan) oneofContiguous(i int) bool {
+	f := &p.fields[i]
+	if i+f.oneofLen > len(p.fields) {
+		return false
+	}
+	for k := 0; k < f.oneofLen; k++ {
+		if p.fields[i+k].fd != f.oneof.Fields().Get(k) {
+			return false
+		}
+	}
+	return true
 }
 
 func appendList(b []byte, l protoreflect.List, f *field) ([]byte, error) {
