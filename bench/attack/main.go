@@ -3,7 +3,7 @@
 // (5 connections × 100 streams of the largest LegalMoves answer, window 0:
 // RSS above idle ≤ 128 MB, polite gRPC and REST LegalMoves ≥ 95% with
 // p99 ≤ 100 ms, issue 30; "unread20", not in the default list: 20
-// connections), header-only churn (80 streams on one
+// connections, peak RSS ≤ 256 MiB, the manifest's container), header-only churn (80 streams on one
 // connection, reopened: polite success ≥ 90%), rapid reset (2 connections
 // of HEADERS + RST_STREAM at full speed: polite success ≥ 90%, the
 // attacking connections closed), and a load tool's 16 streams on one
@@ -271,7 +271,17 @@ func unreadN(s *server, d time.Duration, conns int) bool {
 	reopen.Wait()
 	peak := s.kb("VmHWM")
 	name := fmt.Sprintf("unread answers (%d×100)", conns)
-	ok := report(name+": RSS above idle", fmt.Sprintf("+%d MB (idle %d, peak %d; %.1f MB unread after 1 s)", (peak-idle)/1024, idle/1024, peak/1024, held/(1<<20)), "≤ 128 MB", peak-idle <= 128*1024)
+	// Issue 19's bound, 128 MB above idle, is for its attack of 5
+	// connections. More connections hold more answers in the transport
+	// (32 MiB of unread bytes at most) and, with the server's GOGC of 400,
+	// let its heap grow toward --memory-limit-mib (a soft limit) by
+	// design: there the bound is issue 30's, the manifest's 256 MiB
+	// container.
+	target, within := "≤ 128 MB", peak-idle <= 128*1024
+	if conns > 5 {
+		target, within = "peak ≤ 256 MiB (the container)", peak <= 256*1024
+	}
+	ok := report(name+": RSS above idle", fmt.Sprintf("+%d MB (idle %d, peak %d; %.1f MB unread after 1 s)", (peak-idle)/1024, idle/1024, peak/1024, held/(1<<20)), target, within)
 	ok = report(name+": connections closed", fmt.Sprintf("%d of %d within %v; %v unread bytes left", closed, conns, d, s.metric("gamerules_grpc_unread_answer_bytes")), "those holding answers", s.metric("gamerules_grpc_unread_answer_bytes") == 0) && ok
 	gt, grate, gp99 := pg.summary()
 	ok = report(name+": polite gRPC LegalMoves", gt, "≥ 95%, p99 ≤ 100ms", grate >= 0.95 && gp99 <= 100*time.Millisecond) && ok
