@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"net"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
@@ -51,11 +53,11 @@ func logUnary(logger *zap.Logger) grpc.UnaryServerInterceptor {
 			f = append(f, zap.String("request_id", id))
 		}
 		if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
-			f = append(f, zap.Stringer("peer.address", p.Addr))
+			f = append(f, zap.String("peer.address", lastPeer.text(p.Addr)))
 		}
-		f = append(f, zap.String("grpc.start_time", start.Format(time.RFC3339)))
+		f = append(f, zap.String("grpc.start_time", lastStart.format(start)))
 		if d, ok := ctx.Deadline(); ok {
-			f = append(f, zap.String("grpc.request.deadline", d.Format(time.RFC3339)))
+			f = append(f, zap.String("grpc.request.deadline", lastDeadline.format(d)))
 		}
 		if g, ok := req.(interface{ GetGame() string }); ok {
 			f = append(f, zap.String("game", g.GetGame()))
@@ -67,6 +69,86 @@ func logUnary(logger *zap.Logger) grpc.UnaryServerInterceptor {
 		ce.Write(append(f, zap.Float64("duration", time.Since(start).Seconds()))...)
 		return resp, err
 	}
+}
+
+// secondText is a time's RFC 3339 text (whole seconds), kept for the
+// calls of the same second: the access log writes two of them a call.
+type secondText struct {
+	p atomic.Pointer[secondTextEntry]
+}
+
+type secondTextEntry struct {
+	sec  int64
+	loc  *time.Location
+	text string
+}
+
+// lastStart and lastDeadline are the texts of the last call's start and
+// deadline, lastPeer its peer's address.
+var (
+	lastStart, lastDeadline secondText
+	lastPeer                addrText
+)
+
+// format is t.Format(time.RFC3339), from the last one when t is in the
+// same second and location: the text depends on nothing else.
+func (c *secondText) format(t time.Time) string {
+	if e := c.p.Load(); e != nil && e.sec == t.Unix() && e.loc == t.Location() {
+		return e.text
+	}
+	text := t.Format(time.RFC3339)
+	c.p.Store(&secondTextEntry{sec: t.Unix(), loc: t.Location(), text: text})
+	return text
+}
+
+// addrText is the text of the last peer address logged: the calls of one
+// connection share their *net.TCPAddr.
+type addrText struct {
+	p atomic.Pointer[addrTextEntry]
+}
+
+type addrTextEntry struct {
+	addr *net.TCPAddr
+	text string
+}
+
+// text is a.String(), from the last one when a is the same *net.TCPAddr
+// (grpc-go gives every stream of a connection the connection's).
+func (c *addrText) text(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok {
+		return a.String()
+	}
+	if e := c.p.Load(); e != nil && e.addr == tcp {
+		return e.text
+	}
+	text := tcp.String()
+	c.p.Store(&addrTextEntry{addr: tcp, text: text})
+	return text
+}
+
+// iso8601 is zapcore.ISO8601TimeEncoder ("2006-01-02T15:04:05.000Z0700"),
+// the text kept for the lines of the same millisecond.
+func iso8601(t time.Time, enc zapcore.PrimitiveArrayEncoder) {
+	enc.AppendString(lastLineTime.format(t))
+}
+
+// milliText is a time's ISO 8601 text to the millisecond, kept for the
+// lines of the same millisecond.
+type milliText struct {
+	p atomic.Pointer[secondTextEntry]
+}
+
+var lastLineTime milliText
+
+func (c *milliText) format(t time.Time) string {
+	ms := t.UnixMilli()
+	if e := c.p.Load(); e != nil && e.sec == ms && e.loc == t.Location() {
+		return e.text
+	}
+	text := t.Format("2006-01-02T15:04:05.000Z0700")
+	c.p.Store(&secondTextEntry{sec: ms, loc: t.Location(), text: text})
+	return text
 }
 
 // codeLevel is the level of a call's log line by its status code, as
@@ -141,7 +223,7 @@ func buildLogger(cfg Options, buffered bool) (*zap.Logger, func(), error) {
 	zc.Level = zap.NewAtomicLevelAt(level)
 	zc.Sampling = nil
 	zc.EncoderConfig.TimeKey = "time"
-	zc.EncoderConfig.EncodeTime = zapcore.ISO8601TimeEncoder
+	zc.EncoderConfig.EncodeTime = iso8601
 	if cfg.logOutput != nil {
 		return zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zc.EncoderConfig), zapcore.AddSync(cfg.logOutput), zc.Level)), nil, nil
 	}
