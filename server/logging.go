@@ -33,22 +33,24 @@ import (
 // It replaces that interceptor for unary calls because the middleware
 // builds every field (59 allocations, about 4.6 µs a call) before its
 // logger can tell that the level is disabled; logUnary asks zap first, so
-// at a disabled level a call costs one time.Now and one level check. The
+// at a disabled level a call costs one time.Now, the lookup of its
+// method's logger (methodLoggers) and one level check. The
 // stream interceptor (health Watch, reflection) is still the middleware's.
 func logUnary(logger *zap.Logger) grpc.UnaryServerInterceptor {
-	logger = logger.WithOptions(zap.WithCaller(false))
+	ml := &methodLoggers{base: logger.WithOptions(zap.WithCaller(false))}
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		start := time.Now()
 		resp, err := handler(ctx, req)
 		code := status.Code(err)
-		ce := logger.Check(codeLevel(code), "finished call")
+		l, kept := ml.of(info.FullMethod)
+		ce := l.Check(codeLevel(code), "finished call")
 		if ce == nil {
 			return resp, err
 		}
-		service, method := splitMethod(info.FullMethod)
 		f := make([]zap.Field, 0, 13)
-		f = append(f, zap.String("protocol", "grpc"), zap.String("grpc.component", "server"),
-			zap.String("grpc.service", service), zap.String("grpc.method", method), zap.String("grpc.method_type", "unary"))
+		if !kept {
+			f = append(f, methodFields(info.FullMethod)...)
+		}
 		if id := requestid.From(ctx); id != "" {
 			f = append(f, zap.String("request_id", id))
 		}
@@ -62,13 +64,48 @@ func logUnary(logger *zap.Logger) grpc.UnaryServerInterceptor {
 		if g, ok := req.(interface{ GetGame() string }); ok {
 			f = append(f, zap.String("game", g.GetGame()))
 		}
-		f = append(f, zap.Stringer("grpc.code", code))
+		f = append(f, zap.String("grpc.code", code.String()))
 		if err != nil {
 			f = append(f, zap.String("grpc.error", err.Error()))
 		}
 		ce.Write(append(f, zap.Float64("duration", time.Since(start).Seconds()))...)
 		return resp, err
 	}
+}
+
+// methodLoggers are the access log's loggers of each method, the base
+// logger with the line's first five fields (protocol, grpc.component,
+// grpc.service, grpc.method, grpc.method_type), which zap encodes once,
+// in With, instead of on every line: a call then encodes only its own.
+// At most maxMethodLoggers are kept (the registered methods are far
+// fewer); past them a line carries the five fields itself.
+type methodLoggers struct {
+	base *zap.Logger
+	m    sync.Map // full method -> *zap.Logger
+	n    atomic.Int32
+}
+
+const maxMethodLoggers = 256
+
+// of is the logger of fullMethod, with its first five fields (kept), or
+// the base logger when no more are kept.
+func (ml *methodLoggers) of(fullMethod string) (l *zap.Logger, kept bool) {
+	if l, ok := ml.m.Load(fullMethod); ok {
+		return l.(*zap.Logger), true
+	}
+	if ml.n.Add(1) > maxMethodLoggers {
+		ml.n.Add(-1)
+		return ml.base, false
+	}
+	l2, _ := ml.m.LoadOrStore(fullMethod, ml.base.With(methodFields(fullMethod)...))
+	return l2.(*zap.Logger), true
+}
+
+// methodFields are the first five fields of a call's line.
+func methodFields(fullMethod string) []zap.Field {
+	service, method := splitMethod(fullMethod)
+	return []zap.Field{zap.String("protocol", "grpc"), zap.String("grpc.component", "server"),
+		zap.String("grpc.service", service), zap.String("grpc.method", method), zap.String("grpc.method_type", "unary")}
 }
 
 // secondText is a time's RFC 3339 text (whole seconds), kept for the
