@@ -47,7 +47,9 @@ func logUnary(logger *zap.Logger) grpc.UnaryServerInterceptor {
 		if ce == nil {
 			return resp, err
 		}
-		f := make([]zap.Field, 0, 13)
+		// Room for a call's own fields (request_id … duration); a method
+		// not kept adds its five.
+		f := make([]zap.Field, 0, 8)
 		if !kept {
 			f = append(f, methodFields(info.FullMethod)...)
 		}
