@@ -75,7 +75,7 @@ func apiInterceptors(cfg Options, logger *zap.Logger, metrics *grpcMetrics, adm 
 		link(recovery.UnaryServerInterceptor(recovery.WithRecoveryHandlerContext(recoverPanicFunc(logger))), both),
 		link(limit.ElementGate, grpcOnly),
 		link(adm.PublicSize(cfg.MaxRecvBytes, refused.WithLabelValues("grpc", "too_large")), grpcOnly),
-		link(limit.Deadline(cfg.RequestTimeout), both),
+		link(callDeadline(cfg.RequestTimeout, apiScope), both),
 		link(limit.NewInFlight(cfg.MaxInFlight, cfg.QueueWait).UnaryServerInterceptor(apiScope, adm.FromGateway), grpcOnly),
 		link(adm.CostGate(apiScope, callCost), both),
 	}
