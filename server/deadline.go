@@ -43,7 +43,7 @@ func callDeadline(d time.Duration, scope func(fullMethod string) bool) grpc.Unar
 type lazyDeadline struct {
 	context.Context // the parent
 	at              time.Time
-	once            sync.Once
+	mu              sync.Mutex // making or stopping it
 	made            atomic.Pointer[context.Context]
 	cancel          context.CancelFunc
 }
@@ -62,25 +62,34 @@ var (
 )
 
 func (c *lazyDeadline) ctx() context.Context {
-	c.once.Do(func() {
-		ctx, cancel := context.WithDeadline(c.Context, c.at)
-		c.cancel = cancel
-		c.made.Store(&ctx)
-	})
-	return *c.made.Load()
+	if m := c.made.Load(); m != nil {
+		return *m
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m := c.made.Load(); m != nil {
+		return *m
+	}
+	ctx, cancel := context.WithDeadline(c.Context, c.at)
+	c.cancel = cancel
+	c.made.Store(&ctx)
+	return ctx
 }
 
 // stop ends the call: the context is cancelled, made or not.
 func (c *lazyDeadline) stop() {
-	c.once.Do(func() {
-		ctx := canceledCtx
-		if err := c.Context.Err(); err != nil {
-			ctx = c.Context // done already: its error
-		} else if !time.Now().Before(c.at) {
-			ctx = expiredCtx
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.made.Load() == nil {
+		switch {
+		case c.Context.Err() != nil:
+			c.made.Store(&c.Context) // done already: its error
+		case !time.Now().Before(c.at):
+			c.made.Store(&expiredCtx)
+		default:
+			c.made.Store(&canceledCtx)
 		}
-		c.made.Store(&ctx)
-	})
+	}
 	if c.cancel != nil {
 		c.cancel()
 	}
