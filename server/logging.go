@@ -6,6 +6,7 @@ import (
 	"log"
 	"net"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -141,28 +142,29 @@ func (c *secondText) format(t time.Time) string {
 }
 
 // addrText is the text of the last peer address logged: the calls of one
-// connection share their *net.TCPAddr.
+// connection share their address (grpc-go gives every stream of a
+// connection the connection's, here limit's wrapper of its *net.TCPAddr).
 type addrText struct {
 	p atomic.Pointer[addrTextEntry]
 }
 
 type addrTextEntry struct {
-	addr *net.TCPAddr
+	addr net.Addr // a pointer
 	text string
 }
 
-// text is a.String(), from the last one when a is the same *net.TCPAddr
-// (grpc-go gives every stream of a connection the connection's).
+// text is a.String(), from the last one when a is the same pointer (an
+// address does not change once its connection has it); an address that
+// is not a pointer is formatted each time.
 func (c *addrText) text(a net.Addr) string {
-	tcp, ok := a.(*net.TCPAddr)
-	if !ok {
+	if reflect.TypeOf(a).Kind() != reflect.Pointer {
 		return a.String()
 	}
-	if e := c.p.Load(); e != nil && e.addr == tcp {
+	if e := c.p.Load(); e != nil && e.addr == a {
 		return e.text
 	}
-	text := tcp.String()
-	c.p.Store(&addrTextEntry{addr: tcp, text: text})
+	text := a.String()
+	c.p.Store(&addrTextEntry{addr: a, text: text})
 	return text
 }
 

@@ -10,6 +10,9 @@ import (
 	"go.uber.org/zap/zapcore"
 )
 
+// wrappedAddr is an address of another type, as limit's.
+type wrappedAddr struct{ net.Addr }
+
 // TestLogTextCaches checks the access log's kept texts against what they
 // replace, over times in the same and in other seconds and milliseconds,
 // in UTC, a fixed zone and Local: the entry's time as zap's
@@ -49,6 +52,9 @@ func TestLogTextCaches(t *testing.T) {
 		&net.TCPAddr{IP: net.IPv4(10, 1, 2, 3), Port: 5000},
 		&net.TCPAddr{IP: net.ParseIP("::1"), Port: 6000},
 		&net.UnixAddr{Name: "/tmp/s", Net: "unix"},
+		wrappedAddr{&net.TCPAddr{IP: net.IPv4(10, 0, 0, 9), Port: 7000}},
+		wrappedAddr{&net.TCPAddr{IP: net.IPv4(10, 0, 0, 8), Port: 7000}},
+		&wrappedAddr{&net.TCPAddr{IP: net.IPv4(10, 0, 0, 7), Port: 7000}},
 	}
 	for i := 0; i < 200; i++ {
 		a := addrs[r.IntN(len(addrs))]
