@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 
-	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"go.uber.org/zap"
@@ -39,7 +38,7 @@ type API struct {
 	opts    Options
 	logger  *zap.Logger
 	tr      *tracing
-	metrics *grpcprom.ServerMetrics
+	metrics *grpcMetrics
 	refused *prometheus.CounterVec
 	reg     metricsRegistry
 	httpM   httpMetrics
@@ -90,9 +89,7 @@ func newAPI(opts Options, logger *zap.Logger, tr *tracing) (*API, error) {
 		r.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 		reg = r
 	}
-	metrics := grpcprom.NewServerMetrics(grpcprom.WithServerHandlingTimeHistogram(
-		grpcprom.WithHistogramBuckets(latencyBuckets),
-	))
+	metrics := newGRPCMetrics()
 	refused := newRefusedCounter()
 	svc := service.New()
 	a := &API{

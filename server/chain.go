@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 
-	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
@@ -61,7 +60,7 @@ type apiInterceptor struct {
 // Recovery sits inside logging and metrics so that a panic, turned into
 // INTERNAL, is still logged and counted; so is a gRPC request refused by
 // the in-flight limit.
-func apiInterceptors(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *limit.Admission, refused *prometheus.CounterVec, tr *tracing) []apiInterceptor {
+func apiInterceptors(cfg Options, logger *zap.Logger, metrics *grpcMetrics, adm *limit.Admission, refused *prometheus.CounterVec, tr *tracing) []apiInterceptor {
 	const grpcPort, restGW, mcpTools = 1, 2, 4
 	const grpcOnly, restOnly, both = grpcPort, restGW | mcpTools, grpcPort | restGW | mcpTools
 	link := func(f grpc.UnaryServerInterceptor, where int) apiInterceptor {
@@ -76,7 +75,7 @@ func apiInterceptors(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMe
 		link(recovery.UnaryServerInterceptor(recovery.WithRecoveryHandlerContext(recoverPanicFunc(logger))), both),
 		link(limit.ElementGate, grpcOnly),
 		link(adm.PublicSize(cfg.MaxRecvBytes, refused.WithLabelValues("grpc", "too_large")), grpcOnly),
-		link(limit.Deadline(cfg.RequestTimeout), both),
+		link(callDeadline(cfg.RequestTimeout, apiScope), both),
 		link(limit.NewInFlight(cfg.MaxInFlight, cfg.QueueWait).UnaryServerInterceptor(apiScope, adm.FromGateway), grpcOnly),
 		link(adm.CostGate(apiScope, callCost), both),
 	}

@@ -47,7 +47,9 @@
 //	server.go      Server, New, Run (and its graceful shutdown), Close; the HTTP port's mux
 //	api.go         API, NewAPI, GRPCServerOptions, RegisterGRPC, RESTHandler; NewGRPCService
 //	chain.go       the one unary interceptor chain of both transports; admission, the heavy lane, refusals, metrics
+//	deadline.go    callDeadline: every call's deadline, made lazily for the calls outside the API's scope
 //	grpcserver.go  the gRPC server's options and limits; transportStats (refusals before a handler)
+//	grpcmetrics.go the gRPC server metrics (grpc_server_*), each method's series resolved once
 //	gateway.go     the REST gateway in its mode (in process, loopback), the REST span
 //	http.go        the HTTP metrics and log line, the route label (routeOf), CORS
 //	conns.go       the connection limits of both ports

@@ -10,7 +10,6 @@ import (
 	"syscall"
 	"testing"
 
-	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
 	"github.com/prometheus/client_golang/prometheus"
 
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
@@ -43,7 +42,7 @@ func newGatewayStack(tb testing.TB, srv gamerulesv1grpc.GameRulesServer, set fun
 		tb.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	metrics := grpcprom.NewServerMetrics(grpcprom.WithServerHandlingTimeHistogram(grpcprom.WithHistogramBuckets(latencyBuckets)))
+	metrics := newGRPCMetrics()
 	reg.MustRegister(metrics)
 	refused := refusedCounter(reg)
 	if srv == nil {

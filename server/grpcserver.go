@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
 	"github.com/prometheus/client_golang/prometheus"
@@ -35,7 +34,7 @@ import (
 //
 // extra options come first, so that their interceptors (the request id)
 // run outside all of these.
-func newGRPCServer(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *limit.Admission, refused *prometheus.CounterVec, ts *transportStats, srv gamerulesv1grpc.GameRulesServer, extra ...grpc.ServerOption) *grpc.Server {
+func newGRPCServer(cfg Options, logger *zap.Logger, metrics *grpcMetrics, adm *limit.Admission, refused *prometheus.CounterVec, ts *transportStats, srv gamerulesv1grpc.GameRulesServer, extra ...grpc.ServerOption) *grpc.Server {
 	s := grpc.NewServer(grpcServerOptions(cfg, logger, metrics, adm, refused, ts, extra...)...)
 	gamerulesv1grpc.RegisterGameRulesServer(s, srv)
 	return s
@@ -43,7 +42,7 @@ func newGRPCServer(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetr
 
 // grpcServerOptions are newGRPCServer's options: extra first, then the
 // limits and interceptors.
-func grpcServerOptions(cfg Options, logger *zap.Logger, metrics *grpcprom.ServerMetrics, adm *limit.Admission, refused *prometheus.CounterVec, ts *transportStats, extra ...grpc.ServerOption) []grpc.ServerOption {
+func grpcServerOptions(cfg Options, logger *zap.Logger, metrics *grpcMetrics, adm *limit.Admission, refused *prometheus.CounterVec, ts *transportStats, extra ...grpc.ServerOption) []grpc.ServerOption {
 	recoverPanic := recoverPanicFunc(logger)
 	return append(extra,
 		// The public limit, or twice it for the loopback gateway (grpcRecvLimit).

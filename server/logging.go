@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"net"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
@@ -31,42 +34,162 @@ import (
 // It replaces that interceptor for unary calls because the middleware
 // builds every field (59 allocations, about 4.6 µs a call) before its
 // logger can tell that the level is disabled; logUnary asks zap first, so
-// at a disabled level a call costs one time.Now and one level check. The
+// at a disabled level a call costs one time.Now, the lookup of its
+// method's logger (methodLoggers) and one level check. The
 // stream interceptor (health Watch, reflection) is still the middleware's.
 func logUnary(logger *zap.Logger) grpc.UnaryServerInterceptor {
-	logger = logger.WithOptions(zap.WithCaller(false))
+	ml := &methodLoggers{base: logger.WithOptions(zap.WithCaller(false))}
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		start := time.Now()
 		resp, err := handler(ctx, req)
 		code := status.Code(err)
-		ce := logger.Check(codeLevel(code), "finished call")
+		l, kept := ml.of(info.FullMethod)
+		ce := l.Check(codeLevel(code), "finished call")
 		if ce == nil {
 			return resp, err
 		}
-		service, method := splitMethod(info.FullMethod)
-		f := make([]zap.Field, 0, 13)
-		f = append(f, zap.String("protocol", "grpc"), zap.String("grpc.component", "server"),
-			zap.String("grpc.service", service), zap.String("grpc.method", method), zap.String("grpc.method_type", "unary"))
+		// Room for a call's own fields (request_id … duration); a method
+		// not kept adds its five.
+		f := make([]zap.Field, 0, 8)
+		if !kept {
+			f = append(f, methodFields(info.FullMethod)...)
+		}
 		if id := requestid.From(ctx); id != "" {
 			f = append(f, zap.String("request_id", id))
 		}
 		if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
-			f = append(f, zap.Stringer("peer.address", p.Addr))
+			f = append(f, zap.String("peer.address", lastPeer.text(p.Addr)))
 		}
-		f = append(f, zap.String("grpc.start_time", start.Format(time.RFC3339)))
+		f = append(f, zap.String("grpc.start_time", lastStart.format(start)))
 		if d, ok := ctx.Deadline(); ok {
-			f = append(f, zap.String("grpc.request.deadline", d.Format(time.RFC3339)))
+			f = append(f, zap.String("grpc.request.deadline", lastDeadline.format(d)))
 		}
 		if g, ok := req.(interface{ GetGame() string }); ok {
 			f = append(f, zap.String("game", g.GetGame()))
 		}
-		f = append(f, zap.Stringer("grpc.code", code))
+		f = append(f, zap.String("grpc.code", code.String()))
 		if err != nil {
 			f = append(f, zap.String("grpc.error", err.Error()))
 		}
 		ce.Write(append(f, zap.Float64("duration", time.Since(start).Seconds()))...)
 		return resp, err
 	}
+}
+
+// methodLoggers are the access log's loggers of each method, the base
+// logger with the line's first five fields (protocol, grpc.component,
+// grpc.service, grpc.method, grpc.method_type), which zap encodes once,
+// in With, instead of on every line: a call then encodes only its own.
+// At most maxMethodLoggers are kept (the registered methods are far
+// fewer); past them a line carries the five fields itself.
+type methodLoggers struct {
+	base *zap.Logger
+	m    sync.Map // full method -> *zap.Logger
+	n    atomic.Int32
+}
+
+const maxMethodLoggers = 256
+
+// of is the logger of fullMethod, with its first five fields (kept), or
+// the base logger when no more are kept.
+func (ml *methodLoggers) of(fullMethod string) (l *zap.Logger, kept bool) {
+	if l, ok := ml.m.Load(fullMethod); ok {
+		return l.(*zap.Logger), true
+	}
+	if ml.n.Add(1) > maxMethodLoggers {
+		ml.n.Add(-1)
+		return ml.base, false
+	}
+	l2, _ := ml.m.LoadOrStore(fullMethod, ml.base.With(methodFields(fullMethod)...))
+	return l2.(*zap.Logger), true
+}
+
+// methodFields are the first five fields of a call's line.
+func methodFields(fullMethod string) []zap.Field {
+	service, method := splitMethod(fullMethod)
+	return []zap.Field{zap.String("protocol", "grpc"), zap.String("grpc.component", "server"),
+		zap.String("grpc.service", service), zap.String("grpc.method", method), zap.String("grpc.method_type", "unary")}
+}
+
+// secondText is a time's RFC 3339 text (whole seconds), kept for the
+// calls of the same second: the access log writes two of them a call.
+type secondText struct {
+	p atomic.Pointer[secondTextEntry]
+}
+
+type secondTextEntry struct {
+	sec  int64
+	loc  *time.Location
+	text string
+}
+
+// lastStart and lastDeadline are the texts of the last call's start and
+// deadline, lastPeer its peer's address.
+var (
+	lastStart, lastDeadline secondText
+	lastPeer                addrText
+)
+
+// format is t.Format(time.RFC3339), from the last one when t is in the
+// same second and location: the text depends on nothing else.
+func (c *secondText) format(t time.Time) string {
+	if e := c.p.Load(); e != nil && e.sec == t.Unix() && e.loc == t.Location() {
+		return e.text
+	}
+	text := t.Format(time.RFC3339)
+	c.p.Store(&secondTextEntry{sec: t.Unix(), loc: t.Location(), text: text})
+	return text
+}
+
+// addrText is the text of the last peer address logged: the calls of one
+// connection share their address (grpc-go gives every stream of a
+// connection the connection's, here limit's wrapper of its *net.TCPAddr).
+type addrText struct {
+	p atomic.Pointer[addrTextEntry]
+}
+
+type addrTextEntry struct {
+	addr net.Addr // a pointer
+	text string
+}
+
+// text is a.String(), from the last one when a is the same pointer (an
+// address does not change once its connection has it); an address that
+// is not a pointer is formatted each time.
+func (c *addrText) text(a net.Addr) string {
+	if reflect.TypeOf(a).Kind() != reflect.Pointer {
+		return a.String()
+	}
+	if e := c.p.Load(); e != nil && e.addr == a {
+		return e.text
+	}
+	text := a.String()
+	c.p.Store(&addrTextEntry{addr: a, text: text})
+	return text
+}
+
+// iso8601 is zapcore.ISO8601TimeEncoder ("2006-01-02T15:04:05.000Z0700"),
+// the text kept for the lines of the same millisecond.
+func iso8601(t time.Time, enc zapcore.PrimitiveArrayEncoder) {
+	enc.AppendString(lastLineTime.format(t))
+}
+
+// milliText is a time's ISO 8601 text to the millisecond, kept for the
+// lines of the same millisecond.
+type milliText struct {
+	p atomic.Pointer[secondTextEntry]
+}
+
+var lastLineTime milliText
+
+func (c *milliText) format(t time.Time) string {
+	ms := t.UnixMilli()
+	if e := c.p.Load(); e != nil && e.sec == ms && e.loc == t.Location() {
+		return e.text
+	}
+	text := t.Format("2006-01-02T15:04:05.000Z0700")
+	c.p.Store(&secondTextEntry{sec: ms, loc: t.Location(), text: text})
+	return text
 }
 
 // codeLevel is the level of a call's log line by its status code, as
@@ -141,7 +264,7 @@ func buildLogger(cfg Options, buffered bool) (*zap.Logger, func(), error) {
 	zc.Level = zap.NewAtomicLevelAt(level)
 	zc.Sampling = nil
 	zc.EncoderConfig.TimeKey = "time"
-	zc.EncoderConfig.EncodeTime = zapcore.ISO8601TimeEncoder
+	zc.EncoderConfig.EncodeTime = iso8601
 	if cfg.logOutput != nil {
 		return zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zc.EncoderConfig), zapcore.AddSync(cfg.logOutput), zc.Level)), nil, nil
 	}

@@ -3,9 +3,11 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -127,6 +129,44 @@ func TestBufferedLoggerWritesEveryLine(t *testing.T) {
 		}
 		if err := json.Unmarshal([]byte(line), &got); err != nil || got.Msg != "finished call" || got.I != i {
 			t.Fatalf("line %d: %q (%v), want finished call with i=%d", i, line, err, i)
+		}
+	}
+}
+
+// TestLogUnaryKeptMethodLine: a method's kept logger (its first five fields
+// encoded once, methodLoggers) writes the same line, byte for byte in JSON
+// and console format, as a method past maxMethodLoggers, whose line carries
+// all its fields itself.
+func TestLogUnaryKeptMethodLine(t *testing.T) {
+	times := regexp.MustCompile(`("?(grpc\.start_time|grpc\.request\.deadline|duration)"?[:=]\s*)"?[^",}]*"?`)
+	for _, format := range []string{"json", "console"} {
+		var out strings.Builder
+		enc := zap.NewProductionEncoderConfig()
+		enc.TimeKey = ""
+		e := zapcore.NewJSONEncoder(enc)
+		if format == "console" {
+			e = zapcore.NewConsoleEncoder(enc)
+		}
+		li := logUnary(zap.New(zapcore.NewCore(e, zapcore.AddSync(&out), zapcore.InfoLevel)).Named("rpc"))
+		ctx := peer.NewContext(context.Background(), &peer.Peer{Addr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 4242}})
+		ctx = requestid.NewContext(ctx, "id-1")
+		ctx, cancel := context.WithTimeout(ctx, time.Minute)
+		req := &gamerulesv1.ApplyMoveRequest{Game: "labyrinth"}
+		call := func(method string) string {
+			out.Reset()
+			_, _ = li(ctx, req, &grpc.UnaryServerInfo{FullMethod: "/gamerules.v1.GameRules/" + method}, func(context.Context, any) (any, error) {
+				return nil, status.Error(codes.InvalidArgument, "bad \"move\"")
+			})
+			return times.ReplaceAllString(out.String(), "${1}T")
+		}
+		kept := strings.ReplaceAll(call("Kept"), "Kept", "M")
+		for i := 1; i < maxMethodLoggers; i++ {
+			call(fmt.Sprint("Other", i))
+		}
+		notKept := strings.ReplaceAll(call("NotKept"), "NotKept", "M")
+		cancel()
+		if kept != notKept || !strings.Contains(kept, "grpc.method_type") || !strings.Contains(kept, "id-1") {
+			t.Errorf("%s: kept method's line\n%s\nnot kept\n%s", format, kept, notKept)
 		}
 	}
 }
