@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
@@ -188,12 +189,23 @@ func TestLoadToolServed(t *testing.T) {
 	<-done
 	t.Logf("load tool, 16 streams on one connection for %v: %d ok, %d failed (%.2f%%, %v); polite client %d ok, %d failed (%v)",
 		attackSeconds(), tool.OK.Load(), tool.Failed.Load(), 100*tool.Rate(), tool.Codes(), polite.OK.Load(), polite.Failed.Load(), polite.Codes())
-	// Unloaded: 100%. The margin is for a loaded 2-core machine (CI runs
-	// every package's tests at once under the race detector), where 3-4%
-	// of the tool's calls were seen to pass their 2 s client deadline; a
+	// Unloaded: 100%. On a loaded 2-core machine (CI runs every package's
+	// tests at once under the race detector) 3-21% of the tool's calls
+	// were seen to pass their 2 s client deadline (0-7% under -race
+	// alone, before and after issue 35): those are not refusals. A
 	// server that refused the tool's streams past its share (what this
-	// guards against) served a few percent, not 80.
-	if tool.Rate() < 0.80 || polite.Rate() < 0.80 {
-		t.Errorf("load tool %.2f%%, polite client %.2f%% success; want both at least 80%%", 100*tool.Rate(), 100*polite.Rate())
+	// guards against) answers RESOURCE_EXHAUSTED and served a few
+	// percent, so: no refusal beyond 1%, and most calls served.
+	for name, p := range map[string]*h2attack.Polite{"load tool": &tool, "polite client": &polite} {
+		refused := 0
+		for code, n := range p.Codes() {
+			if code != codes.DeadlineExceeded {
+				refused += n
+			}
+		}
+		total := p.OK.Load() + p.Failed.Load()
+		if total == 0 || p.Rate() < 0.5 || float64(refused) > 0.01*float64(total) {
+			t.Errorf("%s: %.2f%% success, %d of %d calls refused or failed otherwise (%v); want at least 50%% served and at most 1%% refused", name, 100*p.Rate(), refused, total, p.Codes())
+		}
 	}
 }
