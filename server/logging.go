@@ -111,14 +111,17 @@ func methodFields(fullMethod string) []zap.Field {
 		zap.String("grpc.service", service), zap.String("grpc.method", method), zap.String("grpc.method_type", "unary")}
 }
 
-// secondText is a time's RFC 3339 text (whole seconds), kept for the
-// calls of the same second: the access log writes two of them a call.
-type secondText struct {
-	p atomic.Pointer[secondTextEntry]
+// timeText is a time's text in one layout, kept for the times of the same
+// unit (a second for RFC 3339, a millisecond for the line's time): the
+// access log writes three of them a call.
+type timeText struct {
+	layout string
+	unit   func(time.Time) int64 // t.Unix or t.UnixMilli
+	p      atomic.Pointer[timeTextEntry]
 }
 
-type secondTextEntry struct {
-	sec  int64
+type timeTextEntry struct {
+	unit int64
 	loc  *time.Location
 	text string
 }
@@ -126,18 +129,20 @@ type secondTextEntry struct {
 // lastStart and lastDeadline are the texts of the last call's start and
 // deadline, lastPeer its peer's address.
 var (
-	lastStart, lastDeadline secondText
-	lastPeer                addrText
+	lastStart    = timeText{layout: time.RFC3339, unit: time.Time.Unix}
+	lastDeadline = timeText{layout: time.RFC3339, unit: time.Time.Unix}
+	lastPeer     addrText
 )
 
-// format is t.Format(time.RFC3339), from the last one when t is in the
-// same second and location: the text depends on nothing else.
-func (c *secondText) format(t time.Time) string {
-	if e := c.p.Load(); e != nil && e.sec == t.Unix() && e.loc == t.Location() {
+// format is t.Format(c.layout), from the last one when t is in the same
+// unit and location: the text depends on nothing else.
+func (c *timeText) format(t time.Time) string {
+	u := c.unit(t)
+	if e := c.p.Load(); e != nil && e.unit == u && e.loc == t.Location() {
 		return e.text
 	}
-	text := t.Format(time.RFC3339)
-	c.p.Store(&secondTextEntry{sec: t.Unix(), loc: t.Location(), text: text})
+	text := t.Format(c.layout)
+	c.p.Store(&timeTextEntry{unit: u, loc: t.Location(), text: text})
 	return text
 }
 
@@ -174,23 +179,8 @@ func iso8601(t time.Time, enc zapcore.PrimitiveArrayEncoder) {
 	enc.AppendString(lastLineTime.format(t))
 }
 
-// milliText is a time's ISO 8601 text to the millisecond, kept for the
-// lines of the same millisecond.
-type milliText struct {
-	p atomic.Pointer[secondTextEntry]
-}
-
-var lastLineTime milliText
-
-func (c *milliText) format(t time.Time) string {
-	ms := t.UnixMilli()
-	if e := c.p.Load(); e != nil && e.sec == ms && e.loc == t.Location() {
-		return e.text
-	}
-	text := t.Format("2006-01-02T15:04:05.000Z0700")
-	c.p.Store(&secondTextEntry{sec: ms, loc: t.Location(), text: text})
-	return text
-}
+// lastLineTime is the text of the last log line's time.
+var lastLineTime = timeText{layout: "2006-01-02T15:04:05.000Z0700", unit: time.Time.UnixMilli}
 
 // codeLevel is the level of a call's log line by its status code, as
 // go-grpc-middleware's DefaultServerCodeToLevel: client errors and success
@@ -221,7 +211,7 @@ func splitMethod(full string) (service, method string) {
 
 // newLogger builds the zap logger from the config.
 func newLogger(cfg Options) (*zap.Logger, error) {
-	l, _, err := newLoggerOut(cfg, false)
+	l, _, err := buildLogger(cfg, false)
 	return l, err
 }
 
@@ -235,22 +225,17 @@ const logFlushInterval = 100 * time.Millisecond
 // its logger): one write system call per 100 ms instead of one per log
 // line. The access log writes a line per call, and its write was about a
 // tenth of a light call's server CPU (issue 35's profile).
-func newBufferedLogger(cfg Options) (*zap.Logger, func(), error) {
-	return newLoggerOut(cfg, true)
+func newBufferedLogger(cfg Options) (l *zap.Logger, stop func(), err error) {
+	return buildLogger(cfg, true)
 }
 
-func newLoggerOut(cfg Options, buffered bool) (*zap.Logger, func(), error) {
-	l, stop, err := buildLogger(cfg, buffered)
-	if stop == nil {
-		stop = func() {}
-	}
-	return l, stop, err
-}
-
+// buildLogger is newLogger, buffered or not; stop is never nil (a no-op
+// when there is no buffer).
 func buildLogger(cfg Options, buffered bool) (*zap.Logger, func(), error) {
+	noStop := func() {}
 	level, err := zapcore.ParseLevel(cfg.LogLevel)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", cfg.LogLevel)
+		return nil, noStop, fmt.Errorf("--log-level %q: want debug, info, warn or error", cfg.LogLevel)
 	}
 	var zc zap.Config
 	switch cfg.LogFormat {
@@ -259,18 +244,18 @@ func buildLogger(cfg Options, buffered bool) (*zap.Logger, func(), error) {
 	case "console":
 		zc = zap.NewDevelopmentConfig()
 	default:
-		return nil, nil, fmt.Errorf("--log-format %q: want json or console", cfg.LogFormat)
+		return nil, noStop, fmt.Errorf("--log-format %q: want json or console", cfg.LogFormat)
 	}
 	zc.Level = zap.NewAtomicLevelAt(level)
 	zc.Sampling = nil
 	zc.EncoderConfig.TimeKey = "time"
 	zc.EncoderConfig.EncodeTime = iso8601
 	if cfg.logOutput != nil {
-		return zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zc.EncoderConfig), zapcore.AddSync(cfg.logOutput), zc.Level)), nil, nil
+		return zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zc.EncoderConfig), zapcore.AddSync(cfg.logOutput), zc.Level)), noStop, nil
 	}
 	if !buffered {
 		l, err := zc.Build()
-		return l, nil, err
+		return l, noStop, err
 	}
 	// zc.Build's logger (its options: caller, stack traces, error
 	// output), with its core's stderr behind the buffer.
@@ -281,7 +266,7 @@ func buildLogger(cfg Options, buffered bool) (*zap.Logger, func(), error) {
 	ws := &zapcore.BufferedWriteSyncer{WS: zapcore.Lock(os.Stderr), Size: 32 << 10, FlushInterval: logFlushInterval}
 	l, err := zc.Build(zap.WrapCore(func(zapcore.Core) zapcore.Core { return zapcore.NewCore(enc, ws, zc.Level) }))
 	if err != nil {
-		return nil, nil, err
+		return nil, noStop, err
 	}
 	return l, func() { _ = ws.Stop() }, nil
 }

@@ -32,18 +32,18 @@ func TestLogTextCaches(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	zones := []*time.Location{time.UTC, time.FixedZone("X", -(3*3600 + 30*60)), time.Local}
 	base := time.Date(2026, 12, 7, 14, 59, 59, 998_000_000, time.UTC)
-	var sec secondText
-	var ms milliText
+	sec := timeText{layout: time.RFC3339, unit: time.Time.Unix}
+	ms := timeText{layout: "2006-01-02T15:04:05.000Z0700", unit: time.Time.UnixMilli}
 	for i := 0; i < 3000; i++ {
 		at := base.Add(time.Duration(r.IntN(3_000_000)) * time.Microsecond).In(zones[r.IntN(len(zones))])
 		if got, want := line(iso8601, at), line(zapcore.ISO8601TimeEncoder, at); got != want {
 			t.Fatalf("%v: line %q, want %q", at, got, want)
 		}
 		if got, want := ms.format(at), at.Format("2006-01-02T15:04:05.000Z0700"); got != want {
-			t.Fatalf("%v: milliText %q, want %q", at, got, want)
+			t.Fatalf("%v: millisecond text %q, want %q", at, got, want)
 		}
 		if got, want := sec.format(at), at.Format(time.RFC3339); got != want {
-			t.Fatalf("%v: secondText %q, want %q", at, got, want)
+			t.Fatalf("%v: second text %q, want %q", at, got, want)
 		}
 	}
 	var peer addrText
