@@ -1,7 +1,9 @@
 // Package deploy holds what running gamerules as a fleet needs besides the
 // binary: the Kubernetes manifests (k8s/), an nginx front (nginx/), and
 // the gRPC service config every client should dial with
-// (grpc-service-config.json, ServiceConfig here for Go clients).
+// (grpc-service-config.json, ServiceConfig here for Go clients), and
+// MergePlayouts, which sums the answers of a Playout fanned out over the
+// fleet by game_offset.
 //
 // The service config, and why each part is safe:
 //
