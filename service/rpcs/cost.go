@@ -46,7 +46,7 @@ const (
 	// HeavyCost is the cost from which a call is heavy, 10 ms of CPU: a
 	// random Playout of 5,000 plies (a game of at most 10,000 plies), a
 	// greedy one of 2,500, an Expand of 2,500 nodes, a Batch of 250
-	// items, a replay of 1,667 moves, a record of 10 KB read.
+	// items, a replay of 1,429 moves, a record of 10 KB read.
 	HeavyCost = 10_000
 	// PlyCost is a Playout ply played by the random policy (backgammon's,
 	// the dearest: 1.31 µs), GreedyPlyCost by the greedy one (Abalone's:
@@ -62,13 +62,13 @@ const (
 	BatchItemCost = 40
 	// MoveCost is a move or action of a replay (ReplayGame, its states
 	// included: 6.4 µs at most; and the replay of ExportRecord).
-	MoveCost = 6
+	MoveCost = 7
 	// RecordByteCost is a byte of a record read (ImportRecord: gnubg's
-	// .mat, the dearest, 0.67 µs a byte).
+	// .mat, the dearest, 0.77 µs a byte at most).
 	RecordByteCost = 1
 	// ExportMoveCost is what a record's text adds per move exported:
 	// ExportRecord costs 7.8 µs a move at most, replay and text.
-	ExportMoveCost = 2
+	ExportMoveCost = 1
 	// playoutGamePlies is a Playout's plies per game when max_plies is 0
 	// (service.MaxPlayoutGamePlies), and playoutPlies the most plies of
 	// one call (service.MaxPlayoutPlies); expandNodes, an Expand's node

@@ -147,7 +147,7 @@ func TestCost(t *testing.T) {
 		{"Expand", &gamerulesv1.ExpandRequest{Depth: 3, MaxNodes: 50}, 200},
 		{"Batch", &gamerulesv1.BatchRequest{Requests: items}, 20_000},
 		{"Batch", &gamerulesv1.BatchRequest{}, LightCost},
-		{"ReplayGame", &gamerulesv1.ReplayGameRequest{Moves: moves}, 72_000},
+		{"ReplayGame", &gamerulesv1.ReplayGameRequest{Moves: moves}, 84_000},
 		{"ImportRecord", &gamerulesv1.ImportRecordRequest{Text: string(make([]byte, 119_000))}, 119_000},
 		{"ExportRecord", &gamerulesv1.ExportRecordRequest{Replay: &gamerulesv1.ReplayGameRequest{Moves: moves[:3000]}, Tags: map[string]string{"White": "abc"}}, 24_008},
 	} {
