@@ -9,7 +9,6 @@ import (
 	"time"
 
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
-	"google.golang.org/genproto/googleapis/rpc/code"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -137,30 +136,22 @@ func toolError(text string) *sdkmcp.CallToolResult {
 // field; a deadline says what to do about it, and so does a refusal of
 // the server's admission (RESOURCE_EXHAUSTED: busy, call again).
 func serviceText(err error, timeout time.Duration) string {
-	var se *service.Error
-	if errors.As(err, &se) {
-		switch se.Code() {
-		case code.Code_DEADLINE_EXCEEDED, code.Code_CANCELLED:
-			return fmt.Sprintf("the call did not finish within its deadline (%v): ask for less work (fewer games, fewer plies, a smaller depth)", timeout)
-		case code.Code_INVALID_ARGUMENT:
-			return se.Proto().GetMessage()
-		}
-		return se.Proto().GetMessage()
-	}
-	// A refusal of the server's admission (Options.API): a gRPC status.
+	late := fmt.Sprintf("the call did not finish within its deadline (%v): ask for less work (fewer games, fewer plies, a smaller depth)", timeout)
+	// A service error (*service.Error) or a refusal of the server's
+	// admission (Options.API): either has a gRPC status.
 	var gs interface{ GRPCStatus() *status.Status }
 	if errors.As(err, &gs) {
 		st := gs.GRPCStatus()
 		switch st.Code() {
 		case codes.DeadlineExceeded, codes.Canceled:
-			return fmt.Sprintf("the call did not finish within its deadline (%v): ask for less work (fewer games, fewer plies, a smaller depth)", timeout)
+			return late
 		case codes.ResourceExhausted:
 			return "the server is busy: " + st.Message() + "; call again in a second, or ask for less work"
 		}
 		return st.Message()
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Sprintf("the call did not finish within its deadline (%v): ask for less work", timeout)
+		return late
 	}
 	return err.Error()
 }

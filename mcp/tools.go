@@ -13,6 +13,8 @@ import (
 	"time"
 
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
@@ -363,7 +365,12 @@ func (t *tools) newGame(ctx context.Context, _ *sdkmcp.CallToolRequest, in newGa
 	}
 	// The tools pass states as text: a start the text does not hold whole
 	// (a Gravity Trap custom board) could not be played on through them.
-	if rp, err := t.api.ReplayGame(ctx, &gamerulesv1.ReplayGameRequest{Game: in.Game, State: &gamerulesv1.GameState{Text: ng.GetState().GetText()}}); err != nil || !proto.Equal(rp.GetStart(), ng.GetState()) {
+	rp, err := t.api.ReplayGame(ctx, &gamerulesv1.ReplayGameRequest{Game: in.Game, State: &gamerulesv1.GameState{Text: ng.GetState().GetText()}})
+	switch status.Code(err) {
+	case codes.ResourceExhausted, codes.DeadlineExceeded, codes.Canceled: // busy, or late: not the start's fault
+		return toolError(serviceText(err, t.timeout)), nil, nil
+	}
+	if err != nil || !proto.Equal(rp.GetStart(), ng.GetState()) {
 		return argError("new_game", "options: this start cannot travel as a state string (its text form does not hold it whole, e.g. a custom board), and the tools pass states as strings; use the REST or gRPC API for it"), nil, nil
 	}
 	out := &playOut{Game: in.Game, State: ng.GetState().GetText(), Seed: strconv.FormatUint(ng.GetSeed(), 10)}
