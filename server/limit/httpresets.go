@@ -3,6 +3,7 @@ package limit
 import (
 	"context"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"strconv"
@@ -140,7 +141,7 @@ func (b *bodyWatch) Read(p []byte) (int, error) {
 // header, at least 10 ms) has half passed since it arrived.
 func pressedHTTP(r *http.Request, arrived time.Time) bool {
 	d, ok := grpcTimeout(r.Header.Get("Grpc-Timeout"))
-	return ok && d >= 10*time.Millisecond && time.Since(arrived) >= d/2
+	return ok && streamClock{arrived: arrived, deadline: arrived.Add(d)}.pressed(time.Now())
 }
 
 // shortDeadline reports whether r's client named a deadline (Grpc-Timeout)
@@ -154,7 +155,7 @@ func pressedHTTP(r *http.Request, arrived time.Time) bool {
 // handler, and net/http bounds the handlers queued on one connection.
 func shortDeadline(r *http.Request) bool {
 	d, ok := grpcTimeout(r.Header.Get("Grpc-Timeout"))
-	return ok && d >= 10*time.Millisecond && d <= 2*time.Second
+	return ok && d >= minHonestTimeout && d <= 2*time.Second
 }
 
 // grpcTimeout reads a Grpc-Timeout value: up to 8 digits and a unit (H, M,
@@ -167,8 +168,24 @@ func grpcTimeout(v string) (time.Duration, bool) {
 	if err != nil || n < 0 {
 		return 0, false
 	}
-	unit := map[byte]time.Duration{'H': time.Hour, 'M': time.Minute, 'S': time.Second, 'm': time.Millisecond, 'u': time.Microsecond, 'n': time.Nanosecond}[v[len(v)-1]]
-	if unit == 0 {
+	var unit time.Duration
+	switch v[len(v)-1] {
+	case 'H':
+		unit = time.Hour
+	case 'M':
+		unit = time.Minute
+	case 'S':
+		unit = time.Second
+	case 'm':
+		unit = time.Millisecond
+	case 'u':
+		unit = time.Microsecond
+	case 'n':
+		unit = time.Nanosecond
+	default:
+		return 0, false
+	}
+	if n > math.MaxInt64/int64(unit) { // 99999999H overflows a Duration
 		return 0, false
 	}
 	return time.Duration(n) * unit, true

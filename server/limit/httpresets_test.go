@@ -71,7 +71,7 @@ func TestGRPCTimeout(t *testing.T) {
 			t.Errorf("grpcTimeout(%q) = %v, %v; want %v", v, got, ok, want)
 		}
 	}
-	for _, v := range []string{"", "m", "100", "100x", "-5m", "123456789m"} {
+	for _, v := range []string{"", "m", "100", "100x", "-5m", "123456789m", "99999999H"} {
 		if got, ok := grpcTimeout(v); ok {
 			t.Errorf("grpcTimeout(%q) = %v; want not a timeout", v, got)
 		}
