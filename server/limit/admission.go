@@ -258,6 +258,10 @@ func (a *Admission) TapHandle(ctx context.Context, info *tap.Info) (context.Cont
 			return nil, OverloadStatus(fmt.Sprintf("this connection has %d calls whose message has not arrived, its limit", PendingPerConn)).Err()
 		}
 		if cs != nil && cs.stuck(a.AnswerWait) {
+			// Not counted by cs.refused (deliberately): a client slow to
+			// read its answers is not abusing resets; its unread answers'
+			// own bound (UnreadTimeout, the unread bytes) closes the
+			// connection if it never reads them.
 			inc(a.Refused)
 			a.refusedN.Add(1)
 			return nil, OverloadStatus(fmt.Sprintf("this connection has answers it has not read for %v and no place for another call (--grpc-max-in-flight-per-conn %d, --grpc-max-unread-bytes): read them first", a.AnswerWait, cap(cs.places))).Err()
