@@ -310,14 +310,14 @@ func (e *labyrinthEncoder) omitText() { e.noText = true }
 // number of players.
 func newLabyrinthEncoder(n, players int) *labyrinthEncoder {
 	e := &labyrinthEncoder{
-		states:   makeSlab[gamerulesv1.GameState](n),
-		wrapper:  makeSlab[gamerulesv1.GameState_Labyrinth](n),
-		typed:    makeSlab[gamerulesv1.LabyrinthState](n),
-		players:  makeSlab[gamerulesv1.LabyrinthPlayer](players * n),
-		plPtrs:   makeSlab[*gamerulesv1.LabyrinthPlayer](players * n),
-		squares:  makeSlab[gamerulesv1.LabyrinthSquare]((players + 1) * n),
-		cards:    makeSlab[uint32](2 * labyrinth.NumTargets * n), // found and stacks, and the tiles' targets
-		lasts:    makeSlab[gamerulesv1.LabyrinthInsertionPoint](n),
+		states:  makeSlab[gamerulesv1.GameState](n),
+		wrapper: makeSlab[gamerulesv1.GameState_Labyrinth](n),
+		typed:   makeSlab[gamerulesv1.LabyrinthState](n),
+		players: makeSlab[gamerulesv1.LabyrinthPlayer](players * n),
+		plPtrs:  makeSlab[*gamerulesv1.LabyrinthPlayer](players * n),
+		squares: makeSlab[gamerulesv1.LabyrinthSquare]((players + 1) * n),
+		cards:   makeSlab[uint32](2 * labyrinth.NumTargets * n), // found and stacks, and the tiles' targets
+		lasts:   makeSlab[gamerulesv1.LabyrinthInsertionPoint](n),
 	}
 	if n > 1 {
 		t := makeTexts(n, 160)
