@@ -522,6 +522,43 @@ type backgammonMoveBuilder struct {
 	stepPtrs slab[*gamerulesv1.BackgammonStep]
 	dice     slab[uint32]
 	probs    slab[float64]
+	// made holds the step messages made so far by backgammonStepKey, for
+	// a list of many steps: its moves share one message per distinct
+	// step (the 53 plays of a 6-5 hold about 190 steps, of which a few
+	// dozen differ), which marshals as if each had its own. nil: every
+	// step its own message.
+	made []*gamerulesv1.BackgammonStep
+}
+
+// backgammonStepKeys is the number of distinct steps backgammonStepKey
+// tells apart: from 0..25, a die of 1..6 or a bear-off with a larger die,
+// a hit or not.
+const backgammonStepKeys = 26 * 7 * 2
+
+// backgammonStepShare is the fewest steps of a list whose moves share
+// their step messages: below it the table costs more than it saves.
+const backgammonStepShare = 64
+
+// backgammonStepKey is st's index in backgammonMoveBuilder.made, or -1
+// for a step of another shape (which has its own message).
+func backgammonStepKey(st backgammon.Step) int {
+	if st.From < 0 || st.From > 25 {
+		return -1
+	}
+	d := st.From - st.To
+	switch {
+	case d >= 1 && d <= 6:
+		d--
+	case st.To == backgammon.Off:
+		d = 6
+	default:
+		return -1
+	}
+	k := (st.From*7 + d) * 2
+	if st.Hit {
+		k++
+	}
+	return k
 }
 
 // newBackgammonMoveBuilder returns a builder sized for moves, building the
@@ -543,7 +580,13 @@ func newBackgammonMoveBuilder(moves []backgammon.Move, want moveParts) *backgamm
 	}
 	if want.Typed {
 		b.wrapper, b.typed = makeSlab[gamerulesv1.Move_Backgammon](n), makeSlab[gamerulesv1.BackgammonMove](n)
-		b.steps, b.stepPtrs = makeSlab[gamerulesv1.BackgammonStep](steps), makeSlab[*gamerulesv1.BackgammonStep](steps)
+		if steps >= backgammonStepShare {
+			// made comes from the lists' slab, one allocation for both.
+			b.steps, b.stepPtrs = makeChunkedSlab[gamerulesv1.BackgammonStep](backgammonStepShare), makeSlab[*gamerulesv1.BackgammonStep](backgammonStepKeys+steps)
+			b.made = b.stepPtrs.take(backgammonStepKeys)
+		} else {
+			b.steps, b.stepPtrs = makeSlab[gamerulesv1.BackgammonStep](steps), makeSlab[*gamerulesv1.BackgammonStep](steps)
+		}
 		b.dice = makeSlab[uint32](2 * rolls)
 	}
 	if want.Probability {
@@ -578,10 +621,7 @@ func (b *backgammonMoveBuilder) move(i int, m backgammon.Move) *gamerulesv1.Move
 		typed.Kind = gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_PLAY
 		typed.Steps = b.stepPtrs.take(m.Len())
 		for k := range typed.Steps {
-			st := m.Step(k)
-			pb := b.steps.next()
-			pb.From, pb.To, pb.Hit = uint32(st.From), uint32(st.To), st.Hit
-			typed.Steps[k] = pb
+			typed.Steps[k] = b.step(m.Step(k))
 		}
 	case backgammon.KindPass:
 		typed.Kind = gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_PASS
@@ -599,6 +639,23 @@ func (b *backgammonMoveBuilder) move(i int, m backgammon.Move) *gamerulesv1.Move
 		}
 	}
 	return out
+}
+
+// step is st's typed form: the list's message for it when the builder
+// shares them (made), else a message of its own.
+func (b *backgammonMoveBuilder) step(st backgammon.Step) *gamerulesv1.BackgammonStep {
+	k := -1
+	if b.made != nil {
+		if k = backgammonStepKey(st); k >= 0 && b.made[k] != nil {
+			return b.made[k]
+		}
+	}
+	pb := b.steps.next()
+	pb.From, pb.To, pb.Hit = uint32(st.From), uint32(st.To), st.Hit
+	if k >= 0 {
+		b.made[k] = pb
+	}
+	return pb
 }
 
 // backgammonDecisionKinds maps the decision moves to their typed kinds.

@@ -218,6 +218,12 @@ func (s State) At(c Cell) int {
 	return -1
 }
 
+// Cells returns the cells holding player's (0 or 1) marbles as a set: bit
+// c−1 is set when cell c (1..NumCells) holds one, so that ascending bits
+// are the cells in ascending order, as Position lists them. Two states'
+// sets are equal exactly when that player's marbles stand on the same cells.
+func (s State) Cells(player int) uint64 { return s.board[player&1] }
+
 // Marbles returns the number of marbles player (0 or 1) has on the board.
 func (s State) Marbles(player int) int { return bits.OnesCount64(s.board[player&1]) }
 
