@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -380,8 +381,12 @@ type backgammonEncoder struct {
 	matches slab[gamerulesv1.BackgammonMatch]  // grown when a state is in a match
 	counts  slab[uint32]                       // the white and black counts, 50 a state, and dice
 	text    *texts                             // nil: one state, its text set by encode
-	src     []backgammon.State                 // with text: the states, in the order of text.states
 	noText  bool                               // leave the text out (omitText)
+	// last are the count lists made last, white's and black's: a state
+	// whose checkers of a colour stand as the last one's did shares its
+	// list. Most results of one answer hit nothing, so the opponent's
+	// list is its parent's.
+	last [2][]uint32
 }
 
 // omitText makes the encoder leave the states' texts out (a read mask).
@@ -401,7 +406,7 @@ func newBackgammonEncoder(n int) *backgammonEncoder {
 	}
 	if n > 1 {
 		t := makeTexts(n, 40)
-		e.text, e.src = &t, make([]backgammon.State, 0, n)
+		e.text = &t
 	}
 	return e
 }
@@ -411,15 +416,12 @@ func newBackgammonEncoder(n int) *backgammonEncoder {
 func (e *backgammonEncoder) encode(s backgammon.State) *gamerulesv1.GameState {
 	b := s.Board()
 	typed := e.typed.next()
-	typed.White, typed.Black = e.counts.take(25), e.counts.take(25)
+	typed.White, typed.Black = e.checkers(&b, backgammon.White), e.checkers(&b, backgammon.Black)
 	typed.Turn = gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_WHITE
 	typed.Phase = backgammonPhases[s.Phase()]
 	typed.WhitePips, typed.BlackPips = uint32(s.Pips(backgammon.White)), uint32(s.Pips(backgammon.Black))
 	typed.WhiteOff = uint32(s.Checkers(backgammon.White, backgammon.Off))
 	typed.BlackOff = uint32(s.Checkers(backgammon.Black, backgammon.Off))
-	for i := 0; i < 25; i++ {
-		typed.White[i], typed.Black[i] = uint32(b[backgammon.White][i]), uint32(b[backgammon.Black][i])
-	}
 	if s.Turn() == backgammon.Black {
 		typed.Turn = gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_BLACK
 	}
@@ -463,10 +465,38 @@ func (e *backgammonEncoder) encode(s backgammon.State) *gamerulesv1.GameState {
 		}
 		return st
 	}
+	start := len(e.text.buf)
 	e.text.buf, _ = s.AppendText(e.text.buf)
+	if !backgammonHasIDs(e.text.buf[start:]) {
+		// Never (TestBuildersMatchReference); finish would take the IDs
+		// from the text.
+		typed.PositionId, typed.MatchId = s.PositionID(), s.MatchID()
+	}
 	e.text.mark(st)
-	e.src = append(e.src, s)
 	return st
+}
+
+// checkers is color's counts in b (Board's layout), the last list made
+// for color when the counts are the same.
+func (e *backgammonEncoder) checkers(b *backgammon.Board, color int) []uint32 {
+	if last := e.last[color]; last != nil {
+		same := true
+		for i, c := range b[color] {
+			if last[i] != uint32(c) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return last
+		}
+	}
+	out := e.counts.take(25)
+	for i, c := range b[color] {
+		out[i] = uint32(c)
+	}
+	e.last[color] = out
+	return out
 }
 
 // finish sets the texts and IDs of the states encode returned.
@@ -476,14 +506,15 @@ func (e *backgammonEncoder) finish() {
 	}
 	states := e.text.states
 	e.text.finish()
-	for i, st := range states {
+	for _, st := range states {
 		typed := st.GetBackgammon()
-		typed.PositionId, typed.MatchId = backgammonIDs(e.src[i], st.Text)
+		if typed.PositionId == "" { // else set by encode
+			typed.PositionId, typed.MatchId = backgammonIDsOf(st.Text)
+		}
 		if e.noText {
 			st.Text = ""
 		}
 	}
-	e.src = e.src[:0]
 }
 
 // backgammonIDs returns the Position and Match IDs of s as parts of its
@@ -491,14 +522,25 @@ func (e *backgammonEncoder) finish() {
 // space, settings words), or computed from s when the text has another
 // shape (it never has: TestBuildersMatchReference).
 func backgammonIDs(s backgammon.State, text string) (pid, mid string) {
-	if i := strings.IndexByte(text, ':'); i > 0 {
-		rest := text[i+1:]
-		if j := strings.IndexByte(rest, ' '); j >= 0 {
-			rest = rest[:j]
-		}
-		return text[:i], rest
+	if strings.IndexByte(text, ':') > 0 { // backgammonHasIDs
+		return backgammonIDsOf(text)
 	}
 	return s.PositionID(), s.MatchID()
+}
+
+// backgammonHasIDs reports whether text has the shape backgammonIDsOf
+// reads: a ':' after at least one byte.
+func backgammonHasIDs(text []byte) bool { return bytes.IndexByte(text, ':') > 0 }
+
+// backgammonIDsOf returns the Position and Match IDs as parts of text, a
+// text backgammonHasIDs accepts.
+func backgammonIDsOf(text string) (pid, mid string) {
+	i := strings.IndexByte(text, ':')
+	rest := text[i+1:]
+	if j := strings.IndexByte(rest, ' '); j >= 0 {
+		rest = rest[:j]
+	}
+	return text[:i], rest
 }
 
 // backgammonMoveToProto returns m with notation, typed form and, for a
