@@ -465,14 +465,14 @@ func (e *backgammonEncoder) encode(s backgammon.State) *gamerulesv1.GameState {
 		}
 		return st
 	}
-	start := len(e.text.buf)
-	e.text.buf, _ = s.AppendText(e.text.buf)
-	if !backgammonHasIDs(e.text.buf[start:]) {
+	var buf [textScratch]byte
+	text, _ := s.AppendText(buf[:0])
+	if !backgammonHasIDs(text) {
 		// Never (TestBuildersMatchReference); finish would take the IDs
 		// from the text.
 		typed.PositionId, typed.MatchId = s.PositionID(), s.MatchID()
 	}
-	e.text.mark(st)
+	e.text.add(st, text)
 	return st
 }
 
