@@ -174,7 +174,7 @@ type textEncoder[S textAppender] struct {
 // newTextEncoder returns a textEncoder sized for n states of about size
 // bytes of text each.
 func newTextEncoder[S textAppender](n, size int) *textEncoder[S] {
-	return &textEncoder[S]{states: makeSlab[gamerulesv1.GameState](n), text: makeTexts(n, size)}
+	return &textEncoder[S]{states: makeSlab[gamerulesv1.GameState](n), text: makeTexts(n, size), scratch: make([]byte, 0, max(textScratch, 2*size))}
 }
 
 func (e *textEncoder[S]) encode(s S) *gamerulesv1.GameState {
