@@ -387,6 +387,14 @@ type backgammonEncoder struct {
 	// list. Most results of one answer hit nothing, so the opponent's
 	// list is its parent's.
 	last [2][]uint32
+	many *backgammonMany // nil: one state
+}
+
+// backgammonMany is what an encoder of more than one state has besides,
+// in one allocation.
+type backgammonMany struct {
+	text      texts
+	lastBoard [2][25]int // the counts of backgammonEncoder.last, as Board has them
 }
 
 // omitText makes the encoder leave the states' texts out (a read mask).
@@ -405,8 +413,8 @@ func newBackgammonEncoder(n int) *backgammonEncoder {
 		counts:  makeSlab[uint32](52 * n),
 	}
 	if n > 1 {
-		t := makeTexts(n, 40)
-		e.text = &t
+		e.many = &backgammonMany{text: makeTexts(n, 40)}
+		e.text = &e.many.text
 	}
 	return e
 }
@@ -476,26 +484,19 @@ func (e *backgammonEncoder) encode(s backgammon.State) *gamerulesv1.GameState {
 	return st
 }
 
-// checkers is color's counts in b (Board's layout), the last list made
-// for color when the counts are the same.
+// checkers is color's counts in b (Board's layout); with more than one
+// state, the last list made for color when the counts are the same.
 func (e *backgammonEncoder) checkers(b *backgammon.Board, color int) []uint32 {
-	if last := e.last[color]; last != nil {
-		same := true
-		for i, c := range b[color] {
-			if last[i] != uint32(c) {
-				same = false
-				break
-			}
-		}
-		if same {
-			return last
-		}
+	if e.many != nil && e.last[color] != nil && b[color] == e.many.lastBoard[color] {
+		return e.last[color]
 	}
 	out := e.counts.take(25)
 	for i, c := range b[color] {
 		out[i] = uint32(c)
 	}
-	e.last[color] = out
+	if e.many != nil {
+		e.last[color], e.many.lastBoard[color] = out, b[color]
+	}
 	return out
 }
 
