@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -161,6 +162,15 @@ type abaloneEncoder struct {
 	names   slab[string]
 	text    *texts // nil: one state, its text set by encode
 	noText  bool   // leave the text out (omitText)
+	// lists are the cell lists made last, one a colour, with their sets
+	// (abalone.State.Cells): a state whose marbles of a colour stand where
+	// the last one's did shares its list. Most results of one answer leave
+	// the opponent's marbles where they were, so that answer holds about
+	// one list a state instead of two.
+	lists [2]struct {
+		set   uint64
+		names []string
+	}
 }
 
 // omitText makes encode leave the states' texts out (a read mask).
@@ -172,7 +182,10 @@ func newAbaloneEncoder(n int) *abaloneEncoder {
 		states:  makeSlab[gamerulesv1.GameState](n),
 		wrapper: makeSlab[gamerulesv1.GameState_Abalone](n),
 		typed:   makeSlab[gamerulesv1.AbaloneState](n),
-		names:   makeSlab[string](2 * abalone.MarblesEach * n),
+		// Both lists of the first state, and one list a state after it
+		// (cells); a result that pushes a marble needs one more, which
+		// the slab's later chunks give.
+		names: slab[string]{buf: make([]string, abalone.MarblesEach*(n+1)), chunk: abalone.MarblesEach * (n/8 + 1)},
 	}
 	if n > 1 {
 		t := makeTexts(n, 64)
@@ -192,8 +205,7 @@ func (e *abaloneEncoder) finish() {
 // each colour in the order of abalone.State.Position (ascending cells).
 func (e *abaloneEncoder) encode(s abalone.State) *gamerulesv1.GameState {
 	typed := e.typed.next()
-	typed.Black = e.names.take(s.Marbles(abalone.Black))
-	typed.White = e.names.take(s.Marbles(abalone.White))
+	typed.Black, typed.White = e.cells(s, abalone.Black), e.cells(s, abalone.White)
 	typed.Turn = gamerulesv1.AbalonePlayer_ABALONE_PLAYER_BLACK
 	typed.Plies = uint32(s.Plies())
 	if mp := s.MaxPlies(); mp > 0 {
@@ -202,23 +214,6 @@ func (e *abaloneEncoder) encode(s abalone.State) *gamerulesv1.GameState {
 	typed.BlackLost, typed.WhiteLost = uint32(s.Lost(abalone.Black)), uint32(s.Lost(abalone.White))
 	if s.ToMove() == abalone.White {
 		typed.Turn = gamerulesv1.AbalonePlayer_ABALONE_PLAYER_WHITE
-	}
-	nb, nw := 0, 0
-	for c := abalone.Cell(1); c <= abalone.NumCells; c++ {
-		switch s.At(c) {
-		case abalone.Black:
-			typed.Black[nb] = c.String()
-			nb++
-		case abalone.White:
-			typed.White[nw] = c.String()
-			nw++
-		}
-	}
-	if typed.Black == nil {
-		typed.Black = []string{} // as before: an empty list, not nil
-	}
-	if typed.White == nil {
-		typed.White = []string{}
 	}
 	w := e.wrapper.next()
 	w.Abalone = typed
@@ -229,10 +224,31 @@ func (e *abaloneEncoder) encode(s abalone.State) *gamerulesv1.GameState {
 	case e.text == nil:
 		st.Text = s.String()
 	default:
-		e.text.buf, _ = s.AppendText(e.text.buf)
-		e.text.mark(st)
+		var buf [textScratch]byte
+		text, _ := s.AppendText(buf[:0])
+		e.text.add(st, text)
 	}
 	return st
+}
+
+// cells lists the cells of player's marbles in s, ascending ("a1", …),
+// an empty list (not nil) when there are none: the last list made for
+// player when the set is the same.
+func (e *abaloneEncoder) cells(s abalone.State, player int) []string {
+	set := s.Cells(player)
+	last := &e.lists[player]
+	if last.names != nil && last.set == set {
+		return last.names
+	}
+	out := e.names.take(bits.OnesCount64(set))
+	for i, rest := 0, set; rest != 0; i, rest = i+1, rest&(rest-1) {
+		out[i] = abalone.Cell(bits.TrailingZeros64(rest) + 1).String()
+	}
+	if out == nil {
+		out = []string{} // as before: an empty list, not nil
+	}
+	last.set, last.names = set, out
+	return out
 }
 
 func abaloneMoveToProto(m abalone.Move) *gamerulesv1.Move {

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -380,8 +381,20 @@ type backgammonEncoder struct {
 	matches slab[gamerulesv1.BackgammonMatch]  // grown when a state is in a match
 	counts  slab[uint32]                       // the white and black counts, 50 a state, and dice
 	text    *texts                             // nil: one state, its text set by encode
-	src     []backgammon.State                 // with text: the states, in the order of text.states
 	noText  bool                               // leave the text out (omitText)
+	// last are the count lists made last, white's and black's: a state
+	// whose checkers of a colour stand as the last one's did shares its
+	// list. Most results of one answer hit nothing, so the opponent's
+	// list is its parent's.
+	last [2][]uint32
+	many *backgammonMany // nil: one state
+}
+
+// backgammonMany is what an encoder of more than one state has besides,
+// in one allocation.
+type backgammonMany struct {
+	text      texts
+	lastBoard [2][25]int // the counts of backgammonEncoder.last, as Board has them
 }
 
 // omitText makes the encoder leave the states' texts out (a read mask).
@@ -400,8 +413,8 @@ func newBackgammonEncoder(n int) *backgammonEncoder {
 		counts:  makeSlab[uint32](52 * n),
 	}
 	if n > 1 {
-		t := makeTexts(n, 40)
-		e.text, e.src = &t, make([]backgammon.State, 0, n)
+		e.many = &backgammonMany{text: makeTexts(n, 40)}
+		e.text = &e.many.text
 	}
 	return e
 }
@@ -411,15 +424,12 @@ func newBackgammonEncoder(n int) *backgammonEncoder {
 func (e *backgammonEncoder) encode(s backgammon.State) *gamerulesv1.GameState {
 	b := s.Board()
 	typed := e.typed.next()
-	typed.White, typed.Black = e.counts.take(25), e.counts.take(25)
+	typed.White, typed.Black = e.checkers(&b, backgammon.White), e.checkers(&b, backgammon.Black)
 	typed.Turn = gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_WHITE
 	typed.Phase = backgammonPhases[s.Phase()]
 	typed.WhitePips, typed.BlackPips = uint32(s.Pips(backgammon.White)), uint32(s.Pips(backgammon.Black))
 	typed.WhiteOff = uint32(s.Checkers(backgammon.White, backgammon.Off))
 	typed.BlackOff = uint32(s.Checkers(backgammon.Black, backgammon.Off))
-	for i := 0; i < 25; i++ {
-		typed.White[i], typed.Black[i] = uint32(b[backgammon.White][i]), uint32(b[backgammon.Black][i])
-	}
 	if s.Turn() == backgammon.Black {
 		typed.Turn = gamerulesv1.BackgammonPlayer_BACKGAMMON_PLAYER_BLACK
 	}
@@ -463,10 +473,31 @@ func (e *backgammonEncoder) encode(s backgammon.State) *gamerulesv1.GameState {
 		}
 		return st
 	}
-	e.text.buf, _ = s.AppendText(e.text.buf)
-	e.text.mark(st)
-	e.src = append(e.src, s)
+	var buf [textScratch]byte
+	text, _ := s.AppendText(buf[:0])
+	if !backgammonHasIDs(text) {
+		// Never (TestBuildersMatchReference); finish would take the IDs
+		// from the text.
+		typed.PositionId, typed.MatchId = s.PositionID(), s.MatchID()
+	}
+	e.text.add(st, text)
 	return st
+}
+
+// checkers is color's counts in b (Board's layout); with more than one
+// state, the last list made for color when the counts are the same.
+func (e *backgammonEncoder) checkers(b *backgammon.Board, color int) []uint32 {
+	if e.many != nil && e.last[color] != nil && b[color] == e.many.lastBoard[color] {
+		return e.last[color]
+	}
+	out := e.counts.take(25)
+	for i, c := range b[color] {
+		out[i] = uint32(c)
+	}
+	if e.many != nil {
+		e.last[color], e.many.lastBoard[color] = out, b[color]
+	}
+	return out
 }
 
 // finish sets the texts and IDs of the states encode returned.
@@ -476,14 +507,15 @@ func (e *backgammonEncoder) finish() {
 	}
 	states := e.text.states
 	e.text.finish()
-	for i, st := range states {
+	for _, st := range states {
 		typed := st.GetBackgammon()
-		typed.PositionId, typed.MatchId = backgammonIDs(e.src[i], st.Text)
+		if typed.PositionId == "" { // else set by encode
+			typed.PositionId, typed.MatchId = backgammonIDsOf(st.Text)
+		}
 		if e.noText {
 			st.Text = ""
 		}
 	}
-	e.src = e.src[:0]
 }
 
 // backgammonIDs returns the Position and Match IDs of s as parts of its
@@ -491,14 +523,25 @@ func (e *backgammonEncoder) finish() {
 // space, settings words), or computed from s when the text has another
 // shape (it never has: TestBuildersMatchReference).
 func backgammonIDs(s backgammon.State, text string) (pid, mid string) {
-	if i := strings.IndexByte(text, ':'); i > 0 {
-		rest := text[i+1:]
-		if j := strings.IndexByte(rest, ' '); j >= 0 {
-			rest = rest[:j]
-		}
-		return text[:i], rest
+	if strings.IndexByte(text, ':') > 0 { // backgammonHasIDs
+		return backgammonIDsOf(text)
 	}
 	return s.PositionID(), s.MatchID()
+}
+
+// backgammonHasIDs reports whether text has the shape backgammonIDsOf
+// reads: a ':' after at least one byte.
+func backgammonHasIDs(text []byte) bool { return bytes.IndexByte(text, ':') > 0 }
+
+// backgammonIDsOf returns the Position and Match IDs as parts of text, a
+// text backgammonHasIDs accepts.
+func backgammonIDsOf(text string) (pid, mid string) {
+	i := strings.IndexByte(text, ':')
+	rest := text[i+1:]
+	if j := strings.IndexByte(rest, ' '); j >= 0 {
+		rest = rest[:j]
+	}
+	return text[:i], rest
 }
 
 // backgammonMoveToProto returns m with notation, typed form and, for a
@@ -522,6 +565,43 @@ type backgammonMoveBuilder struct {
 	stepPtrs slab[*gamerulesv1.BackgammonStep]
 	dice     slab[uint32]
 	probs    slab[float64]
+	// made holds the step messages made so far by backgammonStepKey, for
+	// a list of many steps: its moves share one message per distinct
+	// step (the 53 plays of a 6-5 hold about 190 steps, of which a few
+	// dozen differ), which marshals as if each had its own. nil: every
+	// step its own message.
+	made []*gamerulesv1.BackgammonStep
+}
+
+// backgammonStepKeys is the number of distinct steps backgammonStepKey
+// tells apart: from 0..25, a die of 1..6 or a bear-off with a larger die,
+// a hit or not.
+const backgammonStepKeys = 26 * 7 * 2
+
+// backgammonStepShare is the fewest steps of a list whose moves share
+// their step messages: below it the table costs more than it saves.
+const backgammonStepShare = 64
+
+// backgammonStepKey is st's index in backgammonMoveBuilder.made, or -1
+// for a step of another shape (which has its own message).
+func backgammonStepKey(st backgammon.Step) int {
+	if st.From < 0 || st.From > 25 {
+		return -1
+	}
+	d := st.From - st.To
+	switch {
+	case d >= 1 && d <= 6:
+		d--
+	case st.To == backgammon.Off:
+		d = 6
+	default:
+		return -1
+	}
+	k := (st.From*7 + d) * 2
+	if st.Hit {
+		k++
+	}
+	return k
 }
 
 // newBackgammonMoveBuilder returns a builder sized for moves, building the
@@ -543,7 +623,13 @@ func newBackgammonMoveBuilder(moves []backgammon.Move, want moveParts) *backgamm
 	}
 	if want.Typed {
 		b.wrapper, b.typed = makeSlab[gamerulesv1.Move_Backgammon](n), makeSlab[gamerulesv1.BackgammonMove](n)
-		b.steps, b.stepPtrs = makeSlab[gamerulesv1.BackgammonStep](steps), makeSlab[*gamerulesv1.BackgammonStep](steps)
+		if steps >= backgammonStepShare {
+			// made comes from the lists' slab, one allocation for both.
+			b.steps, b.stepPtrs = makeChunkedSlab[gamerulesv1.BackgammonStep](backgammonStepShare), makeSlab[*gamerulesv1.BackgammonStep](backgammonStepKeys+steps)
+			b.made = b.stepPtrs.take(backgammonStepKeys)
+		} else {
+			b.steps, b.stepPtrs = makeSlab[gamerulesv1.BackgammonStep](steps), makeSlab[*gamerulesv1.BackgammonStep](steps)
+		}
 		b.dice = makeSlab[uint32](2 * rolls)
 	}
 	if want.Probability {
@@ -578,10 +664,7 @@ func (b *backgammonMoveBuilder) move(i int, m backgammon.Move) *gamerulesv1.Move
 		typed.Kind = gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_PLAY
 		typed.Steps = b.stepPtrs.take(m.Len())
 		for k := range typed.Steps {
-			st := m.Step(k)
-			pb := b.steps.next()
-			pb.From, pb.To, pb.Hit = uint32(st.From), uint32(st.To), st.Hit
-			typed.Steps[k] = pb
+			typed.Steps[k] = b.step(m.Step(k))
 		}
 	case backgammon.KindPass:
 		typed.Kind = gamerulesv1.BackgammonMoveKind_BACKGAMMON_MOVE_KIND_PASS
@@ -599,6 +682,23 @@ func (b *backgammonMoveBuilder) move(i int, m backgammon.Move) *gamerulesv1.Move
 		}
 	}
 	return out
+}
+
+// step is st's typed form: the list's message for it when the builder
+// shares them (made), else a message of its own.
+func (b *backgammonMoveBuilder) step(st backgammon.Step) *gamerulesv1.BackgammonStep {
+	k := -1
+	if b.made != nil {
+		if k = backgammonStepKey(st); k >= 0 && b.made[k] != nil {
+			return b.made[k]
+		}
+	}
+	pb := b.steps.next()
+	pb.From, pb.To, pb.Hit = uint32(st.From), uint32(st.To), st.Hit
+	if k >= 0 {
+		b.made[k] = pb
+	}
+	return pb
 }
 
 // backgammonDecisionKinds maps the decision moves to their typed kinds.

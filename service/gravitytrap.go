@@ -313,8 +313,9 @@ func (e *gravityTrapEncoder) encode(s gravitytrap.State) *gamerulesv1.GameState 
 	case e.text == nil:
 		st.Text = s.String()
 	default:
-		e.text.buf, _ = s.AppendText(e.text.buf)
-		e.text.mark(st)
+		var buf [textScratch]byte
+		text, _ := s.AppendText(buf[:0])
+		e.text.add(st, text)
 	}
 	return st
 }

@@ -278,6 +278,29 @@ type labyrinthEncoder struct {
 	lasts    slab[gamerulesv1.LabyrinthInsertionPoint] // LabyrinthState.last, one a state
 	text     *texts                                    // nil: one state, its text set by encode
 	noText   bool                                      // leave the text out (omitText)
+	// made holds the tile messages made so far by labyrinthTileKey, for an
+	// encoder of more than one state: the states of one answer share one
+	// message per distinct tile (a LegalMoves answer with results holds 22
+	// boards of 49 tiles, of which about 60 differ), which marshals as if
+	// each had its own. nil: every tile its own message.
+	made []*gamerulesv1.LabyrinthTile
+}
+
+// labyrinthTileKeys is the number of distinct tiles labyrinthTileKey tells
+// apart: 16 sides × 25 targets (none, A..X) × the Vader symbol or not.
+const labyrinthTileKeys = 16 * (labyrinth.NumTargets + 1) * 2
+
+// labyrinthTileKey is t's index in labyrinthEncoder.made, or -1 for a tile
+// out of the ranges (which has its own message).
+func labyrinthTileKey(t labyrinth.Tile) int {
+	if t.Sides > 15 || t.Target > labyrinth.NumTargets {
+		return -1
+	}
+	k := (int(t.Target)*16 + int(t.Sides)) * 2
+	if t.Vader {
+		k++
+	}
+	return k
 }
 
 // omitText makes encode leave the states' texts out (a read mask).
@@ -287,20 +310,27 @@ func (e *labyrinthEncoder) omitText() { e.noText = true }
 // number of players.
 func newLabyrinthEncoder(n, players int) *labyrinthEncoder {
 	e := &labyrinthEncoder{
-		states:   makeSlab[gamerulesv1.GameState](n),
-		wrapper:  makeSlab[gamerulesv1.GameState_Labyrinth](n),
-		typed:    makeSlab[gamerulesv1.LabyrinthState](n),
-		tiles:    makeSlab[gamerulesv1.LabyrinthTile]((labyrinth.NumSquares + 1) * n),
-		tilePtrs: makeSlab[*gamerulesv1.LabyrinthTile](labyrinth.NumSquares * n),
-		players:  makeSlab[gamerulesv1.LabyrinthPlayer](players * n),
-		plPtrs:   makeSlab[*gamerulesv1.LabyrinthPlayer](players * n),
-		squares:  makeSlab[gamerulesv1.LabyrinthSquare]((players + 1) * n),
-		cards:    makeSlab[uint32](2 * labyrinth.NumTargets * n), // found and stacks, and the tiles' targets
-		lasts:    makeSlab[gamerulesv1.LabyrinthInsertionPoint](n),
+		states:  makeSlab[gamerulesv1.GameState](n),
+		wrapper: makeSlab[gamerulesv1.GameState_Labyrinth](n),
+		typed:   makeSlab[gamerulesv1.LabyrinthState](n),
+		players: makeSlab[gamerulesv1.LabyrinthPlayer](players * n),
+		plPtrs:  makeSlab[*gamerulesv1.LabyrinthPlayer](players * n),
+		squares: makeSlab[gamerulesv1.LabyrinthSquare]((players + 1) * n),
+		cards:   makeSlab[uint32](2 * labyrinth.NumTargets * n), // found and stacks, and the tiles' targets
+		lasts:   makeSlab[gamerulesv1.LabyrinthInsertionPoint](n),
 	}
 	if n > 1 {
 		t := makeTexts(n, 160)
 		e.text = &t
+		// The board's 50 tiles, and the tiles the moves bring: 4 rotations
+		// of the spare and the tiles that change rows, about 80.
+		e.tiles = makeChunkedSlab[gamerulesv1.LabyrinthTile](2 * (labyrinth.NumSquares + 1))
+		// made comes from the boards' slab, one allocation for both.
+		e.tilePtrs = makeSlab[*gamerulesv1.LabyrinthTile](labyrinthTileKeys + labyrinth.NumSquares*n)
+		e.made = e.tilePtrs.take(labyrinthTileKeys)
+	} else {
+		e.tiles = makeSlab[gamerulesv1.LabyrinthTile](labyrinth.NumSquares + 1)
+		e.tilePtrs = makeSlab[*gamerulesv1.LabyrinthTile](labyrinth.NumSquares)
 	}
 	return e
 }
@@ -323,8 +353,9 @@ func (e *labyrinthEncoder) encode(s labyrinth.State) *gamerulesv1.GameState {
 	case e.text == nil:
 		st.Text = s.String()
 	default:
-		e.text.buf, _ = s.AppendText(e.text.buf)
-		e.text.mark(st)
+		var buf [textScratch]byte
+		text, _ := s.AppendText(buf[:0])
+		e.text.add(st, text)
 	}
 	return st
 }
@@ -353,8 +384,9 @@ func (e *labyrinthEncoder) typedState(s labyrinth.State) *gamerulesv1.LabyrinthS
 			pl := e.players.next()
 			pl.Color = gamerulesv1.LabyrinthColor(s.Color(p) + 1)
 			pl.Ship = e.square(s.Ship(p))
-			pl.Found = e.uint32s(s.Found(p))
-			pl.Stack = e.uint32s(s.Stack(p))
+			var buf [labyrinth.NumTargets]uint8
+			pl.Found = e.uint32s(s.AppendFound(buf[:0], p))
+			pl.Stack = e.uint32s(s.AppendStack(buf[:0], p))
 			pb.Players[p] = pl
 		}
 	}
@@ -362,6 +394,21 @@ func (e *labyrinthEncoder) typedState(s labyrinth.State) *gamerulesv1.LabyrinthS
 }
 
 func (e *labyrinthEncoder) tile(t labyrinth.Tile) *gamerulesv1.LabyrinthTile {
+	if e.made != nil {
+		if k := labyrinthTileKey(t); k >= 0 {
+			if pb := e.made[k]; pb != nil {
+				return pb
+			}
+			pb := e.newTile(t)
+			e.made[k] = pb
+			return pb
+		}
+	}
+	return e.newTile(t)
+}
+
+// newTile is t's typed form, a message of its own.
+func (e *labyrinthEncoder) newTile(t labyrinth.Tile) *gamerulesv1.LabyrinthTile {
 	pb := e.tiles.next()
 	pb.Sides, pb.Vader = uint32(t.Sides), t.Vader
 	if t.Target != 0 {
@@ -509,7 +556,10 @@ func (p labyrinthPos) LegalMoves(want moveParts) ([]*gamerulesv1.Move, bool, err
 	moves := p.s.LegalMoves()
 	b := newLabyrinthMoveBuilder(moves, want)
 	enc := resultEncoder(want, len(moves), 160, func() typedEncoder[labyrinth.State] { return newLabyrinthEncoder(len(moves), p.s.Players()) })
-	out, chance, err := listMoves("labyrinth", moves, b.move, p.s.Apply, enc)
+	// The moves are the list's own, of a state that Validates (Decode's):
+	// ApplyListed gives what Apply would, without validating p.s again and
+	// flooding the labyrinth again for every figure move.
+	out, chance, err := listMoves("labyrinth", moves, b.move, func(m labyrinth.Move) (labyrinth.State, error) { return p.s.ApplyListed(m), nil }, enc)
 	if err == nil && want.Action {
 		setActions(out, func(i int) int { return moves[i].Action() })
 	}

@@ -166,20 +166,23 @@ func resultEncoder[S textAppender](w moveParts, n, size int, newTyped func() typ
 // textEncoder builds result states holding only their text: the states
 // from one slab, the texts in one buffer (see texts).
 type textEncoder[S textAppender] struct {
-	states slab[gamerulesv1.GameState]
-	text   texts
+	states  slab[gamerulesv1.GameState]
+	text    texts
+	scratch []byte // one state's text, before text.add copies it
 }
 
 // newTextEncoder returns a textEncoder sized for n states of about size
 // bytes of text each.
 func newTextEncoder[S textAppender](n, size int) *textEncoder[S] {
-	return &textEncoder[S]{states: makeSlab[gamerulesv1.GameState](n), text: makeTexts(n, size)}
+	return &textEncoder[S]{states: makeSlab[gamerulesv1.GameState](n), text: makeTexts(n, size), scratch: make([]byte, 0, max(textScratch, 2*size))}
 }
 
 func (e *textEncoder[S]) encode(s S) *gamerulesv1.GameState {
 	st := e.states.next()
-	e.text.buf, _ = s.AppendText(e.text.buf)
-	e.text.mark(st)
+	// S's AppendText is called through the type parameter, so a buffer
+	// on the stack would escape: one on the heap serves every state.
+	e.scratch, _ = s.AppendText(e.scratch[:0])
+	e.text.add(st, e.scratch)
 	return st
 }
 

@@ -130,7 +130,7 @@ func (s *Server) ApplyMove(_ context.Context, req *gamerulesv1.ApplyMoveRequest)
 		}
 	}
 	seed := seedOrRandom(req.Seed)
-	next, applied, drew, err := pos.Apply(mv, rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d)))
+	next, applied, drew, err := pos.Apply(mv, newSeededRand(seed, seed^0x5851f42d4c957f2d))
 	if err != nil {
 		return nil, toStatus(field, err)
 	}
@@ -276,4 +276,19 @@ func seedOrRandom(seed *uint64) uint64 {
 		return *seed
 	}
 	return rand.Uint64()
+}
+
+// seededRand is a generator and its PCG source in one allocation.
+type seededRand struct {
+	pcg rand.PCG
+	r   rand.Rand
+}
+
+// newSeededRand is rand.New(rand.NewPCG(seed1, seed2)), the same numbers,
+// made with one allocation instead of two.
+func newSeededRand(seed1, seed2 uint64) *rand.Rand {
+	sr := &seededRand{}
+	sr.pcg.Seed(seed1, seed2)
+	sr.r = *rand.New(&sr.pcg)
+	return &sr.r
 }

@@ -262,3 +262,18 @@ func TestErrorsStayShort(t *testing.T) {
 		}
 	}
 }
+
+// newSeededRand draws what rand.New(rand.NewPCG(…)) draws from the same seeds.
+func TestNewSeededRand(t *testing.T) {
+	for _, seed := range []uint64{0, 1, 0x5851f42d4c957f2d, 1<<64 - 1} {
+		got, want := newSeededRand(seed, seed^7), rand.New(rand.NewPCG(seed, seed^7))
+		for i := range 100 {
+			if g, w := got.Uint64(), want.Uint64(); g != w {
+				t.Fatalf("seed %d, draw %d: %d; rand.New(rand.NewPCG) gives %d", seed, i, g, w)
+			}
+			if g, w := got.IntN(6), want.IntN(6); g != w {
+				t.Fatalf("seed %d, draw %d: IntN(6) %d; rand.New(rand.NewPCG) gives %d", seed, i, g, w)
+			}
+		}
+	}
+}

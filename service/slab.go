@@ -1,6 +1,10 @@
 package service
 
-import gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+import (
+	"strings"
+
+	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+)
 
 // slab hands out pointers into, and short slices of, one backing slice, so
 // that the n messages (or values) of one response cost one allocation
@@ -56,35 +60,48 @@ func (s *slab[T]) take(n int) []T {
 	return out
 }
 
-// texts gathers the texts of the states of one answer in one buffer and
-// turns them into one string at the end (finish), each state's Text a
-// substring of it: one allocation for all the texts instead of one or more
-// each. The encoder appends a state's text to buf (the rules' AppendText,
-// byte for byte its String) and then calls mark with the state.
+// texts gathers the texts of the states of one answer in one buffer, a
+// strings.Builder whose String is the buffer itself, not a copy, and sets
+// each state's Text to a substring of it (finish): one allocation for all
+// the texts instead of one or more each. The encoder writes a state's text
+// (the rules' AppendText, byte for byte its String) into a buffer of its
+// own, on its stack (textScratch bytes), and adds it with the state.
 type texts struct {
-	buf    []byte
+	sb     strings.Builder // grown to size at the first add (a Builder is not copied once used)
+	size   int
 	ends   []int
 	states []*gamerulesv1.GameState
 }
 
+// textScratch is the size of the stack buffer an encoder writes one
+// state's text into before add copies it into the answer's: more than
+// the text of a state of any game but a Gravity Trap custom board (which
+// AppendText then writes on the heap, the answer the same).
+const textScratch = 256
+
 // makeTexts returns a texts sized for n states of about size bytes each.
 func makeTexts(n, size int) texts {
-	return texts{buf: make([]byte, 0, n*size), ends: make([]int, 0, n), states: make([]*gamerulesv1.GameState, 0, n)}
+	return texts{size: n * size, ends: make([]int, 0, n), states: make([]*gamerulesv1.GameState, 0, n)}
 }
 
-// mark records that the text appended since the last mark is st's.
-func (t *texts) mark(st *gamerulesv1.GameState) {
-	t.ends = append(t.ends, len(t.buf))
+// add appends text, st's text, to the answer's.
+func (t *texts) add(st *gamerulesv1.GameState, text []byte) {
+	if t.sb.Cap() == 0 {
+		t.sb.Grow(max(t.size, len(text)))
+	}
+	t.sb.Write(text)
+	t.ends = append(t.ends, t.sb.Len())
 	t.states = append(t.states, st)
 }
 
-// finish sets the Text of every marked state and empties t.
+// finish sets the Text of every state added and empties t.
 func (t *texts) finish() {
-	all := string(t.buf)
+	all := t.sb.String()
 	start := 0
 	for i, st := range t.states {
 		st.Text = all[start:t.ends[i]]
 		start = t.ends[i]
 	}
-	t.buf, t.ends, t.states = t.buf[:0], t.ends[:0], t.states[:0]
+	t.sb = strings.Builder{}
+	t.ends, t.states = t.ends[:0], t.states[:0]
 }

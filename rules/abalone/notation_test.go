@@ -155,3 +155,44 @@ func TestNotationAllocs(t *testing.T) {
 		}
 	}
 }
+
+// Cells(p) has bit c−1 set exactly for the cells At gives to p, in every
+// state of seeded games (pushes off included), and its population is
+// Marbles(p).
+func TestCellsMatchAt(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 35))
+	pushedOff := false
+	for _, l := range []Layout{Classic, BelgianDaisy, GermanDaisy} {
+		s, err := New(Options{Layout: l})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ply := 0; ply < 400; ply++ {
+			for p := Black; p <= White; p++ {
+				set, n := s.Cells(p), 0
+				for c := Cell(1); c <= NumCells; c++ {
+					if got, want := set&(1<<(c-1)) != 0, s.At(c) == p; got != want {
+						t.Fatalf("%s: Cells(%d) has %v: %v; At gives %d", s, p, c, got, s.At(c))
+					}
+					if s.At(c) == p {
+						n++
+					}
+				}
+				if set>>NumCells != 0 || n != s.Marbles(p) {
+					t.Fatalf("%s: Cells(%d) = %#x: bits beyond the cells, or %d marbles; Marbles gives %d", s, p, set, n, s.Marbles(p))
+				}
+				pushedOff = pushedOff || s.Lost(p) > 0
+			}
+			moves := s.LegalMoves()
+			if len(moves) == 0 {
+				break
+			}
+			if s, err = s.Apply(moves[r.IntN(len(moves))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if !pushedOff {
+		t.Error("no marble was pushed off: the sets were checked at full strength only")
+	}
+}

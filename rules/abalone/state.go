@@ -218,6 +218,12 @@ func (s State) At(c Cell) int {
 	return -1
 }
 
+// Cells returns the cells holding player's (0 or 1) marbles as a set: bit
+// c−1 is set when cell c (1..NumCells) holds one, so that ascending bits
+// are the cells in ascending order, as Position lists them. Two states'
+// sets are equal exactly when that player's marbles stand on the same cells.
+func (s State) Cells(player int) uint64 { return s.board[player&1] }
+
 // Marbles returns the number of marbles player (0 or 1) has on the board.
 func (s State) Marbles(player int) int { return bits.OnesCount64(s.board[player&1]) }
 
@@ -334,33 +340,40 @@ func (s State) String() string {
 // extended buffer; it does not allocate when b has room, and the error is
 // always nil (State implements encoding.TextAppender).
 func (s State) AppendText(b []byte) ([]byte, error) {
+	// Row by row, visiting the occupied cells only (at most 28, against 61
+	// cells), into an array on the stack that is appended to b once.
+	var out [61 + 8 + 2]byte
+	k := 0
+	black, occupied := s.board[0], s.board[0]|s.board[1]
 	for r := 8; r >= 0; r-- {
-		empty := 0
-		for i := rowStart[r]; i < rowStart[r+1]; i++ {
-			var ch byte
-			switch {
-			case s.board[0]&(1<<i) != 0:
-				ch = 'b'
-			case s.board[1]&(1<<i) != 0:
-				ch = 'w'
-			default:
-				empty++
-				continue
+		lo, n := rowStart[r], rowStart[r+1]-rowStart[r]
+		mask := uint64(1)<<n - 1
+		blackRow, occ := (black>>lo)&mask, (occupied>>lo)&mask
+		next := 0 // the first cell of the row not yet written
+		for ; occ != 0; occ &= occ - 1 {
+			i := bits.TrailingZeros64(occ)
+			if i > next {
+				out[k] = '0' + byte(i-next)
+				k++
 			}
-			if empty > 0 {
-				b = append(b, '0'+byte(empty))
-				empty = 0
+			out[k] = 'w'
+			if blackRow&(1<<i) != 0 {
+				out[k] = 'b'
 			}
-			b = append(b, ch)
+			k++
+			next = i + 1
 		}
-		if empty > 0 {
-			b = append(b, '0'+byte(empty))
+		if n > next {
+			out[k] = '0' + byte(n-next)
+			k++
 		}
 		if r > 0 {
-			b = append(b, '/')
+			out[k] = '/'
+			k++
 		}
 	}
-	b = append(b, ' ', "bw?"[min(s.toMove, 2)])
+	out[k], out[k+1] = ' ', "bw?"[min(s.toMove, 2)]
+	b = append(b, out[:k+2]...)
 	if s.maxPlies > 0 {
 		b = append(b, ' ')
 		b = strconv.AppendUint(b, uint64(s.plies), 10)

@@ -209,10 +209,21 @@ func (q *search) readPaths(t, text string, perr func(off int, why string, args .
 // while a resignation awaits an answer) and "next game". ok is false for
 // any other text.
 func decisionWord(s State, text string) (Move, bool) {
-	f := strings.Fields(strings.ToLower(text))
-	if len(f) == 0 || len(f) > 2 {
+	// The words of text, lower case, as strings.Fields splits them, read
+	// into an array: a play's text, of more words, costs no slice.
+	var words [3]string
+	n := 0
+	for w := range strings.FieldsSeq(strings.ToLower(text)) {
+		if n == len(words) {
+			break
+		}
+		words[n] = w
+		n++
+	}
+	if n == 0 || n > 2 {
 		return Move{}, false
 	}
+	f := words[:n]
 	if len(f) == 2 {
 		switch {
 		case f[0] == "next" && f[1] == "game":
@@ -312,6 +323,10 @@ type search struct {
 	buf     [8]cand
 	errPri  int
 	err     string
+	// steps[n] is the position after n+1 steps, the one next passes on
+	// at that depth (at most 4 steps): one array in q, not a position
+	// on the heap per step tried (a recursive call's argument escapes).
+	steps [4]pos
 }
 
 func (q *search) init(g *gen, s *State) {
@@ -341,6 +356,12 @@ func (q *search) addHop(from, to int, mark bool) bool {
 	}
 	return true
 }
+
+// wants reports whether a failure of priority pri would be kept (fail).
+func (q *search) wants(pri int) bool { return pri > q.errPri }
+
+// name is the hop as written, "13/7" or "bar/22".
+func (h hop) name() string { return pointName(int(h.from)) + "/" + pointName(int(h.to)) }
 
 func (q *search) fail(pri int, format string, args ...any) {
 	if pri > q.errPri {
@@ -483,7 +504,8 @@ func (q *search) next(p *pos, done int) {
 			continue
 		}
 		h := q.hops[i]
-		name := pointName(int(h.from)) + "/" + pointName(int(h.to))
+		// The messages below are written only when they would be kept
+		// (q.wants): a search that succeeds formats none.
 		// Error priority: a rule that blocks a step (class 200) says more
 		// than dice that do not add up (class 100); deeper failures win
 		// within a class.
@@ -497,11 +519,15 @@ func (q *search) next(p *pos, done int) {
 					pri = 0
 				}
 			}
-			q.fail(pri, "%s: no checker of yours on %s", name, slotName(cur))
+			if q.wants(pri) {
+				q.fail(pri, "%s: no checker of yours on %s", h.name(), slotName(cur))
+			}
 			continue
 		}
 		if cur != Bar && p.me[Bar] > 0 {
-			q.fail(rulePri, "%s: a checker on the bar must enter first", name)
+			if q.wants(rulePri) {
+				q.fail(rulePri, "%s: a checker on the bar must enter first", h.name())
+			}
 			continue
 		}
 		left := 0
@@ -511,11 +537,15 @@ func (q *search) next(p *pos, done int) {
 			}
 		}
 		if left == 0 {
-			q.fail(dicePri, "%s: no die is left for it", name)
+			if q.wants(dicePri) {
+				q.fail(dicePri, "%s: no die is left for it", h.name())
+			}
 			continue
 		}
 		if cur-int(h.to) > left {
-			q.fail(dicePri, "%s: the dice left (%s) cannot make it", name, q.left())
+			if q.wants(dicePri) {
+				q.fail(dicePri, "%s: the dice left (%s) cannot make it", h.name(), q.left())
+			}
 			continue
 		}
 		var tried uint8
@@ -530,14 +560,19 @@ func (q *search) next(p *pos, done int) {
 			tried |= 1 << d
 			t := cur - d
 			if h.to != Off && t < int(h.to) {
-				q.fail(dicePri, "%s: the dice left (%s) cannot make it", name, q.left())
+				if q.wants(dicePri) {
+					q.fail(dicePri, "%s: the dice left (%s) cannot make it", h.name(), q.left())
+				}
 				continue
 			}
 			if !p.can(cur, d) {
-				q.fail(rulePri, "%s: %s", name, blockReason(p, cur, d))
+				if q.wants(rulePri) {
+					q.fail(rulePri, "%s: %s", h.name(), blockReason(p, cur, d))
+				}
 				continue
 			}
-			r := *p
+			r := &q.steps[q.ns]
+			*r = *p
 			r.move(cur, d)
 			q.dused[k] = true
 			q.ns++
@@ -546,10 +581,10 @@ func (q *search) next(p *pos, done int) {
 			q.started[i] = true
 			if t == int(h.to) || h.to == Off && t <= 0 {
 				q.cur[i] = -1
-				q.next(&r, done+1)
+				q.next(r, done+1)
 			} else {
 				q.cur[i] = int8(t)
-				q.next(&r, done)
+				q.next(r, done)
 			}
 			q.cur[i] = int8(cur)
 			q.started[i] = started
@@ -599,6 +634,7 @@ func (q *search) finish(p *pos) {
 	j := q.g.find(p.k0, p.k1)
 	if j < 0 {
 		switch {
+		case !q.wants(1000): // a failure of this class is kept already
 		case q.ns < q.g.bestN:
 			q.fail(1000, "this play uses %s but %d can be played; a player must use as many dice as possible", diceCount(q.ns), q.g.bestN)
 		case q.pips < q.g.bestPips:
@@ -610,7 +646,7 @@ func (q *search) finish(p *pos) {
 	}
 	hits := p.hitMask()
 	if miss := q.marked &^ hits; miss != 0 {
-		for t := 1; t <= 24; t++ {
+		for t := 1; t <= 24 && q.wants(900); t++ {
 			if miss&(1<<t) != 0 {
 				q.fail(900, "point %d is marked as a hit, but this play hits nothing there", t)
 				break

@@ -1130,3 +1130,37 @@ func TestApplyListed(t *testing.T) {
 		t.Error("no game ended: the winning move was not met")
 	}
 }
+
+// AppendFound and AppendStack append what Found and Stack return, after
+// what dst holds, in every state of seeded games in which cards are found
+// (and for a player out of range, nothing).
+func TestAppendCards(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	found := 0
+	for g := range 3 {
+		s, err := lab.New(lab.Options{Players: 2 + g, Seed: uint64(g)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ply := 0; ply < 2000; ply++ {
+			for p := -1; p <= s.Players(); p++ {
+				prefix := []uint8{99, 98}
+				if got, want := s.AppendFound(slices.Clone(prefix), p), append(slices.Clone(prefix), s.Found(p)...); !slices.Equal(got, want) {
+					t.Fatalf("%s: AppendFound(%v, %d) = %v; want %v", s, prefix, p, got, want)
+				}
+				if got, want := s.AppendStack(slices.Clone(prefix), p), append(slices.Clone(prefix), s.Stack(p)...); !slices.Equal(got, want) {
+					t.Fatalf("%s: AppendStack(%v, %d) = %v; want %v", s, prefix, p, got, want)
+				}
+				found += len(s.Found(p))
+			}
+			moves := s.LegalMoves()
+			if len(moves) == 0 {
+				break
+			}
+			s = s.ApplyListed(moves[rng.IntN(len(moves))])
+		}
+	}
+	if found == 0 {
+		t.Error("no card was found in any state: the test checked empty lists only")
+	}
+}

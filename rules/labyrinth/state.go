@@ -388,6 +388,24 @@ func (s State) Stack(p int) []uint8 {
 	return append([]uint8(nil), s.cards[p][s.found[p]:s.count[p]]...)
 }
 
+// AppendFound appends Found(p) to dst and returns the extended slice,
+// without a slice of its own (nothing for a player out of range).
+func (s State) AppendFound(dst []uint8, p int) []uint8 {
+	if p < 0 || p >= int(s.n) {
+		return dst
+	}
+	return append(dst, s.cards[p][:s.found[p]]...)
+}
+
+// AppendStack appends Stack(p) to dst and returns the extended slice,
+// without a slice of its own (nothing for a player out of range).
+func (s State) AppendStack(dst []uint8, p int) []uint8 {
+	if p < 0 || p >= int(s.n) {
+		return dst
+	}
+	return append(dst, s.cards[p][s.found[p]:s.count[p]]...)
+}
+
 // Target returns player p's current target card (the top of his stack,
 // 1..24), or 0 when he has found all his cards (his target is then his
 // start square) or the card is hidden.
