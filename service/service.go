@@ -42,6 +42,14 @@ import (
 // itself a gRPC server (server.NewGRPCService makes it one), so that this
 // package links no gRPC server or transport code. The zero value is not
 // usable; use New.
+//
+// An answer is read-only: to save the memory and the collector's work of
+// thousands of equal small messages, the result states of one answer share
+// the sub-messages that are equal (a Labyrinth board's tiles, an Abalone
+// colour's cells that did not move, a backgammon colour's unchanged point
+// counts, a repeated step), so changing one in place would change it in
+// every move that holds it. proto.Clone an answer before changing it. It
+// encodes as if every move had its own (answers are byte-identical).
 type Server struct {
 	engines map[string]Engine
 }
