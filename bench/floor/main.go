@@ -307,6 +307,13 @@ func calls(states []load.State) []*call {
 // captureCalls is the wide request set of -capture.
 func captureCalls(states []load.State) []*call {
 	out := calls(states)
+	// Refused REST bodies (REST only): each error answer's words too.
+	for _, game := range []string{"backgammon", "abalone"} {
+		for i, body := range []string{`{"state":{"text":"garbage"}}`, `{"stat":1}`, `{"state":`, "  \n{\"state\":{\"text\":\"x\"}}\t ", `{"state":{"text":"\ud800"}}`,
+			`{"includeResults":"yes"}`, `[]`, `{"state":{"text":"x"}} trailing`, `{"state":{"text":"x"},"state":{"text":"y"}}`, `{"readMask":"moves.nope"}`, `{"state":{"typed":1}}`, `{"state":{"text":1}}`} {
+			out = append(out, &call{id: fmt.Sprintf("%s/refused/%d", game, i), restPath: "/v1/games/" + game + ":legalMoves", restBody: []byte(body)})
+		}
+	}
 	for _, s := range states {
 		add := func(id, method string, req proto.Message) {
 			path, body := restOf(s.Game, method, req)
@@ -593,11 +600,13 @@ func capture(ctx context.Context, srv *proc, cs []*call, path string) error {
 	client := &http.Client{Timeout: 30 * time.Second}
 	var out []raw.Call
 	for _, c := range cs {
-		ans, err := invoke(ctx, srv.conn, c.method, c.req)
-		if err != nil {
-			ans = []byte("error: " + err.Error())
+		if c.method != "" {
+			ans, err := invoke(ctx, srv.conn, c.method, c.req)
+			if err != nil {
+				ans = []byte("error: " + err.Error())
+			}
+			out = append(out, raw.Call{Method: c.id + " " + c.method, Request: c.req, Response: ans})
 		}
-		out = append(out, raw.Call{Method: c.id + " " + c.method, Request: c.req, Response: ans})
 		if c.restPath != "" {
 			code, body, err := restCall(client, "http://"+srv.http, c)
 			if err != nil {
