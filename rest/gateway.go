@@ -106,8 +106,9 @@ type strictJSON struct {
 }
 
 // Marshal implements runtime.Marshaler. A message of the API is written by
-// rest/fastjson: protojson's JSON (EmitDefaultValues), compact, about
-// five times faster and with a twenty-fifth of the allocations; what
+// rest/fastjson: protojson's JSON (EmitDefaultValues), compact, through the
+// generated gamerulesv1json (about fifty times faster than protojson, with
+// no allocation but the answer's); what
 // fastjson does not write (well-known types; the error Status, whose
 // details are Any) and what fails (a string that is not UTF-8) goes to
 // protojson, which writes or refuses it as before.

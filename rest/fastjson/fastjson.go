@@ -12,6 +12,13 @@
 // that json.Compact of protojson's output and this package's output are
 // the same bytes, for every answer of seeded play of every game.
 //
+// The API's messages (package gamerulesv1) are written by the generated
+// gen/go/gamerules/v1/gamerulesv1json (tools/protoc-gen-go-fastjson),
+// which reads their Go structs: no reflection, no allocation but the
+// output's. Any other message is written from a per-type plan through
+// protobuf reflection. The tests check both ways against protojson, and
+// that every API type this package supports is generated.
+//
 // Only plain messages are handled: a message that holds (at any depth) a
 // well-known type (google.protobuf.*, which protojson writes in special
 // forms), a group, or an extension is not Supported, and Append refuses
@@ -20,7 +27,7 @@
 //
 // Files:
 //
-//	fastjson.go  Append, Supported, ErrUnsupported: the per-type plan and the writer
+//	fastjson.go  Append, Supported, ErrUnsupported: the generated writer first, else the per-type plan and the reflective writer
 package fastjson
 
 import (
