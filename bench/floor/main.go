@@ -36,8 +36,9 @@
 //
 // With -capture FILE it instead writes gamerulesd's answers (gRPC bytes
 // and REST bodies) to a wider set of requests (every state, every listed
-// move, with and without results and typed states, Score) to FILE and
-// exits: two builds' files compared with cmp prove that a change left
+// move, with and without results and typed states, read masks, Score, and
+// REST bodies that are refused, for their error answers' words) to FILE
+// and exits: two builds' files compared with cmp prove that a change left
 // every answer byte-identical.
 package main
 
