@@ -106,8 +106,9 @@ type strictJSON struct {
 }
 
 // Marshal implements runtime.Marshaler. A message of the API is written by
-// rest/fastjson: protojson's JSON (EmitDefaultValues), compact, about
-// five times faster and with a twenty-fifth of the allocations; what
+// rest/fastjson: protojson's JSON (EmitDefaultValues), compact, through the
+// generated gamerulesv1json (about fifty times faster than protojson, with
+// no allocation but the answer's); what
 // fastjson does not write (well-known types; the error Status, whose
 // details are Any) and what fails (a string that is not UTF-8) goes to
 // protojson, which writes or refuses it as before.
@@ -134,6 +135,18 @@ func (m strictJSON) NewDecoder(r io.Reader) runtime.Decoder {
 		if len(bytes.TrimSpace(b)) == 0 {
 			return io.EOF // the gateway reads an empty body as an empty request
 		}
-		return restjson.Decode(b, v, m.JSONPb.Unmarshal)
+		return restjson.Decode(b, v, m.unmarshal)
 	})
+}
+
+// unmarshal decodes a body that restjson.Decode has checked is exactly one
+// JSON value: a message straight with protojson (runtime.JSONPb would
+// first copy the value out through an encoding/json Decoder, a second
+// scan of the body). What protojson refuses goes to JSONPb, as before, so
+// that a refused body's error is the same, word for word.
+func (m strictJSON) unmarshal(b []byte, v any) error {
+	if pm, ok := v.(proto.Message); ok && m.JSONPb.UnmarshalOptions.Unmarshal(b, pm) == nil {
+		return nil
+	}
+	return m.JSONPb.Unmarshal(b, v)
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates gen/ from proto/: Go messages, gRPC stubs, the grpc-gateway
-# handlers and the OpenAPI document (completed by internal/openapipatch). The generators are built from the pinned
+# handlers, the REST answers' JSON writer (tools/protoc-gen-go-fastjson, the
+# project's own plugin) and the OpenAPI document (completed by internal/openapipatch). The generators are built from the pinned
 # versions in tools/ into .bin/ (first run: a minute or two; later runs: cached).
 # Go 1.27.3, go.mod's toolchain line (this machine's Go 1.26 runs with GOTOOLCHAIN=local).
 export GOTOOLCHAIN=go1.27.3
@@ -14,7 +15,8 @@ export PATH="$GOBIN:$PATH"
   google.golang.org/grpc/cmd/protoc-gen-go-grpc \
   github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-grpc-gateway \
   github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2 \
-  github.com/planetscale/vtprotobuf/cmd/protoc-gen-go-vtproto)
+  github.com/planetscale/vtprotobuf/cmd/protoc-gen-go-vtproto \
+  ./protoc-gen-go-fastjson)
 (cd tools/buf && GOWORK=off go install github.com/bufbuild/buf/cmd/buf)
 buf lint
 rm -rf gen/go

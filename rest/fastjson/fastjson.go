@@ -12,6 +12,13 @@
 // that json.Compact of protojson's output and this package's output are
 // the same bytes, for every answer of seeded play of every game.
 //
+// The API's messages (package gamerulesv1) are written by the generated
+// gen/go/gamerules/v1/gamerulesv1json (tools/protoc-gen-go-fastjson),
+// which reads their Go structs: no reflection, no allocation but the
+// output's. Any other message is written from a per-type plan through
+// protobuf reflection. The tests check both ways against protojson, and
+// that every API type this package supports is generated.
+//
 // Only plain messages are handled: a message that holds (at any depth) a
 // well-known type (google.protobuf.*, which protojson writes in special
 // forms), a group, or an extension is not Supported, and Append refuses
@@ -20,29 +27,25 @@
 //
 // Files:
 //
-//	fastjson.go  Append, Supported, ErrUnsupported: the per-type plan and the writer
+//	fastjson.go  Append, Supported, ErrUnsupported: the generated writer first, else the per-type plan and the reflective writer
 package fastjson
 
 import (
-	"encoding/base64"
 	"errors"
-	"math"
-	"math/bits"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1json"
+	"github.com/gamerules/gamerules/internal/jsonwrite"
 )
 
 // ErrUnsupported is Append's error for a message it does not write (see
 // the package doc); protojson can write it.
 var ErrUnsupported = errors.New("fastjson: message type not supported")
-
-// errInvalidUTF8 is Append's error for a string that is not UTF-8.
-var errInvalidUTF8 = errors.New("fastjson: string field is not valid UTF-8")
 
 // plan is how one message type is written: its fields in declaration
 // order with their quoted JSON names.
@@ -157,7 +160,21 @@ func build(md protoreflect.MessageDescriptor, local map[protoreflect.FullName]*p
 
 // Append appends m as JSON to b. Errors: ErrUnsupported (the type is not
 // Supported) and an invalid UTF-8 string; b is then returned unchanged.
+// A message of the API (package gamerulesv1) is written by the generated
+// gen/go/gamerules/v1/gamerulesv1json, which reads its Go struct; any
+// other by the plan, through protobuf reflection.
 func Append(b []byte, m protoreflect.Message) ([]byte, error) {
+	if out, ok, err := gamerulesv1json.Append(b, m.Interface()); ok {
+		if err != nil {
+			return b, err
+		}
+		return out, nil
+	}
+	return appendReflect(b, m)
+}
+
+// appendReflect is Append through protobuf reflection, for every type.
+func appendReflect(b []byte, m protoreflect.Message) ([]byte, error) {
 	p := planOf(m.Descriptor())
 	if !p.ok {
 		return b, ErrUnsupported
@@ -292,7 +309,7 @@ func appendMap(b []byte, mp protoreflect.Map, f *field) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if b, err = appendString(b, k.String()); err != nil {
+		if b, err = jsonwrite.AppendString(b, k.String()); err != nil {
 			return b, err
 		}
 		b = append(b, ':')
@@ -310,24 +327,21 @@ func appendValue(b []byte, v protoreflect.Value, fd protoreflect.FieldDescriptor
 	case protoreflect.BoolKind:
 		return strconv.AppendBool(b, v.Bool()), nil
 	case protoreflect.StringKind:
-		return appendString(b, v.String())
+		return jsonwrite.AppendString(b, v.String())
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
 		return strconv.AppendInt(b, v.Int(), 10), nil
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
 		return strconv.AppendUint(b, v.Uint(), 10), nil
 	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		b = append(b, '"')
-		return append(strconv.AppendInt(b, v.Int(), 10), '"'), nil
+		return jsonwrite.AppendInt64(b, v.Int()), nil
 	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		b = append(b, '"')
-		return append(strconv.AppendUint(b, v.Uint(), 10), '"'), nil
+		return jsonwrite.AppendUint64(b, v.Uint()), nil
 	case protoreflect.FloatKind:
-		return appendFloat(b, v.Float(), 32), nil
+		return jsonwrite.AppendFloat(b, v.Float(), 32), nil
 	case protoreflect.DoubleKind:
-		return appendFloat(b, v.Float(), 64), nil
+		return jsonwrite.AppendFloat(b, v.Float(), 64), nil
 	case protoreflect.BytesKind:
-		b = append(b, '"')
-		return append(base64.StdEncoding.AppendEncode(b, v.Bytes()), '"'), nil
+		return jsonwrite.AppendBytes(b, v.Bytes()), nil
 	case protoreflect.EnumKind:
 		if ev := fd.Enum().Values().ByNumber(v.Enum()); ev != nil {
 			b = append(b, '"')
@@ -338,80 +352,4 @@ func appendValue(b []byte, v protoreflect.Value, fd protoreflect.FieldDescriptor
 		return appendMessage(b, v.Message(), sub)
 	}
 	return b, ErrUnsupported
-}
-
-// appendString writes s quoted as protojson does: ", \ and control
-// characters escaped (\b \f \n \r \t, else \u00XX), nothing else.
-func appendString(b []byte, s string) ([]byte, error) {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && n == 1 {
-				return b, errInvalidUTF8
-			}
-			i += n
-			continue
-		}
-		if c >= ' ' && c != '"' && c != '\\' {
-			i++
-			continue
-		}
-		b = append(b, s[start:i]...)
-		b = append(b, '\\')
-		switch c {
-		case '"', '\\':
-			b = append(b, c)
-		case '\b':
-			b = append(b, 'b')
-		case '\f':
-			b = append(b, 'f')
-		case '\n':
-			b = append(b, 'n')
-		case '\r':
-			b = append(b, 'r')
-		case '\t':
-			b = append(b, 't')
-		default:
-			b = append(b, 'u')
-			b = append(b, "0000"[1+(bits.Len32(uint32(c))-1)/4:]...)
-			b = strconv.AppendUint(b, uint64(c), 16)
-		}
-		i++
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"'), nil
-}
-
-// appendFloat is protojson's float writer (internal/encoding/json), which
-// follows encoding/json: 'f' format, or 'e' for very small and very large
-// magnitudes with a one-digit exponent unpadded; NaN and the infinities as
-// strings.
-func appendFloat(b []byte, n float64, bitSize int) []byte {
-	switch {
-	case math.IsNaN(n):
-		return append(b, `"NaN"`...)
-	case math.IsInf(n, +1):
-		return append(b, `"Infinity"`...)
-	case math.IsInf(n, -1):
-		return append(b, `"-Infinity"`...)
-	}
-	format := byte('f')
-	if abs := math.Abs(n); abs != 0 {
-		if bitSize == 64 && (abs < 1e-6 || abs >= 1e21) ||
-			bitSize == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
-			format = 'e'
-		}
-	}
-	b = strconv.AppendFloat(b, n, format, -1, bitSize)
-	if format == 'e' {
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
 }

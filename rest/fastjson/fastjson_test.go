@@ -16,6 +16,8 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
+	"github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1json"
 	"github.com/gamerules/gamerules/rest/fastjson"
 	"github.com/gamerules/gamerules/service"
 )
@@ -35,18 +37,31 @@ func gatewayJSON(t testing.TB, m proto.Message) []byte {
 	return out.Bytes()
 }
 
+// same checks that Append (for the API's messages, the generated
+// gamerulesv1json) and the reflective writer alone both write m as
+// protojson does, after a prefix that must be kept as it is.
 func same(t *testing.T, what string, m proto.Message) {
 	t.Helper()
-	got, err := fastjson.Append(nil, m.ProtoReflect())
-	if err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	if want := gatewayJSON(t, m); !bytes.Equal(got, want) {
-		i := 0
-		for i < len(got) && i < len(want) && got[i] == want[i] {
-			i++
+	want := gatewayJSON(t, m)
+	prefix := []byte(`{"x":`)
+	for _, w := range []struct {
+		name   string
+		append func([]byte, protoreflect.Message) ([]byte, error)
+	}{{"Append", fastjson.Append}, {"reflection", fastjson.AppendReflect}} {
+		out, err := w.append(append([]byte(nil), prefix...), m.ProtoReflect())
+		if err != nil {
+			t.Fatalf("%s (%s): %v", what, w.name, err)
 		}
-		t.Fatalf("%s: differs at byte %d:\n got …%s\nwant …%s", what, i, got[max(0, i-40):min(len(got), i+40)], want[max(0, i-40):min(len(want), i+40)])
+		if !bytes.HasPrefix(out, prefix) {
+			t.Fatalf("%s (%s): the prefix was overwritten: %.20q", what, w.name, out)
+		}
+		if got := out[len(prefix):]; !bytes.Equal(got, want) {
+			i := 0
+			for i < len(got) && i < len(want) && got[i] == want[i] {
+				i++
+			}
+			t.Fatalf("%s (%s): differs at byte %d:\n got …%s\nwant …%s", what, w.name, i, got[max(0, i-40):min(len(got), i+40)], want[max(0, i-40):min(len(want), i+40)])
+		}
 	}
 }
 
@@ -214,12 +229,76 @@ func TestSameAsProtojsonOnRandomMessages(t *testing.T) {
 	if types < 40 {
 		t.Fatalf("only %d API message types supported", types)
 	}
-	bad := &gamerulesv1.Move{Notation: "a\xffb"}
-	if _, err := fastjson.Append(nil, bad.ProtoReflect()); err == nil {
-		t.Error("invalid UTF-8 written")
+	for _, bad := range []proto.Message{
+		&gamerulesv1.Move{Notation: "a\xffb"},
+		&gamerulesv1.LegalMovesResponse{Moves: []*gamerulesv1.Move{{Notation: "ok"}, {Result: &gamerulesv1.GameState{Text: "\xc3("}}}},
+		&gamerulesv1.ImportRecordResponse{Tags: map[string]string{"ok": "ok", "\xff": "v"}},
+		&gamerulesv1.ImportRecordResponse{Tags: map[string]string{"k": "v\xff"}},
+	} {
+		for name, write := range map[string]func([]byte, protoreflect.Message) ([]byte, error){"Append": fastjson.Append, "reflection": fastjson.AppendReflect} {
+			if out, err := write([]byte("prefix"), bad.ProtoReflect()); err == nil || string(out) != "prefix" {
+				t.Errorf("%T (%s): invalid UTF-8 written: %q, %v", bad, name, out, err)
+			}
+		}
+		if _, err := protojson.Marshal(bad); err == nil {
+			t.Errorf("%T: protojson wrote invalid UTF-8 (the test's premise)", bad)
+		}
 	}
-	if _, err := protojson.Marshal(bad); err == nil {
-		t.Error("protojson wrote invalid UTF-8 (the test's premise)")
+}
+
+// TestGeneratedWritesTheAPI: the generated writer (gamerulesv1json)
+// writes every message type that an RPC of the API answers with, or that
+// such an answer holds, and that the reflective writer supports, so that
+// no answer falls back to reflection unnoticed; and no other (requests
+// are read, never written).
+func TestGeneratedWritesTheAPI(t *testing.T) {
+	sd := gamerulesv1grpc.File_gamerules_v1_service_proto.Services().ByName("GameRules")
+	answered := map[protoreflect.FullName]bool{}
+	var hold func(md protoreflect.MessageDescriptor)
+	hold = func(md protoreflect.MessageDescriptor) {
+		if answered[md.FullName()] {
+			return
+		}
+		answered[md.FullName()] = true
+		for i := 0; i < md.Fields().Len(); i++ {
+			if fd := md.Fields().Get(i); fd.Message() != nil {
+				hold(fd.Message())
+			}
+		}
+	}
+	methods := sd.Methods()
+	for i := 0; i < methods.Len(); i++ {
+		hold(methods.Get(i).Output())
+	}
+	n, generated := 0, 0
+	protoregistry.GlobalTypes.RangeMessages(func(mt protoreflect.MessageType) bool {
+		md := mt.Descriptor()
+		if !strings.HasPrefix(string(md.FullName()), "gamerules.v1.") {
+			return true
+		}
+		_, ok, err := gamerulesv1json.Append(nil, mt.New().Interface())
+		if want := fastjson.Supported(md) && answered[md.FullName()]; ok != want || err != nil {
+			t.Errorf("%s: generated %v, want %v (supported by reflection %v, answered %v; %v)", md.FullName(), ok, want, fastjson.Supported(md), answered[md.FullName()], err)
+		}
+		n++
+		if ok {
+			generated++
+		}
+		return true
+	})
+	if n < 50 || generated < 30 {
+		t.Fatalf("only %d API message types, %d generated", n, generated)
+	}
+	for _, m := range []proto.Message{&gamerulesv1.LegalMovesResponse{}, &gamerulesv1.ApplyMoveResponse{}, &gamerulesv1.GameState{}, &gamerulesv1.BackgammonMove{}} {
+		if _, ok, _ := gamerulesv1json.Append(nil, m); !ok {
+			t.Errorf("%T not generated", m)
+		}
+	}
+	if _, ok, _ := gamerulesv1json.Append(nil, &gamerulesv1.LegalMovesRequest{}); ok {
+		t.Error("a request generated")
+	}
+	if _, ok, _ := gamerulesv1json.Append(nil, &structpb.Struct{}); ok {
+		t.Error("a well-known type written by the generated writer")
 	}
 }
 
@@ -270,6 +349,13 @@ func BenchmarkMarshal(b *testing.B) {
 			var buf []byte
 			for b.Loop() {
 				buf, _ = fastjson.Append(buf[:0], resp.ProtoReflect())
+			}
+		})
+		b.Run(name+"/reflection", func(b *testing.B) {
+			b.ReportAllocs()
+			var buf []byte
+			for b.Loop() {
+				buf, _ = fastjson.AppendReflect(buf[:0], resp.ProtoReflect())
 			}
 		})
 	}

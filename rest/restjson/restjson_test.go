@@ -1,12 +1,15 @@
 package restjson
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 )
@@ -59,5 +62,48 @@ func TestMarshalIsProtojson(t *testing.T) {
 	}
 	if strings.ReplaceAll(string(slow), " ", "") != string(fast) {
 		t.Errorf("Marshal = %s; protojson %s", fast, slow)
+	}
+}
+
+// TestMarshalAnswersAreTheirOwn: Marshal writes into a reused scratch
+// buffer; each answer it returns is a copy that later calls (of smaller,
+// larger and refused messages) leave as it was, and equals protojson's.
+func TestMarshalAnswersAreTheirOwn(t *testing.T) {
+	big := &gamerulesv1.LegalMovesResponse{}
+	for i := range 400 {
+		big.Moves = append(big.Moves, &gamerulesv1.Move{Notation: strings.Repeat("m", i%30)})
+	}
+	msgs := []proto.Message{
+		&gamerulesv1.Move{Notation: "24/18 13/11"},
+		big,
+		&gamerulesv1.Move{Notation: "bad \xff"}, // refused by fastjson and protojson
+		&gamerulesv1.GameState{Text: "x"},
+		big,
+	}
+	var outs [][]byte
+	for round := 0; round < 3; round++ {
+		for _, m := range msgs {
+			b, err := Marshal(m)
+			if err != nil {
+				b = nil
+			}
+			outs = append(outs, b)
+		}
+	}
+	for i, b := range outs {
+		m := msgs[i%len(msgs)]
+		want, err := MarshalOptions.Marshal(m)
+		if err != nil {
+			want = nil
+		} else {
+			var c bytes.Buffer
+			if err := json.Compact(&c, want); err != nil {
+				t.Fatal(err)
+			}
+			want = c.Bytes()
+		}
+		if !bytes.Equal(b, want) {
+			t.Errorf("answer %d (%T): %.60q, want %.60q", i, m, b, want)
+		}
 	}
 }

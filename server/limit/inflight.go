@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -200,7 +201,7 @@ func Deadline(d time.Duration) grpc.UnaryServerInterceptor {
 // after the body has been read (Body), so that a slow upload holds no slot.
 func (l *InFlight) HTTP(next http.Handler, refused Counter) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		buf := &bufferedResponse{header: http.Header{}, code: http.StatusOK}
+		buf := newBufferedResponse()
 		if !l.produce(w, r, next, buf, refused) {
 			return
 		}
@@ -214,6 +215,7 @@ func (l *InFlight) HTTP(next http.Handler, refused Counter) http.Handler {
 			return
 		}
 		buf.writeTo(w)
+		buf.free()
 	})
 }
 
@@ -244,6 +246,34 @@ type bufferedResponse struct {
 	code   int
 	wrote  bool
 	body   bytes.Buffer
+}
+
+// bufferedResponses are the bufferedResponses written and freed (free),
+// reused so that a REST call does not allocate a header map and a body
+// buffer of its answer's size each time.
+var bufferedResponses = sync.Pool{New: func() any { return &bufferedResponse{header: http.Header{}} }}
+
+// maxPooledBody is the largest body buffer kept for reuse: a bigger
+// one (a big Batch's answer) is left to the garbage collector.
+const maxPooledBody = 256 << 10
+
+func newBufferedResponse() *bufferedResponse {
+	b := bufferedResponses.Get().(*bufferedResponse)
+	b.code = http.StatusOK
+	return b
+}
+
+// free empties b and keeps it for reuse. Only once b has been written out
+// (writeTo: w copied the bytes; the header's values are in w's header,
+// which b's emptied map no longer shares) and nothing else holds it.
+func (b *bufferedResponse) free() {
+	if b.body.Cap() > maxPooledBody {
+		return
+	}
+	clear(b.header)
+	b.code, b.wrote = 0, false
+	b.body.Reset()
+	bufferedResponses.Put(b)
 }
 
 func (b *bufferedResponse) Header() http.Header { return b.header }

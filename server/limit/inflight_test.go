@@ -3,6 +3,10 @@ package limit
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -104,5 +108,55 @@ func TestRequestTimeout(t *testing.T) {
 	_, _ = intercept(ctx2, nil, info, h)
 	if got > 2*time.Second {
 		t.Errorf("client deadline 1h: handler sees %v; want it cut to 2s", got)
+	}
+}
+
+// TestHTTPReusedBuffersLeaveNothing: InFlight.HTTP reuses its answer
+// buffers (header map and body); one answer's status, headers and body
+// never show in the next, nor does the next change what an earlier
+// answer's writer was given.
+func TestHTTPReusedBuffersLeaveNothing(t *testing.T) {
+	answers := []struct {
+		code   int
+		header map[string]string
+		body   string
+	}{
+		{http.StatusCreated, map[string]string{"Content-Type": "application/json", "X-One": "1"}, strings.Repeat("first ", 1000)},
+		{0, map[string]string{"Content-Type": "text/plain"}, "second"},
+		{http.StatusTeapot, nil, ""},
+		{0, map[string]string{"X-Four": "4"}, `{"fourth":true}`},
+	}
+	i := 0
+	h := NewInFlight(1, time.Second).HTTP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a := answers[i]
+		for k, v := range a.header {
+			w.Header().Set(k, v)
+		}
+		if a.code != 0 {
+			w.WriteHeader(a.code)
+		}
+		_, _ = io.WriteString(w, a.body)
+	}), nil)
+	var recs []*httptest.ResponseRecorder
+	for range 3 {
+		for i = range answers {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest("POST", "/", nil))
+			recs = append(recs, rec)
+		}
+	}
+	for n, rec := range recs {
+		a := answers[n%len(answers)]
+		code := a.code
+		if code == 0 {
+			code = http.StatusOK
+		}
+		want := http.Header{}
+		for k, v := range a.header {
+			want.Set(k, v)
+		}
+		if rec.Code != code || rec.Body.String() != a.body || !reflect.DeepEqual(rec.Header(), want) {
+			t.Errorf("answer %d: %d %v %.30q, want %d %v %.30q", n, rec.Code, rec.Header(), rec.Body.String(), code, want, a.body)
+		}
 	}
 }

@@ -35,11 +35,15 @@ func (Codec) Unmarshal(data mem.BufferSlice, v any) error {
 func (Codec) Name() string { return "proto" }
 
 // Call is one captured call: the full method ("/gamerules.v1.GameRules/LegalMoves"),
-// the request and the server's answer, both encoded.
+// the request and the server's answer, both encoded. A REST call
+// (bench/floor/samebytesrest) has Method "POST /v1/games/backgammon:legalMoves",
+// the request and answer bodies, and the answer's HTTP status and headers.
 type Call struct {
 	Method   string
 	Request  []byte
 	Response []byte
+	Status   int                 // REST only
+	Header   map[string][]string // REST only
 }
 
 // Write writes the calls to path (gob).
