@@ -19,7 +19,11 @@ import (
 // Without trusted proxies, everyone behind a proxy is one client.
 func Clients(next http.Handler, trusted []netip.Prefix) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		next.ServeHTTP(w, r.WithContext(WithClient(r.Context(), ClientAddr(r, trusted))))
+		r, s := scopeOf(r)
+		prev := s.client
+		s.client = ClientAddr(r, trusted)
+		defer func() { s.client = prev }()
+		next.ServeHTTP(w, r)
 	})
 }
 

@@ -235,9 +235,13 @@ func (l *InFlight) produce(w http.ResponseWriter, r *http.Request, next http.Han
 	}
 	// A heavy call gives its slot back when it enters the heavy lane
 	// (Admission.CostGate), so that heavy work leaves the slots to light.
-	ctx, release := holdSlot(r.Context(), release)
-	defer release()
-	next.ServeHTTP(buf, r.WithContext(ctx))
+	r, s := scopeOf(r)
+	hold := &slotHold{release: release}
+	defer hold.give()
+	prev := s.slot
+	s.slot = hold
+	defer func() { s.slot = prev }()
+	next.ServeHTTP(buf, r)
 	return true
 }
 
