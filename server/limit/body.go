@@ -132,7 +132,6 @@ func (b budgetReader) Read(p []byte) (int, error) {
 // which InFlight.HTTP charges the answer it keeps in memory to.
 type holdKey struct{}
 
-
 // readBody reads r's whole body, at most limit bytes (charged to held, if
 // not nil), and puts it back as an in-memory reader. When it cannot, it
 // answers and returns false.
