@@ -54,10 +54,8 @@ func Body(next http.Handler, maxBytes int64, budget *BodyBudget) http.Handler {
 		if !readBody(w, r, maxBytes, held) {
 			return
 		}
-		r, s := scopeOf(r)
-		prev := s.hold
+		r, s := scopeOf(r, func(s *requestScope) bool { return s.hold != nil })
 		s.hold = held
-		defer func() { s.hold = prev }()
 		next.ServeHTTP(w, r)
 	})
 }

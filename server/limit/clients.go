@@ -19,10 +19,8 @@ import (
 // Without trusted proxies, everyone behind a proxy is one client.
 func Clients(next http.Handler, trusted []netip.Prefix) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r, s := scopeOf(r)
-		prev := s.client
+		r, s := scopeOf(r, func(s *requestScope) bool { return s.client != nil })
 		s.client = ClientAddr(r, trusted)
-		defer func() { s.client = prev }()
 		next.ServeHTTP(w, r)
 	})
 }

@@ -235,12 +235,10 @@ func (l *InFlight) produce(w http.ResponseWriter, r *http.Request, next http.Han
 	}
 	// A heavy call gives its slot back when it enters the heavy lane
 	// (Admission.CostGate), so that heavy work leaves the slots to light.
-	r, s := scopeOf(r)
+	r, s := scopeOf(r, func(s *requestScope) bool { return s.slot != nil })
 	hold := &slotHold{release: release}
 	defer hold.give()
-	prev := s.slot
 	s.slot = hold
-	defer func() { s.slot = prev }()
 	next.ServeHTTP(buf, r)
 	return true
 }

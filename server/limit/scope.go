@@ -13,9 +13,12 @@ import (
 // REST call, issue 35). Its Value answers their keys (clientKey, holdKey,
 // slotKey) once a layer has set them, and any other key, or one not set,
 // from the request's context, so that the lookups (ClientOf,
-// Admission.Client, yieldSlot) see what they saw before. A layer restores
-// what it set when it returns, so that a layer nested in another of the
-// same kind shadows it only while it runs, as a context value would.
+// Admission.Client, yieldSlot) see what they saw before. A layer sets its
+// field once, before it calls the next handler, and never again, so that
+// nothing the handler starts can see it change; a layer nested in another
+// of the same kind (its field already set) makes a scope of its own over
+// the outer one, which it shadows for its handler only, as a context value
+// would.
 type requestScope struct {
 	context.Context
 	client any // a string, once Clients has run; kept as an interface, so that Value does not convert it each time
@@ -48,9 +51,10 @@ func (s *requestScope) Value(key any) any {
 }
 
 // scopeOf is r's scope, and r with it: r itself when an outer layer made
-// the scope, else a copy of r whose context is a new scope.
-func scopeOf(r *http.Request) (*http.Request, *requestScope) {
-	if s, ok := r.Context().Value(scopeKey{}).(*requestScope); ok {
+// the scope and set reports the caller's field unset in it, else a copy of
+// r whose context is a new scope.
+func scopeOf(r *http.Request, set func(*requestScope) bool) (*http.Request, *requestScope) {
+	if s, ok := r.Context().Value(scopeKey{}).(*requestScope); ok && !set(s) {
 		return r, s
 	}
 	s := &requestScope{Context: r.Context()}

@@ -14,7 +14,7 @@ import (
 // whose context is their one scope over the request's own, and in it the
 // client's name, the body's budget hold and the in-flight slot (given back
 // by yieldSlot: a second request then runs at once on the one slot); a
-// Clients nested inside names its client only while it runs.
+// Clients nested inside names its client for its own handler only.
 func TestScopeOneCopy(t *testing.T) {
 	type ctxKey struct{}
 	lim := NewInFlight(1, 10*time.Millisecond)
