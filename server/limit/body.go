@@ -2,7 +2,6 @@ package limit
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -55,7 +54,9 @@ func Body(next http.Handler, maxBytes int64, budget *BodyBudget) http.Handler {
 		if !readBody(w, r, maxBytes, held) {
 			return
 		}
-		next.ServeHTTP(w, withHold(r, held))
+		r, s := scopeOf(r, func(s *requestScope) bool { return s.hold != nil })
+		s.hold = held
+		next.ServeHTTP(w, r)
 	})
 }
 
@@ -125,13 +126,9 @@ func (b budgetReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// holdKey finds a request's budget hold (Body's, in its requestScope),
+// which InFlight.HTTP charges the answer it keeps in memory to.
 type holdKey struct{}
-
-// withHold passes a request's budget hold to InFlight.HTTP, which charges
-// the answer it keeps in memory to it.
-func withHold(r *http.Request, h *budgetHold) *http.Request {
-	return r.WithContext(context.WithValue(r.Context(), holdKey{}, h))
-}
 
 // readBody reads r's whole body, at most limit bytes (charged to held, if
 // not nil), and puts it back as an in-memory reader. When it cannot, it

@@ -19,7 +19,9 @@ import (
 // Without trusted proxies, everyone behind a proxy is one client.
 func Clients(next http.Handler, trusted []netip.Prefix) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		next.ServeHTTP(w, r.WithContext(WithClient(r.Context(), ClientAddr(r, trusted))))
+		r, s := scopeOf(r, func(s *requestScope) bool { return s.client != nil })
+		s.client = ClientAddr(r, trusted)
+		next.ServeHTTP(w, r)
 	})
 }
 

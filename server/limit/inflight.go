@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -196,7 +197,8 @@ func Deadline(d time.Duration) grpc.UnaryServerInterceptor {
 // (WriteOverloaded: 429, Retry-After: 1, the OVERLOADED status as JSON),
 // counted on refused (nil: not counted). next's answer is produced into
 // memory and the slot given back before it is written, so that a client
-// that reads slowly holds no slot. Behind Body, that answer is charged to
+// that reads slowly holds no slot; being whole, it goes out with its
+// Content-Length (not chunked, whatever its size). Behind Body, that answer is charged to
 // the request's body budget, and refused (429 again) past it. It should sit
 // after the body has been read (Body), so that a slow upload holds no slot.
 func (l *InFlight) HTTP(next http.Handler, refused Counter) http.Handler {
@@ -233,9 +235,11 @@ func (l *InFlight) produce(w http.ResponseWriter, r *http.Request, next http.Han
 	}
 	// A heavy call gives its slot back when it enters the heavy lane
 	// (Admission.CostGate), so that heavy work leaves the slots to light.
-	ctx, release := holdSlot(r.Context(), release)
-	defer release()
-	next.ServeHTTP(buf, r.WithContext(ctx))
+	r, s := scopeOf(r, func(s *requestScope) bool { return s.slot != nil })
+	hold := &slotHold{release: release}
+	defer hold.give()
+	s.slot = hold
+	next.ServeHTTP(buf, r)
 	return true
 }
 
@@ -289,12 +293,25 @@ func (b *bufferedResponse) Write(p []byte) (int, error) {
 	return b.body.Write(p)
 }
 
-// writeTo sends the kept answer to w.
+// writeTo sends the kept answer to w. The whole body being known, it
+// carries a Content-Length (unless the handler set one, or a
+// Transfer-Encoding): net/http gives one by itself only to an answer that
+// fits its 2 KiB buffer, and sends a larger one chunked; with the length
+// the answer has no chunk framing and the client knows its size.
 func (b *bufferedResponse) writeTo(w http.ResponseWriter) {
 	h := w.Header()
 	for k, v := range b.header {
 		h[k] = v
 	}
+	if n := b.body.Len(); n > 0 && bodyAllowed(b.code) && h["Content-Length"] == nil && h["Transfer-Encoding"] == nil {
+		h["Content-Length"] = []string{strconv.Itoa(n)}
+	}
 	w.WriteHeader(b.code)
 	_, _ = w.Write(b.body.Bytes())
+}
+
+// bodyAllowed reports whether an answer of status code may have a body
+// (RFC 9110: not 1xx, 204 or 304).
+func bodyAllowed(code int) bool {
+	return code >= 200 && code != http.StatusNoContent && code != http.StatusNotModified
 }

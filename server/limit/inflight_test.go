@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -155,8 +156,60 @@ func TestHTTPReusedBuffersLeaveNothing(t *testing.T) {
 		for k, v := range a.header {
 			want.Set(k, v)
 		}
+		if a.body != "" {
+			want.Set("Content-Length", strconv.Itoa(len(a.body)))
+		}
 		if rec.Code != code || rec.Body.String() != a.body || !reflect.DeepEqual(rec.Header(), want) {
 			t.Errorf("answer %d: %d %v %.30q, want %d %v %.30q", n, rec.Code, rec.Header(), rec.Body.String(), code, want, a.body)
+		}
+	}
+}
+
+// TestHTTPContentLength: an answer InFlight.HTTP kept in memory goes out
+// with its Content-Length, not chunked, above net/http's 2 KiB buffer too;
+// a length the handler set stays, and an answer that may have no body
+// (204, 304) gets none.
+func TestHTTPContentLength(t *testing.T) {
+	srv := httptest.NewServer(NewInFlight(4, time.Second).HTTP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		if c := q.Get("code"); c != "" {
+			n, _ := strconv.Atoi(c)
+			w.WriteHeader(n)
+			return
+		}
+		n, _ := strconv.Atoi(q.Get("n"))
+		_, _ = io.WriteString(w, strings.Repeat("x", n/2))
+		_, _ = io.WriteString(w, strings.Repeat("y", n-n/2))
+	}), nil))
+	defer srv.Close()
+	for _, c := range []struct {
+		query   string
+		code    int
+		length  int64
+		chunked bool
+	}{
+		{"n=0", 200, 0, false},
+		{"n=10", 200, 10, false},
+		{"n=2048", 200, 2048, false},
+		{"n=100000", 200, 100000, false},
+		{"code=204", 204, 0, false},
+		{"code=304", 304, 0, false},
+	} {
+		resp, err := http.Get(srv.URL + "/?" + c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		chunked := len(resp.TransferEncoding) > 0
+		if resp.StatusCode != c.code || resp.ContentLength != c.length || chunked != c.chunked || int64(len(body)) != max(c.length, 0) {
+			t.Errorf("%s: %d, length %d, chunked %v, %d bytes; want %d, length %d, chunked %v", c.query, resp.StatusCode, resp.ContentLength, chunked, len(body), c.code, c.length, c.chunked)
+		}
+		if h := resp.Header.Values("Content-Length"); c.code == 204 && len(h) > 0 {
+			t.Errorf("%s: Content-Length %v on a 204", c.query, h)
 		}
 	}
 }

@@ -44,6 +44,7 @@
 //	httpresets.go HTTPResets: HTTP/2 requests reset before their body, per connection of an HTTP port
 //	clients.go    Clients, ClientAddr, ParsePrefixes: a REST caller's address, X-Forwarded-For from trusted proxies
 //	body.go       Body, BodyBudget, BodyBytes: an HTTP body's size and the bytes held at once
+//	scope.go      the one request copy and context value Clients, Body and InFlight.HTTP share
 //	elements.go   MaxElements, Codec, ElementGate: the element budget on a gRPC request's wire bytes
 //	conn.go       Listener, NewListener: the connections a port holds open
 //	goaway.go     closing a connection past its limits with a GOAWAY

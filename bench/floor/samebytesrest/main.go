@@ -5,8 +5,9 @@
 // and headers) with the answer gamerulesd gave it, already written: the
 // same status, the same headers (its X-Request-Id, Content-Type and
 // Content-Length included; Date as net/http writes it), the same body
-// bytes in one Write, so the same framing (net/http sends a body above
-// 2 KiB without a Content-Length chunked, as it does for gamerulesd). It decodes no JSON and builds nothing: what it costs per
+// bytes in one Write, so the same framing (gamerulesd's REST answers carry
+// their Content-Length, so none is chunked; net/http would send a body
+// above 2 KiB without one chunked). It decodes no JSON and builds nothing: what it costs per
 // call is what Go's HTTP/1.1 server costs to carry the same request and
 // answer bytes. A call it has not captured is answered 404.
 // bench/floor.sh measures it beside gamerulesd's REST port.
