@@ -49,6 +49,15 @@ func TestSharedResultStates(t *testing.T) {
 					if !proto.Equal(am.GetState(), m.GetResult()) {
 						t.Fatalf("%s %q: move %q lists result\n%v\nApplyMove gives\n%v", id, st.GetText(), m.GetNotation(), m.GetResult(), am.GetState())
 					}
+					// The listed move (its typed form shares step messages
+					// with the other moves) is the move ApplyMove applied.
+					listed := proto.Clone(m).(*gamerulesv1.Move)
+					listed.Result, listed.Action, listed.Probability = nil, nil, nil
+					applied := proto.Clone(am.GetMove()).(*gamerulesv1.Move)
+					applied.Action, applied.Probability = nil, nil
+					if !proto.Equal(listed, applied) {
+						t.Fatalf("%s %q: listed move\n%v\nApplyMove applied\n%v", id, st.GetText(), listed, applied)
+					}
 					checked++
 				}
 				// Expand to depth 1 changes its LegalMoves answer in place;
