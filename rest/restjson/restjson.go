@@ -160,9 +160,16 @@ func plainProtoError(err error) string {
 	msg = strings.TrimPrefix(msg, "proto:\u00a0") // protojson's unstable prefix, with a no-break space
 	if i := strings.Index(msg, "(line "); i >= 0 {
 		if j := strings.Index(msg[i:], "): "); j > 0 {
-			pos := msg[i : i+j+1]
-			msg = strings.TrimSpace(msg[:i]) + msg[i+j+3:] + " " + pos
-			msg = strings.TrimSpace(strings.TrimPrefix(msg, "syntax error "))
+			// "syntax error (line 1:34): unexpected token [" →
+			// "unexpected token [ (line 1:34)"; another head is kept,
+			// followed by ": ".
+			pos, tail := msg[i:i+j+1], msg[i+j+3:]
+			switch head := strings.TrimSpace(msg[:i]); head {
+			case "", "syntax error":
+				msg = tail + " " + pos
+			default:
+				msg = head + ": " + tail + " " + pos
+			}
 		}
 	}
 	return "the request body could not be read: " + msg
