@@ -108,7 +108,7 @@ func newAPI(opts Options, logger *zap.Logger, tr *tracing) (*API, error) {
 		Help:        "HTTP/2 connections of the HTTP port closed by a limit, by reason (resets: requests reset or abandoned before their body past --grpc-max-resets per second).",
 		ConstLabels: prometheus.Labels{"reason": "resets"},
 	})
-	a.httpResets = &limit.HTTPResets{Max: opts.GRPCMaxResets, Closed: httpClosed}
+	a.httpResets = &limit.HTTPResets{Max: opts.GRPCMaxResets, Closed: httpClosed, Logger: logger.Named("http")}
 	if err := a.register(append([]prometheus.Collector{metrics, refused, a.httpM.requests, a.httpM.duration, httpClosed}, connMetrics(a.adm, logger.Named("rpc"))...)...); err != nil {
 		return nil, err
 	}

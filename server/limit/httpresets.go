@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"go.uber.org/zap"
 )
 
 // HTTPResets bounds, per HTTP/2 connection of an HTTP port, the requests
@@ -42,6 +44,9 @@ type HTTPResets struct {
 	Max int
 	// Closed, when not nil, counts the connections closed.
 	Closed Counter
+	// Logger, when not nil, logs each connection closed, once, at warn
+	// level, as Admission does a gRPC connection's.
+	Logger *zap.Logger
 }
 
 // httpConnKey keys an HTTP connection's *httpConn in its context.
@@ -93,8 +98,12 @@ func (h *HTTPResets) Handler(next http.Handler) http.Handler {
 		if pressedHTTP(r, arrived) || (early && shortDeadline(r)) {
 			return
 		}
-		if hc.count(arrived, true) > h.Max && hc.dead.CompareAndSwap(false, true) {
+		if n := hc.count(arrived, true); n > h.Max && hc.dead.CompareAndSwap(false, true) {
 			inc(h.Closed)
+			if h.Logger != nil {
+				h.Logger.Warn("closing an HTTP/2 connection past its limit", zap.String("reason", "resets"),
+					zap.String("peer.address", hc.conn.RemoteAddr().String()), zap.Int("streams_per_second", n))
+			}
 			_ = hc.conn.Close()
 		}
 	})

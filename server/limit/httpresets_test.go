@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 )
 
 // TestHTTPResets: an HTTP/2 connection's requests reset before their
@@ -16,7 +19,8 @@ import (
 // requests and requests whose body had arrived are never counted.
 func TestHTTPResets(t *testing.T) {
 	var closed counter
-	h := &HTTPResets{Max: 3, Closed: &closed}
+	core, logs := observer.New(zap.InfoLevel)
+	h := &HTTPResets{Max: 3, Closed: &closed, Logger: zap.New(core)}
 	ran := 0
 	handler := h.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ran++
@@ -57,6 +61,10 @@ func TestHTTPResets(t *testing.T) {
 	}
 	if _, err := client.Write([]byte("x")); err == nil {
 		t.Error("the connection still takes writes after its close")
+	}
+	if e := logs.FilterMessage("closing an HTTP/2 connection past its limit").All(); len(e) != 1 ||
+		e[0].Level != zap.WarnLevel || e[0].ContextMap()["reason"] != "resets" || e[0].ContextMap()["streams_per_second"] != int64(h.Max+1) {
+		t.Errorf("the close's log: %+v; want one warn line, reason resets, streams_per_second %d", logs.All(), h.Max+1)
 	}
 	call(2, false, `{}`)
 	if ran != 6 {
