@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/internal/benchcpu"
 )
 
 // BenchmarkExpandRoll is Expand depth 2 from a backgammon roll phase
@@ -76,7 +77,7 @@ func BenchmarkPlayoutPly(b *testing.B) {
 				var ms runtime.MemStats
 				runtime.ReadMemStats(&ms)
 				allocs = ms.Mallocs
-				cpu := processCPU()
+				cpu := benchcpu.Process()
 				for b.Loop() {
 					resp, err := srv.Playout(ctx, req)
 					if err != nil {
@@ -84,7 +85,7 @@ func BenchmarkPlayoutPly(b *testing.B) {
 					}
 					plies += resp.GetTotalPlies()
 				}
-				cpu = processCPU() - cpu
+				cpu = benchcpu.Process() - cpu
 				runtime.ReadMemStats(&ms)
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(plies), "ns/ply")
 				if cpu > 0 {

@@ -8,6 +8,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
+	"github.com/gamerules/gamerules/internal/benchcpu"
 )
 
 // matBenchFiles are the .mat records the record benchmarks import and
@@ -42,11 +43,11 @@ func BenchmarkImportRecordMat(b *testing.B) {
 				}
 				newReq := func() *gamerulesv1.ImportRecordRequest { return &gamerulesv1.ImportRecordRequest{} }
 				b.ReportAllocs()
-				cpu := processCPU()
+				cpu := benchcpu.Process()
 				for b.Loop() {
 					serverSide(b, wire, newReq, srv.ImportRecord)
 				}
-				if cpu = processCPU() - cpu; cpu > 0 {
+				if cpu = benchcpu.Process() - cpu; cpu > 0 {
 					b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 				}
 			})

@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
@@ -14,6 +11,7 @@ import (
 	"github.com/gamerules/gamerules/bench/load"
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
+	"github.com/gamerules/gamerules/internal/benchcpu"
 	"github.com/gamerules/gamerules/service"
 )
 
@@ -135,10 +133,11 @@ func TestServiceCallsAnswer(t *testing.T) {
 // row whose (floor + this) / floor is above 1.5 cannot meet issue 35's
 // target whatever the call path does.
 //
-// It runs on one core (GOMAXPROCS 1, so the collector's work is in the
-// call's time, as in the server) and reports, besides ns/op, cpu-ns/op:
-// the process's CPU per call (getrusage), which other processes on a
-// shared machine do not inflate as they do the wall time.
+// It runs on one core and reports, besides ns/op, cpu-ns/op: the
+// process's CPU per call (benchcpu.Run), which other processes on a
+// shared machine do not inflate as they do the wall time. (It replaces
+// service's BenchmarkCall of issue 35's round three, which ran the
+// handler alone on other states.)
 //
 // Run: go test -run '^$' -bench ServiceAlone -benchtime 200ms ./bench/floor/
 func BenchmarkServiceAlone(b *testing.B) {
@@ -146,27 +145,7 @@ func BenchmarkServiceAlone(b *testing.B) {
 	ctx := context.Background()
 	for _, c := range cs {
 		b.Run(c.id, func(b *testing.B) {
-			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-			b.ReportAllocs()
-			cpu := processCPU()
-			for b.Loop() {
-				if _, err := serviceCall(ctx, srv, c); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if cpu = processCPU() - cpu; cpu > 0 {
-				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
-			}
+			benchcpu.Run(b, func() error { _, err := serviceCall(ctx, srv, c); return err })
 		})
 	}
-}
-
-// processCPU is the CPU time (user and system) the test process has used
-// so far, or 0 where it cannot be read.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
