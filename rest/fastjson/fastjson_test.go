@@ -117,10 +117,10 @@ func TestSameAsProtojsonOnPlay(t *testing.T) {
 	}
 }
 
-// fill sets the fields of m at random: every kind of scalar with its edge
-// values (NaN, infinities, tiny and huge floats, extreme integers, unknown
-// enum numbers, strings with quotes, control characters and non-ASCII),
-// lists, maps and nested messages up to depth 3, and one case of each oneof.
+// fill sets the fields of m at random (fillFields): every kind of scalar
+// with its edge values (NaN, infinities, tiny and huge floats, extreme
+// integers, unknown enum numbers, strings with quotes, control characters
+// and non-ASCII), lists and maps of up to 3 items, messages 3 deep.
 func fill(r *rand.Rand, m protoreflect.Message, depth int) {
 	strs := []string{"", "a", `q"uote\back`, "tab\tnl\ncr\r\b\f\x00\x01\x1f", "<&>", "é😀\u2028\u2029\ufffd", strings.Repeat("x", 50)}
 	floats := []float64{0, math.Copysign(0, -1), 1, -1.5, 0.1, 1e-7, 1e-6, 9.99e20, 1e21, 1e300, 5e-324, math.NaN(), math.Inf(1), math.Inf(-1), 123456789.125}
@@ -158,6 +158,19 @@ func fill(r *rand.Rand, m protoreflect.Message, depth int) {
 		}
 		panic(fd.Kind())
 	}
+	fillFields(r, m, depth, 3, 4, scalar)
+}
+
+// fillFields sets about two thirds of m's fields at random, scalars from
+// scalar: one member of each oneof; lists and maps of fewer than maxItems
+// items; a message field set, filled while depth is under maxDepth and
+// left empty (present, "{}") at it, as is one in three.
+func fillFields(r *rand.Rand, m protoreflect.Message, depth, maxDepth, maxItems int, scalar func(protoreflect.FieldDescriptor) protoreflect.Value) {
+	sub := func(mm protoreflect.Message) {
+		if depth < maxDepth && r.IntN(3) > 0 {
+			fillFields(r, mm, depth+1, maxDepth, maxItems, scalar)
+		}
+	}
 	fds := m.Descriptor().Fields()
 	for i := 0; i < fds.Len(); i++ {
 		fd := fds.Get(i)
@@ -170,35 +183,26 @@ func fill(r *rand.Rand, m protoreflect.Message, depth int) {
 		isMsg := fd.Kind() == protoreflect.MessageKind
 		switch {
 		case fd.IsMap():
-			if depth > 2 && fd.MapValue().Kind() == protoreflect.MessageKind {
-				continue
-			}
 			mp := m.Mutable(fd).Map()
-			for range r.IntN(4) {
+			for range r.IntN(maxItems) {
 				k := scalar(fd.MapKey()).MapKey()
 				if fd.MapValue().Kind() == protoreflect.MessageKind {
-					fill(r, mp.Mutable(k).Message(), depth+1)
+					sub(mp.Mutable(k).Message())
 				} else {
 					mp.Set(k, scalar(fd.MapValue()))
 				}
 			}
 		case fd.IsList():
-			if depth > 2 && isMsg {
-				continue
-			}
 			l := m.Mutable(fd).List()
-			for range r.IntN(4) {
+			for range r.IntN(maxItems) {
 				if isMsg {
-					fill(r, l.AppendMutable().Message(), depth+1)
+					sub(l.AppendMutable().Message())
 				} else {
 					l.Append(scalar(fd))
 				}
 			}
 		case isMsg:
-			if depth > 2 {
-				continue
-			}
-			fill(r, m.Mutable(fd).Message(), depth+1)
+			sub(m.Mutable(fd).Message())
 		default:
 			m.Set(fd, scalar(fd))
 		}

@@ -59,7 +59,8 @@ func wildFloat(r *rand.Rand) float64 {
 	return float64(math.Float32frombits(r.Uint32()))
 }
 
-// wildFill is fill with random values over the whole range of each kind.
+// wildFill is fill with random values over the whole range of each kind,
+// lists and maps of up to 4 items, messages 4 deep.
 func wildFill(r *rand.Rand, m protoreflect.Message, depth int) {
 	scalar := func(fd protoreflect.FieldDescriptor) protoreflect.Value {
 		switch fd.Kind() {
@@ -94,52 +95,7 @@ func wildFill(r *rand.Rand, m protoreflect.Message, depth int) {
 		}
 		panic(fd.Kind())
 	}
-	fds := m.Descriptor().Fields()
-	for i := 0; i < fds.Len(); i++ {
-		fd := fds.Get(i)
-		if r.IntN(3) == 0 {
-			continue
-		}
-		if o := fd.ContainingOneof(); o != nil && m.WhichOneof(o) != nil {
-			continue
-		}
-		isMsg := fd.Kind() == protoreflect.MessageKind
-		switch {
-		case fd.IsMap():
-			mp := m.Mutable(fd).Map()
-			for range r.IntN(5) {
-				k := scalar(fd.MapKey()).MapKey()
-				if fd.MapValue().Kind() == protoreflect.MessageKind {
-					if depth < 4 {
-						wildFill(r, mp.Mutable(k).Message(), depth+1)
-					}
-				} else {
-					mp.Set(k, scalar(fd.MapValue()))
-				}
-			}
-		case fd.IsList():
-			l := m.Mutable(fd).List()
-			for range r.IntN(5) {
-				if isMsg {
-					if depth < 4 {
-						wildFill(r, l.AppendMutable().Message(), depth+1)
-					} else {
-						l.AppendMutable()
-					}
-				} else {
-					l.Append(scalar(fd))
-				}
-			}
-		case isMsg:
-			// An empty message set (present, "{}") as well as a filled one.
-			mm := m.Mutable(fd).Message()
-			if depth < 4 && r.IntN(3) > 0 {
-				wildFill(r, mm, depth+1)
-			}
-		default:
-			m.Set(fd, scalar(fd))
-		}
-	}
+	fillFields(r, m, depth, 4, 5, scalar)
 }
 
 // TestSameAsProtojsonOnWildMessages: every message type the generated
