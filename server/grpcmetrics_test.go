@@ -72,18 +72,9 @@ func TestGRPCMetricsAsMiddleware(t *testing.T) {
 			}
 			return status.Error(codes.Canceled, "gone")
 		})
-		mfs, err := reg.Gather()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		for _, mf := range mfs {
-			if _, err := expfmt.MetricFamilyToText(&b, mf); err != nil {
-				t.Fatal(err)
-			}
-		}
+		text := gatherText(t, reg)
 		// The durations differ; their counts and buckets' presence do not.
-		return regexp.MustCompile(`(?m)^(grpc_server_handling_seconds_(bucket\{[^}]*\}|sum\{[^}]*\})) .*$`).ReplaceAllString(b.String(), "$1 X")
+		return regexp.MustCompile(`(?m)^(grpc_server_handling_seconds_(bucket\{[^}]*\}|sum\{[^}]*\})) .*$`).ReplaceAllString(text, "$1 X")
 	}
 	old := grpcprom.NewServerMetrics(grpcprom.WithServerHandlingTimeHistogram(grpcprom.WithHistogramBuckets(latencyBuckets)))
 	want := exposition(old, old.UnaryServerInterceptor(), old.StreamServerInterceptor(), func() { old.InitializeMetrics(gs) })
@@ -95,4 +86,20 @@ func TestGRPCMetricsAsMiddleware(t *testing.T) {
 	if n := bytes.Count([]byte(want), []byte("\n")); n < 100 {
 		t.Errorf("only %d lines of exposition: the test compares too little", n)
 	}
+}
+
+// gatherText is reg's metrics in the text exposition format.
+func gatherText(t *testing.T, reg prometheus.Gatherer) string {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	for _, mf := range mfs {
+		if _, err := expfmt.MetricFamilyToText(&b, mf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.String()
 }
