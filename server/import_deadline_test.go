@@ -3,9 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
-	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -15,8 +13,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
-
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
+	"github.com/gamerules/gamerules/internal/benchcpu"
 	"github.com/gamerules/gamerules/internal/hostiletest"
 	"github.com/gamerules/gamerules/service"
 )
@@ -76,20 +74,6 @@ func (e *expiringImports) ImportRecord(ctx context.Context, req *gamerulesv1.Imp
 	return e.GameRulesServer.ImportRecord(c, req)
 }
 
-// processCPU is the CPU time (user and system) this process has used, from
-// /proc/self/stat; the test skips where there is no /proc.
-func processCPU(t *testing.T) time.Duration {
-	raw, err := os.ReadFile("/proc/self/stat")
-	if err != nil {
-		t.Skipf("no /proc here: %v", err)
-	}
-	s := string(raw)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-	ut, _ := strconv.Atoi(f[11])
-	st, _ := strconv.Atoi(f[12])
-	return time.Duration(ut+st) * 10 * time.Millisecond // USER_HZ is 100 on Linux
-}
-
 // cpuWindow is how long the process's CPU is watched after an answer, and
 // cpuKept the CPU over that window (beyond the quiet baseline's) that
 // counts as a core kept: half the window, generous on a loaded machine (a
@@ -122,9 +106,9 @@ func TestImportRecordDeadline(t *testing.T) {
 	limit := DefaultOptions().MaxRecvBytes
 	// The quiet baseline: this process's CPU over a window with no call.
 	time.Sleep(100 * time.Millisecond)
-	c0 := processCPU(t)
+	c0 := benchcpu.ProcessOrSkip(t)
 	time.Sleep(cpuWindow)
-	quiet := processCPU(t) - c0
+	quiet := benchcpu.ProcessOrSkip(t) - c0
 	t.Logf("quiet baseline: %v of CPU over %v", quiet, cpuWindow)
 	last := func() *checkCtx {
 		svc.mu.Lock()
@@ -171,9 +155,9 @@ func TestImportRecordDeadline(t *testing.T) {
 					t.Errorf("%s over %s, the deadline passing at check %d of %d: answered %v after %d more checks; want DEADLINE_EXCEEDED at the next check", h.Name, transport, k, n, code, checks-expired)
 				}
 			}
-			before := processCPU(t)
+			before := benchcpu.ProcessOrSkip(t)
 			time.Sleep(cpuWindow)
-			kept := processCPU(t) - before - quiet
+			kept := benchcpu.ProcessOrSkip(t) - before - quiet
 			t.Logf("%s; CPU in the %v after the last answer %v beyond the quiet baseline", line, cpuWindow, kept)
 			if kept > cpuKept {
 				t.Errorf("%s over %s: the process used %v of CPU beyond the quiet baseline in the %v after the answer; work was left running", h.Name, transport, kept, cpuWindow)

@@ -6,7 +6,7 @@
 //
 // Files:
 //
-//	benchcpu.go       Run, the one-core loop that reports cpu-ns/op
+//	benchcpu.go       Run, the one-core loop that reports cpu-ns/op; ProcessOrSkip
 //	process_unix.go   Process, from getrusage
 //	process_other.go  Process, 0 where it is not read
 package benchcpu
@@ -14,6 +14,7 @@ package benchcpu
 import (
 	"runtime"
 	"testing"
+	"time"
 )
 
 // Run runs call in b's loop on one core (GOMAXPROCS 1, so that the
@@ -32,4 +33,15 @@ func Run(b *testing.B, call func() error) {
 	if cpu = Process() - cpu; cpu > 0 {
 		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
+}
+
+// ProcessOrSkip is Process for a test that needs it: tb is skipped where
+// the process's CPU time is not read.
+func ProcessOrSkip(tb testing.TB) time.Duration {
+	tb.Helper()
+	cpu := Process()
+	if cpu == 0 {
+		tb.Skip("the process's CPU time is not read here")
+	}
+	return cpu
 }

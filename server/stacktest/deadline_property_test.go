@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,6 +24,7 @@ import (
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
+	"github.com/gamerules/gamerules/internal/benchcpu"
 	"github.com/gamerules/gamerules/internal/hostiletest"
 	"github.com/gamerules/gamerules/rest"
 	"github.com/gamerules/gamerules/server"
@@ -221,19 +221,6 @@ func restCallDeadline(t *testing.T, client *http.Client, base, name string, req 
 	return resp.StatusCode, err
 }
 
-// cpuTime is the CPU time (user and system) this process has used.
-func cpuTime(t *testing.T) time.Duration {
-	raw, err := os.ReadFile("/proc/self/stat")
-	if err != nil {
-		t.Skipf("no /proc here: %v", err)
-	}
-	s := string(raw)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-	ut, _ := strconv.Atoi(f[11])
-	st, _ := strconv.Atoi(f[12])
-	return time.Duration(ut+st) * 10 * time.Millisecond
-}
-
 // TestEveryRPCStopsAtItsDeadline is issue 30's deadline property test (see
 // the top of this file and of deadline_random_test.go). It logs the worst
 // lateness per RPC and transport, over the worst cases and over the random
@@ -351,9 +338,9 @@ func TestEveryRPCStopsAtItsDeadline(t *testing.T) {
 	// (the server and this test) uses little CPU (one core kept busy
 	// would be about 1 s).
 	time.Sleep(200 * time.Millisecond)
-	before := cpuTime(t)
+	before := benchcpu.ProcessOrSkip(t)
 	time.Sleep(time.Second)
-	used := cpuTime(t) - before
+	used := benchcpu.ProcessOrSkip(t) - before
 	t.Logf("CPU over the second after the last answer: %v", used)
 	if used > 300*time.Millisecond {
 		t.Errorf("the process used %v of CPU in the second after the last answer; a call keeps working past its answer", used)
