@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -20,6 +19,7 @@ import (
 
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
+	"github.com/gamerules/gamerules/internal/hostiletest"
 )
 
 // Issue 30, item 3: a 256 MiB container with the manifest's settings never
@@ -77,10 +77,10 @@ var peakAttacks = []struct {
 	{"render of a 40-line custom Gravity Trap board (8 REST callers)", peakRender},
 	{"ExportRecord .mat of a 119 KB request (gRPC and REST)", func(s *manifestServer, d time.Duration) { peakExport(s, d, 15_000) }},
 	{"ExportRecord .mat of a 506 KB request (gRPC and REST)", func(s *manifestServer, d time.Duration) { peakExport(s, d, 208_000) }},
-	{"health port: 32 idle connections", func(s *manifestServer, d time.Duration) { peakHealth(s, d, 32, holdIdle) }},
-	{"health port: 32 partial requests", func(s *manifestServer, d time.Duration) { peakHealth(s, d, 32, holdPartial) }},
-	{"health port: 32 h2c prefaces", func(s *manifestServer, d time.Duration) { peakHealth(s, d, 32, holdPreface) }},
-	{"health port: 64 keep-alive flooders", func(s *manifestServer, d time.Duration) { peakHealth(s, d, 64, holdFlood) }},
+	{"health port: 32 idle connections", func(s *manifestServer, d time.Duration) { peakHealth(s, d, hostiletest.HealthAttacks[0]) }},
+	{"health port: 32 partial requests", func(s *manifestServer, d time.Duration) { peakHealth(s, d, hostiletest.HealthAttacks[1]) }},
+	{"health port: 32 h2c prefaces", func(s *manifestServer, d time.Duration) { peakHealth(s, d, hostiletest.HealthAttacks[2]) }},
+	{"health port: 64 keep-alive flooders", func(s *manifestServer, d time.Duration) { peakHealth(s, d, hostiletest.HealthAttacks[3]) }},
 	{"100 Playout streams on one gRPC connection", func(s *manifestServer, d time.Duration) { playoutOneConn(s.server, d) }},
 	{"8 long REST Playouts from one address", func(s *manifestServer, d time.Duration) { playoutREST(s.server, d) }},
 	{"unread answers (5 connections x 100 streams, window 0)", func(s *manifestServer, d time.Duration) { unread(s.server, d) }},
@@ -247,54 +247,10 @@ func post(ctx context.Context, url, body string) string {
 	return resp.Status[:3]
 }
 
-// The health-port attackers: each holds its connection until the server
-// closes it (or the attack ends), then opens another at once.
-func holdIdle(c net.Conn, stop <-chan struct{}) { waitClosed(c, stop) }
-
-func holdPartial(c net.Conn, stop <-chan struct{}) {
-	if _, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: x\r\n"); err == nil {
-		waitClosed(c, stop)
-	}
-}
-
-func holdPreface(c net.Conn, stop <-chan struct{}) {
-	if _, err := io.WriteString(c, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00"); err == nil {
-		waitClosed(c, stop)
-	}
-}
-
-func holdFlood(c net.Conn, stop <-chan struct{}) {
-	br := bufio.NewReader(c)
-	for {
-		select {
-		case <-stop:
-			return
-		default:
-		}
-		if _, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
-			return
-		}
-		resp, err := http.ReadResponse(br, nil)
-		if err != nil {
-			return
-		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-	}
-}
-
-func waitClosed(c net.Conn, stop <-chan struct{}) {
-	done := make(chan struct{})
-	go func() { _, _ = io.Copy(io.Discard, c); close(done) }()
-	select {
-	case <-done:
-	case <-stop:
-	}
-}
-
 // peakHealth: n attackers on the health port for d, and a probe of
 // /healthz every 10 ms (its success printed).
-func peakHealth(s *manifestServer, d time.Duration, n int, hold func(net.Conn, <-chan struct{})) {
+func peakHealth(s *manifestServer, d time.Duration, a hostiletest.HealthAttack) {
+	n, hold := a.N, a.Hold
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	for range n {

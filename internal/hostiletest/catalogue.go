@@ -1,14 +1,15 @@
 // Package hostiletest holds the hostile inputs that the server's tests
 // send: the catalogue of bad requests (Catalogue: a REST path and body each,
 // with the status, ErrorInfo reason and message fragment the server must
-// answer) and the costliest record imports (Imports). It is shared by
-// server's own tests and server/stacktest's, so that both send the same
-// cases; it imports no server package (server's internal tests import it).
+// answer), the costliest record imports (Imports) and the health port's
+// attackers (HealthAttacks). It is shared by server's own tests,
+// server/stacktest's and bench/attack, so that all send the same cases; it imports no server package (server's internal tests import it).
 //
 // Files:
 //
 //	catalogue.go  Case, Catalogue, FinishedStates, the known states and the JSON helpers
 //	imports.go    Import, Imports, FillTo: maximum-size ImportRecord requests
+//	healthport.go HealthAttack, HealthAttacks, WaitClosed: the health port's attackers
 package hostiletest
 
 import (

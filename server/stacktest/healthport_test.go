@@ -1,7 +1,6 @@
 package stacktest
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"net"
@@ -15,65 +14,9 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
+	"github.com/gamerules/gamerules/internal/hostiletest"
 	"github.com/gamerules/gamerules/server"
 )
-
-// healthAttacks are issue 30's attacks on --health-addr (item 5). Each
-// attacker holds its connection until the server closes it, then opens
-// another at once, for as long as the attack lasts: the port is never
-// given back.
-var healthAttacks = []struct {
-	name string
-	n    int
-	// hold does one attacker's work on c until c fails or stop closes.
-	hold func(c net.Conn, stop <-chan struct{})
-}{
-	{"idle connections", 32, func(c net.Conn, stop <-chan struct{}) { waitClosed(c, stop) }},
-	{"partial requests", 32, func(c net.Conn, stop <-chan struct{}) {
-		if _, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: x\r\n"); err == nil {
-			waitClosed(c, stop)
-		}
-	}},
-	{"h2c prefaces", 32, func(c net.Conn, stop <-chan struct{}) {
-		// The client preface and an empty SETTINGS frame, then no stream.
-		const settings = "\x00\x00\x00\x04\x00\x00\x00\x00\x00"
-		if _, err := io.WriteString(c, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"+settings); err == nil {
-			waitClosed(c, stop)
-		}
-	}},
-	{"keep-alive flooders", 64, func(c net.Conn, stop <-chan struct{}) {
-		br := bufio.NewReader(c)
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			if _, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
-				return
-			}
-			resp, err := http.ReadResponse(br, nil)
-			if err != nil {
-				return
-			}
-			_, _ = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-		}
-	}},
-}
-
-// waitClosed returns when the server closes c or stop closes.
-func waitClosed(c net.Conn, stop <-chan struct{}) {
-	done := make(chan struct{})
-	go func() {
-		_, _ = io.Copy(io.Discard, c)
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-stop:
-	}
-}
 
 // attackHealth runs n attackers from the address from against addr until stop closes, and
 // returns when they have all stopped.
@@ -176,10 +119,10 @@ func TestHealthPortUnderAttack(t *testing.T) {
 	if long() {
 		dur = 10 * time.Second
 	}
-	for _, a := range healthAttacks {
+	for _, a := range hostiletest.HealthAttacks {
 		for _, from := range []string{"127.0.0.2", "127.0.0.1"} {
 			stop := make(chan struct{})
-			dials, wait := attackHealth(from, healthAddr, a.n, a.hold, stop)
+			dials, wait := attackHealth(from, healthAddr, a.N, a.Hold, stop)
 			time.Sleep(200 * time.Millisecond) // the attack takes its places
 			probeStop := make(chan struct{})
 			time.AfterFunc(dur, func() { close(probeStop) })
@@ -187,9 +130,9 @@ func TestHealthPortUnderAttack(t *testing.T) {
 			close(stop)
 			wait()
 			t.Logf("%s from %s (%d attackers, %d connections opened): /healthz %d/%d ok (%.1f%%), gRPC health %d/%d ok (%.1f%%)",
-				a.name, from, a.n, dials.Load(), hOK, hTried, 100*float64(hOK)/float64(max(hTried, 1)), gOK, gTried, 100*float64(gOK)/float64(max(gTried, 1)))
+				a.Name, from, a.N, dials.Load(), hOK, hTried, 100*float64(hOK)/float64(max(hTried, 1)), gOK, gTried, 100*float64(gOK)/float64(max(gTried, 1)))
 			if hTried == 0 || gTried == 0 {
-				t.Errorf("%s: no probe ran", a.name)
+				t.Errorf("%s: no probe ran", a.Name)
 				continue
 			}
 			// From another address, per-address fairness keeps every probe's
@@ -205,7 +148,7 @@ func TestHealthPortUnderAttack(t *testing.T) {
 			want := 99
 			if from == "127.0.0.1" {
 				want = 50
-				if a.n == 64 {
+				if a.N == 64 {
 					want = 0
 				}
 			}
@@ -214,7 +157,7 @@ func TestHealthPortUnderAttack(t *testing.T) {
 			// beside the rest of the tests), where 99% would mean none;
 			// the lock-out this test guards against failed nearly all.
 			if tooMany(hTried, hOK, want) || tooMany(gTried, gOK, want) {
-				t.Errorf("%s from %s: probes succeeded %d/%d (/healthz), %d/%d (gRPC health); want ≥ %d%% each", a.name, from, hOK, hTried, gOK, gTried, want)
+				t.Errorf("%s from %s: probes succeeded %d/%d (/healthz), %d/%d (gRPC health); want ≥ %d%% each", a.Name, from, hOK, hTried, gOK, gTried, want)
 			}
 		}
 	}
