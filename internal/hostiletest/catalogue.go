@@ -3,7 +3,8 @@
 // with the status, ErrorInfo reason and message fragment the server must
 // answer), the costliest record imports (Imports) and the health port's
 // attackers (HealthAttacks). It is shared by server's own tests,
-// server/stacktest's and bench/attack, so that all send the same cases; it imports no server package (server's internal tests import it).
+// server/stacktest's and bench/attack, so that all send the same cases;
+// it imports no server package (server's internal tests import it).
 //
 // Files:
 //
