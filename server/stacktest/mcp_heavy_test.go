@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/grpc/status"
-
 	gamerulesv1 "github.com/gamerules/gamerules/gen/go/gamerules/v1"
 	gamerulesv1grpc "github.com/gamerules/gamerules/gen/go/gamerules/v1/gamerulesv1grpc"
 	"github.com/gamerules/gamerules/server"
@@ -152,23 +150,7 @@ func TestMCPHeavyLane(t *testing.T) {
 		}
 	})
 	polite := gamerulesv1grpc.NewGameRulesClient(dial(t, addrs.GRPC))
-	pw.Go(func() {
-		for ctx.Err() == nil {
-			cctx, ccancel := context.WithTimeout(ctx, 2*time.Second)
-			start := time.Now()
-			_, err := polite.LegalMoves(cctx, &gamerulesv1.LegalMovesRequest{Game: "backgammon", State: &gamerulesv1.GameState{Text: heavyStart}})
-			ccancel()
-			if ctx.Err() != nil {
-				return
-			}
-			failure := ""
-			if err != nil {
-				failure = status.Code(err).String()
-			}
-			tally.add(time.Since(start), failure)
-			time.Sleep(10 * time.Millisecond)
-		}
-	})
+	pw.Go(func() { tally.politeGRPC(ctx, polite) })
 	pw.Go(func() {
 		client := &http.Client{Transport: &http.Transport{}}
 		defer client.CloseIdleConnections()
