@@ -219,8 +219,10 @@ func (s State) At(c Cell) int {
 }
 
 // Cells returns the cells holding player's (0 or 1) marbles as a set: bit
-// c−1 is set when cell c (1..NumCells) holds one, so that ascending bits
-// are the cells in ascending order, as Position lists them. Two states'
+// c−1 is set when cell c (1..NumCells, numbered as the spec's "Board and
+// coordinates": row A first, each row from its lowest number up) holds
+// one, so that ascending bits are the cells in ascending order, as
+// Position lists them. Two states'
 // sets are equal exactly when that player's marbles stand on the same cells.
 func (s State) Cells(player int) uint64 { return s.board[player&1] }
 

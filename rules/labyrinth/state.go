@@ -388,8 +388,9 @@ func (s State) Stack(p int) []uint8 {
 	return append([]uint8(nil), s.cards[p][s.found[p]:s.count[p]]...)
 }
 
-// AppendFound appends Found(p) to dst and returns the extended slice,
-// without a slice of its own (nothing for a player out of range).
+// AppendFound appends Found(p) to dst (the targets p has found, in the
+// order found) and returns the extended slice, without a slice of its own
+// (nothing for a player out of range).
 func (s State) AppendFound(dst []uint8, p int) []uint8 {
 	if p < 0 || p >= int(s.n) {
 		return dst
@@ -397,8 +398,9 @@ func (s State) AppendFound(dst []uint8, p int) []uint8 {
 	return append(dst, s.cards[p][:s.found[p]]...)
 }
 
-// AppendStack appends Stack(p) to dst and returns the extended slice,
-// without a slice of its own (nothing for a player out of range).
+// AppendStack appends Stack(p) to dst (p's cards still to find, top
+// first, a hidden card 0) and returns the extended slice, without a slice
+// of its own (nothing for a player out of range).
 func (s State) AppendStack(dst []uint8, p int) []uint8 {
 	if p < 0 || p >= int(s.n) {
 		return dst
